@@ -1,0 +1,3 @@
+import ReferenceImageCore
+
+print("benchmarks")

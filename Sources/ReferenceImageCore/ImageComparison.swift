@@ -1,0 +1,109 @@
+import Foundation
+
+/// A strategy for deciding which pixels of two same-size images differ.
+///
+/// Pick one of the static strategies, `.exact`, `.tolerance(_:)` or `.perceptual(threshold:)`,
+/// and call `compare(_:to:bound:)`:
+///
+/// ```swift
+/// let result = ImageComparison.perceptual(threshold: 0.1)
+///   .compare(rendered, to: reference, bound: .requiredAccuracy(0.999))
+/// if !result.passed { print(result) }
+/// ```
+public struct ImageComparison: Sendable {
+  /// A short name for messages, such as "exact" or "perceptual (threshold 0.1)".
+  public let name: String
+  let scan: @Sendable (PixelScan) -> PixelDifferences
+
+  /// Every byte must match. Identical buffers are recognised by one `memcmp`.
+  public static let exact = ImageComparison(name: "exact") { scan in
+    var tally = DifferenceTally(width: scan.width)
+    scan.forEachChangedPixel { index in
+      tally.largestChannelDifference = max(
+        tally.largestChannelDifference, scan.largestChannelDifference(at: index))
+      tally.addDiffering(index)
+      scan.mark(index, .differing)
+    }
+    return tally.result(totalPixelCount: scan.count)
+  }
+
+  /// A pixel differs when any channel, alpha included, differs by more than the tolerance.
+  /// - Parameter maximumChannelDifference: The largest tolerated difference, 0–255.
+  /// - Returns: The strategy.
+  public static func tolerance(_ maximumChannelDifference: Int) -> ImageComparison {
+    let tolerance = min(max(maximumChannelDifference, 0), 255)
+    return ImageComparison(name: "tolerance \(tolerance)") { scan in
+      var tally = DifferenceTally(width: scan.width)
+      scan.forEachChangedPixel { index in
+        let difference = scan.largestChannelDifference(at: index)
+        tally.largestChannelDifference = max(tally.largestChannelDifference, difference)
+        if difference > tolerance {
+          tally.addDiffering(index)
+          scan.mark(index, .differing)
+        } else {
+          tally.tolerated &+= 1
+          scan.mark(index, .tolerated)
+        }
+      }
+      return tally.result(totalPixelCount: scan.count)
+    }
+  }
+
+  /// Compares two images of any sizes.
+  /// - Parameters:
+  ///   - image: The image under test.
+  ///   - reference: The reference it should match.
+  ///   - bound: How many differing pixels are allowed; none unless given.
+  /// - Returns: The verdict with its numbers; a size mismatch is a failing result.
+  public func compare(
+    _ image: RGBAImage, to reference: RGBAImage, bound: DifferenceBound = .none
+  ) -> ComparisonResult {
+    guard image.width == reference.width, image.height == reference.height else {
+      return ComparisonResult(
+        outcome: .sizeMismatch(actual: image.size, reference: reference.size),
+        allowedDifferingPixels: 0, comparisonName: name)
+    }
+    let allowed = bound.allowedDifferingPixels(totalPixelCount: image.pixelCount)
+    if image.hasSamePixels(as: reference) {
+      return ComparisonResult(
+        outcome: .identical, allowedDifferingPixels: allowed, comparisonName: name)
+    }
+    let found = differences(image, reference, marks: nil)
+    let outcome: ComparisonResult.Outcome =
+      found.differingPixelCount <= allowed ? .withinBound(found) : .differs(found)
+    return ComparisonResult(outcome: outcome, allowedDifferingPixels: allowed, comparisonName: name)
+  }
+
+  /// Runs the strategy over two same-size images, optionally recording a mark per pixel.
+  func differences(
+    _ image: RGBAImage, _ reference: RGBAImage, marks: UnsafeMutablePointer<UInt8>?
+  ) -> PixelDifferences {
+    precondition(image.width == reference.width && image.height == reference.height)
+    return image.pixels.withUnsafeBytes { actual in
+      reference.pixels.withUnsafeBytes { expected in
+        scan(
+          PixelScan(
+            width: image.width, height: image.height,
+            actual: actual.baseAddress!.assumingMemoryBound(to: UInt32.self),
+            reference: expected.baseAddress!.assumingMemoryBound(to: UInt32.self),
+            marks: marks))
+      }
+    }
+  }
+}
+
+extension RGBAImage {
+  /// Whether two images have the same size and bytes; one `memcmp`, or none when they share
+  /// storage.
+  /// - Parameter other: The image to compare with.
+  /// - Returns: True when every byte matches.
+  public func hasSamePixels(as other: RGBAImage) -> Bool {
+    guard width == other.width, height == other.height else { return false }
+    return pixels.withUnsafeBytes { mine in
+      other.pixels.withUnsafeBytes { theirs in
+        mine.baseAddress == theirs.baseAddress
+          || memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0
+      }
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import CSpng
+import Foundation
+
+/// Decodes PNG data of any colour type, bit depth and interlacing into an `RGBAImage`,
+/// using libspng (`spng_decode_image` with `SPNG_FMT_RGBA8` and `SPNG_DECODE_TRNS`).
+///
+/// Sixteen-bit samples keep their high byte; palettes and `tRNS` transparency are applied;
+/// gamma and colour-profile chunks are ignored, so pixels come out exactly as stored.
+public struct PNGDecoder: Sendable {
+  /// Bounds that protect a process from hostile or absurd files.
+  public struct Limits: Sendable, Hashable {
+    /// The largest accepted width in pixels.
+    public var maximumWidth: Int
+    /// The largest accepted height in pixels.
+    public var maximumHeight: Int
+    /// The largest accepted RGBA8 output in bytes.
+    public var maximumDecodedBytes: Int
+    /// The largest accepted single chunk, in bytes (text, ICC profiles and so on).
+    public var maximumChunkBytes: Int
+
+    /// Creates limits.
+    /// - Parameters:
+    ///   - maximumWidth: The largest width.
+    ///   - maximumHeight: The largest height.
+    ///   - maximumDecodedBytes: The largest RGBA8 output.
+    ///   - maximumChunkBytes: The largest ancillary chunk.
+    public init(
+      maximumWidth: Int, maximumHeight: Int, maximumDecodedBytes: Int, maximumChunkBytes: Int
+    ) {
+      self.maximumWidth = maximumWidth
+      self.maximumHeight = maximumHeight
+      self.maximumDecodedBytes = maximumDecodedBytes
+      self.maximumChunkBytes = maximumChunkBytes
+    }
+
+    /// 16384 × 16384 pixels and 512 MiB decoded: any real screenshot, no decompression bomb.
+    public static let `default` = Limits(
+      maximumWidth: 16384, maximumHeight: 16384, maximumDecodedBytes: 512 << 20,
+      maximumChunkBytes: 16 << 20)
+  }
+
+  /// The limits this decoder enforces.
+  public var limits: Limits
+
+  /// Creates a decoder.
+  /// - Parameter limits: The bounds to enforce; `.default` unless given.
+  public init(limits: Limits = .default) {
+    self.limits = limits
+  }
+
+  /// Reads width and height from the header without decoding pixels.
+  /// - Parameter data: The PNG bytes.
+  /// - Returns: The image size.
+  /// - Throws: `PNGError` when the header is malformed.
+  public func size(of data: some ContiguousBytes) throws(PNGError) -> (width: Int, height: Int) {
+    try withContext(data) { context throws(PNGError) in
+      var header = spng_ihdr()
+      try context.check(spng_get_ihdr(context.pointer, &header), "reading the header")
+      return (Int(header.width), Int(header.height))
+    }
+  }
+
+  /// Decodes PNG bytes into RGBA8.
+  /// - Parameter data: The PNG bytes.
+  /// - Returns: The decoded image.
+  /// - Throws: `PNGError` for anything that is not a valid PNG within the limits.
+  public func decode(_ data: some ContiguousBytes) throws(PNGError) -> RGBAImage {
+    try withContext(data) { context throws(PNGError) in
+      var header = spng_ihdr()
+      try context.check(spng_get_ihdr(context.pointer, &header), "reading the header")
+      let width = Int(header.width)
+      let height = Int(header.height)
+      let format = Int32(SPNG_FMT_RGBA8.rawValue)
+      var length = 0
+      try context.check(
+        spng_decoded_image_size(context.pointer, format, &length), "sizing the image")
+      guard length <= limits.maximumDecodedBytes, length == width * height * 4 else {
+        throw .tooLarge(width: width, height: height, limits: limits)
+      }
+      var pixels = [UInt8](repeating: 0, count: length)
+      let status = pixels.withUnsafeMutableBytes { buffer in
+        spng_decode_image(
+          context.pointer, buffer.baseAddress, buffer.count, format,
+          Int32(SPNG_DECODE_TRNS.rawValue))
+      }
+      try context.check(status, "decoding pixels")
+      do {
+        return try RGBAImage(width: width, height: height, pixels: pixels)
+      } catch {
+        throw .tooLarge(width: width, height: height, limits: limits)
+      }
+    }
+  }
+
+  /// Sets up a decoder context over `data`, with limits and strict CRC checking, and runs `body`
+  /// while the bytes stay alive.
+  private func withContext<Result>(
+    _ data: some ContiguousBytes, _ body: (SpngContext) throws(PNGError) -> Result
+  ) throws(PNGError) -> Result {
+    let outcome: Swift.Result<Result, PNGError> = data.withUnsafeBytes { bytes in
+      do {
+        return .success(try decode(bytes, body))
+      } catch let error as PNGError {
+        return .failure(error)
+      } catch {
+        return .failure(.outOfMemory)
+      }
+    }
+    return try outcome.get()
+  }
+
+  private func decode<Result>(
+    _ bytes: UnsafeRawBufferPointer, _ body: (SpngContext) throws(PNGError) -> Result
+  ) throws(PNGError) -> Result {
+    guard bytes.count >= 8, bytes.starts(with: Self.signature) else {
+      throw .notPNG(byteCount: bytes.count)
+    }
+    let context = try SpngContext(encoder: false)
+    try context.check(
+      spng_set_image_limits(
+        context.pointer, UInt32(clamping: limits.maximumWidth),
+        UInt32(clamping: limits.maximumHeight)), "setting limits")
+    try context.check(
+      spng_set_chunk_limits(
+        context.pointer, limits.maximumChunkBytes, limits.maximumChunkBytes * 4),
+      "setting chunk limits")
+    try context.check(
+      spng_set_png_buffer(context.pointer, bytes.baseAddress, bytes.count), "reading the buffer")
+    var header = spng_ihdr()
+    let status = spng_get_ihdr(context.pointer, &header)
+    if status == Int32(SPNG_EUSER_WIDTH.rawValue) || status == Int32(SPNG_EUSER_HEIGHT.rawValue) {
+      let size = Self.headerSize(bytes)
+      throw .tooLarge(width: size.width, height: size.height, limits: limits)
+    }
+    try context.check(status, "reading the header")
+    return try body(context)
+  }
+
+  /// Reads the IHDR dimensions straight from the bytes, for error messages about limits.
+  private static func headerSize(_ bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int) {
+    guard bytes.count >= 24 else { return (0, 0) }
+    func bigEndian(_ offset: Int) -> Int {
+      (16..<20).reduce(0) { value, index in value << 8 | Int(bytes[offset + index - 16]) }
+    }
+    return (bigEndian(16), bigEndian(20))
+  }
+
+  /// The eight bytes every PNG file starts with.
+  static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+}

@@ -1,0 +1,56 @@
+/// A rectangle of pixels, inclusive on both ends.
+public struct PixelBox: Sendable, Hashable, CustomStringConvertible {
+  /// The leftmost column.
+  public var minX: Int
+  /// The topmost row.
+  public var minY: Int
+  /// The rightmost column.
+  public var maxX: Int
+  /// The bottom row.
+  public var maxY: Int
+
+  /// Creates a box from its inclusive bounds.
+  public init(minX: Int, minY: Int, maxX: Int, maxY: Int) {
+    self.minX = minX
+    self.minY = minY
+    self.maxX = maxX
+    self.maxY = maxY
+  }
+
+  public var description: String { "x \(minX)…\(maxX), y \(minY)…\(maxY)" }
+}
+
+/// What a comparison strategy found between two images of the same size.
+public struct PixelDifferences: Sendable, Hashable {
+  /// Pixels the strategy counts as different.
+  public var differingPixelCount: Int
+  /// Pixels that differ in their bytes but that the strategy tolerates (within the channel
+  /// tolerance or perceptual threshold, or detected as anti-aliasing).
+  public var toleratedPixelCount: Int
+  /// Every pixel of the image.
+  public var totalPixelCount: Int
+  /// The largest difference of any channel between any two pixels at the same position
+  /// (0 for identical images, up to 255).
+  public var largestChannelDifference: Int
+  /// The smallest box holding every differing pixel; nil when none differs.
+  public var boundingBox: PixelBox?
+
+  /// Creates a record of differences.
+  public init(
+    differingPixelCount: Int, toleratedPixelCount: Int = 0, totalPixelCount: Int,
+    largestChannelDifference: Int, boundingBox: PixelBox?
+  ) {
+    self.differingPixelCount = differingPixelCount
+    self.toleratedPixelCount = toleratedPixelCount
+    self.totalPixelCount = totalPixelCount
+    self.largestChannelDifference = largestChannelDifference
+    self.boundingBox = boundingBox
+  }
+
+  /// The result for two identical images.
+  static func identical(totalPixelCount: Int) -> PixelDifferences {
+    PixelDifferences(
+      differingPixelCount: 0, totalPixelCount: totalPixelCount, largestChannelDifference: 0,
+      boundingBox: nil)
+  }
+}
