@@ -5,7 +5,8 @@ let package = Package(
   name: "ReferenceImages",
   platforms: [.macOS(.v13), .iOS(.v16)],
   products: [
-    .library(name: "ReferenceImageCore", targets: ["ReferenceImageCore"])
+    .library(name: "ReferenceImageCore", targets: ["ReferenceImageCore"]),
+    .library(name: "ReferenceArchive", targets: ["ReferenceArchive"]),
   ],
   targets: [
     .systemLibrary(
@@ -23,13 +24,26 @@ let package = Package(
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
     ),
+    .systemLibrary(
+      name: "CLibCrypto",
+      pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+    ),
     .target(
       name: "ReferenceImageCore",
       dependencies: ["CSpng"]
     ),
+    .target(
+      name: "ReferenceArchive",
+      dependencies: ["ReferenceImageCore", "CArchive", "CLibCrypto"]
+    ),
     .executableTarget(
       name: "Benchmarks",
       dependencies: ["ReferenceImageCore", "CLibPNG"]
+    ),
+    .testTarget(
+      name: "ReferenceArchiveTests",
+      dependencies: ["ReferenceArchive"]
     ),
     .testTarget(
       name: "ReferenceImageCoreTests",

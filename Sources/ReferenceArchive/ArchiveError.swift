@@ -1,0 +1,28 @@
+/// Why an archive or staging folder could not be written or read.
+public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// libarchive failed; `operation` says what was being done to which file.
+  case libarchive(operation: String, path: String, message: String)
+  /// A file could not be read or written.
+  case io(operation: String, path: String, message: String)
+  /// The manifest is missing fields, not JSON, or from a newer format.
+  case badManifest(source: String, reason: String)
+  /// An entry breaks a safety rule and was refused.
+  case refusedEntry(source: String, entry: String, reason: String)
+  /// The archive is larger than the limits allow.
+  case tooLarge(source: String, entry: String?, reason: String)
+
+  public var description: String {
+    switch self {
+    case .libarchive(let operation, let path, let message):
+      return "\(path): \(operation) failed: \(message)"
+    case .io(let operation, let path, let message):
+      return "\(path): could not \(operation): \(message)"
+    case .badManifest(let source, let reason):
+      return "\(source): unreadable manifest: \(reason)"
+    case .refusedEntry(let source, let entry, let reason):
+      return "\(source): refused entry '\(entry)': \(reason)"
+    case .tooLarge(let source, let entry, let reason):
+      return "\(source)\(entry.map { ": entry '\($0)'" } ?? ""): too large: \(reason)"
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// The one JSON entry of every generation archive: who produced it, how the run ended, and what
+/// each image is. Its schema is versioned by `formatVersion` and documented in README.md.
+public struct ArchiveManifest: Codable, Sendable, Equatable {
+  /// The schema version this code writes.
+  public static let currentFormatVersion = 1
+  /// The entry name of the manifest inside an archive and inside a staging folder.
+  public static let entryName = "ReferenceImages-manifest.json"
+
+  /// How a run ended.
+  public enum Completion: String, Codable, Sendable {
+    /// The test bundle or process finished normally and every queued image was written.
+    case finished
+    /// The run is still going, or it crashed before it could say otherwise.
+    case running
+  }
+
+  /// One image the run rendered.
+  public struct Image: Codable, Sendable, Equatable {
+    /// The path relative to the package root, with `/` separators.
+    public var path: String
+    /// The test that produced it, such as `ChartTests.testBarChart()`.
+    public var test: String
+    /// The width in pixels.
+    public var width: Int
+    /// The height in pixels.
+    public var height: Int
+    /// The size of the PNG file in bytes.
+    public var byteCount: Int
+    /// SHA-256 of the PNG file's bytes.
+    public var pngSHA256: String
+    /// SHA-256 of the decoded RGBA8 pixels (row-major, no padding).
+    public var pixelSHA256: String
+
+    /// Creates an image record.
+    public init(
+      path: String, test: String, width: Int, height: Int, byteCount: Int, pngSHA256: String,
+      pixelSHA256: String
+    ) {
+      self.path = path
+      self.test = test
+      self.width = width
+      self.height = height
+      self.byteCount = byteCount
+      self.pngSHA256 = pngSHA256
+      self.pixelSHA256 = pixelSHA256
+    }
+  }
+
+  /// The process that produced an archive.
+  public struct Worker: Codable, Sendable, Equatable {
+    /// The host name.
+    public var host: String
+    /// The process id.
+    public var pid: Int32
+    /// The operating system and version.
+    public var os: String
+    /// The Swift compiler version the tests were built with.
+    public var swiftVersion: String
+    /// CI variables that identify a job or shard (`GITHUB_JOB`, `CI_NODE_INDEX`, …), when set.
+    public var ci: [String: String]
+
+    /// Creates a worker record.
+    public init(host: String, pid: Int32, os: String, swiftVersion: String, ci: [String: String]) {
+      self.host = host
+      self.pid = pid
+      self.os = os
+      self.swiftVersion = swiftVersion
+      self.ci = ci
+    }
+
+    /// Describes the worker in a few words for messages: "host pid 4242 (shard 3)".
+    public var summary: String {
+      var text = "\(host) pid \(pid)"
+      let shard = ["CI_NODE_INDEX", "SHARD", "GITHUB_JOB", "BUILDKITE_PARALLEL_JOB"]
+        .compactMap { key in ci[key].map { "\(key)=\($0)" } }
+      if !shard.isEmpty { text += " (\(shard.joined(separator: ", ")))" }
+      return text
+    }
+  }
+
+  /// The schema version.
+  public var formatVersion: Int
+  /// The name and version of the library that wrote the archive.
+  public var toolVersion: String
+  /// A unique id of the run (one per test process).
+  public var runID: String
+  /// The process that produced the archive.
+  public var worker: Worker
+  /// The generation mode: `all`, `missing` or `failed`.
+  public var mode: String
+  /// When the run started, ISO 8601.
+  public var startedAt: Date
+  /// When the run ended; nil while running.
+  public var endedAt: Date?
+  /// Whether the run finished or was cut short.
+  public var completion: Completion
+  /// The tests that ran, in the order they started.
+  public var tests: [String]
+  /// Every image the run stored, sorted by path.
+  public var images: [Image]
+  /// Reference paths the run compared against (whether or not it stored a new image), so
+  /// `merge-refs` can tell orphans from references that are still in use.
+  public var verifiedReferences: [String]
+
+  /// Creates a manifest.
+  public init(
+    formatVersion: Int = currentFormatVersion, toolVersion: String, runID: String, worker: Worker,
+    mode: String, startedAt: Date, endedAt: Date?, completion: Completion, tests: [String],
+    images: [Image], verifiedReferences: [String]
+  ) {
+    self.formatVersion = formatVersion
+    self.toolVersion = toolVersion
+    self.runID = runID
+    self.worker = worker
+    self.mode = mode
+    self.startedAt = startedAt
+    self.endedAt = endedAt
+    self.completion = completion
+    self.tests = tests
+    self.images = images
+    self.verifiedReferences = verifiedReferences
+  }
+
+  /// The manifest as pretty, key-sorted JSON.
+  /// - Returns: UTF-8 JSON bytes.
+  /// - Throws: `EncodingError` (not expected for this type).
+  public func encoded() throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    return try encoder.encode(self)
+  }
+
+  /// Reads a manifest.
+  /// - Parameter data: UTF-8 JSON.
+  /// - Returns: The manifest.
+  /// - Throws: `ArchiveError.badManifest` for invalid JSON or an unsupported `formatVersion`.
+  public static func decode(_ data: Data, source: String) throws(ArchiveError) -> ArchiveManifest {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    let manifest: ArchiveManifest
+    do {
+      manifest = try decoder.decode(ArchiveManifest.self, from: data)
+    } catch {
+      throw .badManifest(source: source, reason: "\(error)")
+    }
+    guard manifest.formatVersion <= currentFormatVersion else {
+      throw .badManifest(
+        source: source,
+        reason: "format version \(manifest.formatVersion) is newer than this tool reads "
+          + "(\(currentFormatVersion)); update merge-refs")
+    }
+    return manifest
+  }
+}

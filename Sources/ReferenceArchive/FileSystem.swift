@@ -1,0 +1,99 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The file operations the archive and merge code rely on, with errors that name the path.
+public enum FileSystem {
+  /// Reads a whole file.
+  /// - Parameter url: The file.
+  /// - Returns: Its bytes.
+  /// - Throws: `ArchiveError.io` naming the file.
+  public static func read(_ url: URL) throws(ArchiveError) -> [UInt8] {
+    do {
+      return [UInt8](try Data(contentsOf: url))
+    } catch {
+      throw .io(operation: "read", path: url.path, message: reason(error))
+    }
+  }
+
+  /// Writes bytes to a temporary file beside `url`, flushes it, and renames it over `url`, so a
+  /// reader sees the old file or the new one, never a mix, even if the process is killed.
+  /// - Parameters:
+  ///   - bytes: The new contents.
+  ///   - url: The final path; missing parent folders are created.
+  /// - Throws: `ArchiveError.io` naming the file; the temporary file is removed.
+  public static func writeAtomically(_ bytes: [UInt8], to url: URL) throws(ArchiveError) {
+    let folder = url.deletingLastPathComponent()
+    try createFolder(folder)
+    let temporary = folder.appendingPathComponent(temporaryName(for: url.lastPathComponent))
+    do {
+      try writeAndSync(bytes, to: temporary)
+      try rename(temporary, to: url)
+    } catch {
+      unlink(temporary.path)
+      throw error
+    }
+  }
+
+  /// The name prefix of every temporary file this package writes, so leftovers can be found.
+  public static let temporaryPrefix = ".refimg-tmp-"
+
+  static func temporaryName(for name: String) -> String {
+    "\(temporaryPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
+  }
+
+  /// Creates a folder and its parents when missing.
+  /// - Throws: `ArchiveError.io` naming the folder.
+  public static func createFolder(_ url: URL) throws(ArchiveError) {
+    do {
+      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    } catch {
+      throw .io(operation: "create the folder", path: url.path, message: reason(error))
+    }
+  }
+
+  /// Renames a file with `rename(2)`, atomically replacing the destination.
+  /// - Throws: `ArchiveError.io` naming both paths.
+  public static func rename(_ source: URL, to destination: URL) throws(ArchiveError) {
+    guard Foundation.rename(source.path, destination.path) == 0 else {
+      throw .io(
+        operation: "rename \(source.lastPathComponent) into place", path: destination.path,
+        message: String(cString: strerror(errno)))
+    }
+  }
+
+  private static func writeAndSync(_ bytes: [UInt8], to url: URL) throws(ArchiveError) {
+    let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw .io(operation: "create", path: url.path, message: String(cString: strerror(errno)))
+    }
+    defer { close(descriptor) }
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { buffer in
+        Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+      }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else {
+        throw .io(operation: "write", path: url.path, message: String(cString: strerror(errno)))
+      }
+      offset += written
+    }
+    guard fsync(descriptor) == 0 else {
+      throw .io(operation: "flush", path: url.path, message: String(cString: strerror(errno)))
+    }
+  }
+
+  static func reason(_ error: Error) -> String {
+    if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] {
+      return "\(underlying)"
+    }
+    return (error as NSError).localizedDescription
+  }
+}

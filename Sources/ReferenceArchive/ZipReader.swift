@@ -1,0 +1,183 @@
+import CArchive
+import Foundation
+
+/// One entry read from an archive.
+public struct ArchiveEntry: Sendable {
+  /// What kind of file system object the entry describes.
+  public enum Kind: Sendable, Equatable {
+    case regularFile
+    case directory
+    case symbolicLink
+    case hardLink
+    /// A device, FIFO, socket or unknown type.
+    case special
+  }
+
+  /// The entry's path exactly as stored.
+  public var path: String
+  /// Its kind.
+  public var kind: Kind
+  /// Its contents (empty for everything but regular files).
+  public var bytes: [UInt8]
+}
+
+/// Reads zip archives with libarchive (`archive_read_support_format_zip_seekable`, which trusts
+/// the central directory, as `unzip` does), enforcing `ArchiveLimits` while it reads.
+public struct ZipReader: Sendable {
+  /// Where the archive's bytes are.
+  public enum Input: Sendable {
+    /// A file on disk.
+    case file(URL)
+    /// Bytes in memory (an archive nested in another); the name is used in messages.
+    case memory([UInt8], name: String)
+
+    var name: String {
+      switch self {
+      case .file(let url): url.path
+      case .memory(_, let name): name
+      }
+    }
+  }
+
+  /// The limits enforced.
+  public var limits: ArchiveLimits
+
+  /// Creates a reader.
+  /// - Parameter limits: `.default` unless given.
+  public init(limits: ArchiveLimits = .default) {
+    self.limits = limits
+  }
+
+  /// Calls `body` with each entry in archive order; only one entry's bytes are in memory at a
+  /// time.
+  /// - Parameters:
+  ///   - input: The archive.
+  ///   - body: Receives each entry; an error it throws stops the reading.
+  /// - Throws: `ArchiveError` for unreadable, truncated or corrupt archives (bad CRC included),
+  ///   and for limits exceeded, naming the archive and entry.
+  public func forEachEntry(
+    in input: Input, _ body: (ArchiveEntry) throws(ArchiveError) -> Void
+  ) throws(ArchiveError) {
+    let archive = try LibArchiveHandle(.read, name: input.name)
+    try archive.check(
+      archive_read_support_format_zip_seekable(archive.pointer), "enabling the zip reader")
+    let archiveSize: Int
+    switch input {
+    case .file(let url):
+      archiveSize =
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+      try archive.check(
+        archive_read_open_filename(archive.pointer, url.path, 1 << 16), "opening the archive")
+      try readEntries(archive, archiveSize: archiveSize, body)
+    case .memory(let bytes, _):
+      archiveSize = bytes.count
+      // withUnsafeBytes rethrows untyped errors, so the typed one is carried out by hand.
+      var failure: ArchiveError?
+      bytes.withUnsafeBytes { buffer in
+        do throws(ArchiveError) {
+          try archive.check(
+            archive_read_open_memory(archive.pointer, buffer.baseAddress, buffer.count),
+            "opening the archive")
+          try readEntries(archive, archiveSize: archiveSize, body)
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
+    }
+  }
+
+  private func readEntries(
+    _ archive: LibArchiveHandle, archiveSize: Int,
+    _ body: (ArchiveEntry) throws(ArchiveError) -> Void
+  ) throws(ArchiveError) {
+    var header: OpaquePointer?
+    var count = 0
+    var total = 0
+    while true {
+      let status = archive_read_next_header(archive.pointer, &header)
+      if status == ARCHIVE_EOF { break }
+      try archive.check(status, "reading entry header #\(count + 1)")
+      guard let header else { break }
+      count += 1
+      guard count <= limits.maximumEntryCount else {
+        throw .tooLarge(
+          source: archive.name, entry: nil,
+          reason: "more than \(limits.maximumEntryCount) entries")
+      }
+      let path = archive_entry_pathname(header).map { String(cString: $0) } ?? ""
+      let kind = Self.kind(of: header)
+      var bytes: [UInt8] = []
+      if kind == .regularFile {
+        bytes = try readData(archive, entry: path, declaredSize: Self.declaredSize(header))
+        total += bytes.count
+        try checkTotal(total, archiveSize: archiveSize, archive: archive.name, entry: path)
+      }
+      try body(ArchiveEntry(path: path, kind: kind, bytes: bytes))
+    }
+  }
+
+  private func checkTotal(
+    _ total: Int, archiveSize: Int, archive: String, entry: String
+  ) throws(ArchiveError) {
+    guard total <= limits.maximumTotalBytes else {
+      throw .tooLarge(
+        source: archive, entry: entry,
+        reason: "entries add up to more than \(limits.maximumTotalBytes) bytes")
+    }
+    // The slack of 1 MiB lets tiny archives with a well-compressed manifest through.
+    guard total <= archiveSize * limits.maximumCompressionRatio + (1 << 20) else {
+      throw .tooLarge(
+        source: archive, entry: entry,
+        reason: "entries expand to \(total) bytes from a \(archiveSize)-byte archive, beyond the "
+          + "ratio \(limits.maximumCompressionRatio) allowed (a zip bomb?)")
+    }
+  }
+
+  private func readData(
+    _ archive: LibArchiveHandle, entry: String, declaredSize: Int?
+  ) throws(ArchiveError) -> [UInt8] {
+    if let declaredSize, declaredSize > limits.maximumEntryBytes {
+      throw .tooLarge(
+        source: archive.name, entry: entry,
+        reason: "declares \(declaredSize) bytes, over the \(limits.maximumEntryBytes)-byte limit")
+    }
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(min(declaredSize ?? 0, limits.maximumEntryBytes))
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let read = chunk.withUnsafeMutableBytes { buffer in
+        archive_read_data(archive.pointer, buffer.baseAddress, buffer.count)
+      }
+      if read == 0 { break }
+      guard read > 0 else { throw archive.error("reading the data of '\(entry)'") }
+      bytes.append(contentsOf: chunk[0..<read])
+      guard bytes.count <= limits.maximumEntryBytes else {
+        throw .tooLarge(
+          source: archive.name, entry: entry,
+          reason: "expands beyond the \(limits.maximumEntryBytes)-byte limit")
+      }
+    }
+    if let declaredSize, declaredSize != bytes.count {
+      throw .libarchive(
+        operation: "reading '\(entry)'", path: archive.name,
+        message: "declared \(declaredSize) bytes but holds \(bytes.count) (truncated?)")
+    }
+    return bytes
+  }
+
+  private static func declaredSize(_ header: OpaquePointer) -> Int? {
+    archive_entry_size_is_set(header) != 0 ? Int(archive_entry_size(header)) : nil
+  }
+
+  private static func kind(of header: OpaquePointer) -> ArchiveEntry.Kind {
+    if archive_entry_hardlink(header) != nil { return .hardLink }
+    if archive_entry_symlink(header) != nil { return .symbolicLink }
+    switch UInt32(archive_entry_filetype(header)) {
+    case ri_archive_filetype_regular(): return .regularFile
+    case ri_archive_filetype_directory(): return .directory
+    case ri_archive_filetype_symlink(): return .symbolicLink
+    default: return .special
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import ReferenceArchive
+import XCTest
+
+final class ZipWriterTests: XCTestCase {
+  func testWrite_storedPNGsAndManifest_readByUnzipAndBsdtar() throws {
+    let folder = try makeTemporaryFolder(self)
+    let archive = folder.appendingPathComponent("images.zip")
+    let first = try samplePNG(10)
+    let second = try samplePNG(200)
+    try ZipWriter().write(
+      [
+        .init(path: "Tests/A/__References__/File/one.png", contents: .bytes(first)),
+        .init(path: "Tests/B/__References__/File/two.png", contents: .bytes(second)),
+        .init(path: "ReferenceImages-manifest.json", contents: .bytes(Array("{}".utf8))),
+      ], to: archive)
+
+    let unzip = try runProgram(try tool("unzip", package: "unzip"), ["-v", archive.path])
+    XCTAssertEqual(unzip.status, 0, unzip.error)
+    let pngLines = unzip.output.split(separator: "\n").filter { $0.contains(".png") }
+    XCTAssertEqual(pngLines.count, 2)
+    XCTAssertTrue(pngLines.allSatisfy { $0.contains("Stored") }, unzip.output)
+
+    let bsdtar = try tool("bsdtar", package: "libarchive-tools")
+    let listing = try runProgram(bsdtar, ["-tf", archive.path])
+    XCTAssertEqual(
+      listing.output.split(separator: "\n").sorted(),
+      [
+        "ReferenceImages-manifest.json", "Tests/A/__References__/File/one.png",
+        "Tests/B/__References__/File/two.png",
+      ])
+    let extracted = folder.appendingPathComponent("x")
+    try FileManager.default.createDirectory(at: extracted, withIntermediateDirectories: true)
+    XCTAssertEqual(try runProgram(bsdtar, ["-xf", archive.path, "-C", extracted.path]).status, 0)
+    XCTAssertEqual(
+      try Data(
+        contentsOf: extracted.appendingPathComponent("Tests/B/__References__/File/two.png")),
+      Data(second))
+    let unzipped = folder.appendingPathComponent("u")
+    XCTAssertEqual(
+      try runProgram(
+        try tool("unzip", package: "unzip"), ["-q", archive.path, "-d", unzipped.path]
+      )
+      .status, 0)
+    XCTAssertEqual(
+      try Data(
+        contentsOf: unzipped.appendingPathComponent("Tests/A/__References__/File/one.png")),
+      Data(first))
+  }
+
+  func testWrite_leavesNoTemporaryFileAndReplacesAtomically() throws {
+    let folder = try makeTemporaryFolder(self)
+    let archive = folder.appendingPathComponent("images.zip")
+    try Data("old".utf8).write(to: archive)
+    try ZipWriter().write([.init(path: "a.png", contents: .bytes(try samplePNG(1)))], to: archive)
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["images.zip"])
+    var paths: [String] = []
+    try ZipReader().forEachEntry(in: .file(archive)) { paths.append($0.path) }
+    XCTAssertEqual(paths, ["a.png"])
+  }
+
+  func testWrite_missingSourceFile_throwsNamingItAndLeavesNothing() throws {
+    let folder = try makeTemporaryFolder(self)
+    let archive = folder.appendingPathComponent("images.zip")
+    let missing = folder.appendingPathComponent("missing.png")
+    XCTAssertThrowsError(
+      try ZipWriter().write([.init(path: "a.png", contents: .file(missing))], to: archive)
+    ) { error in
+      XCTAssertTrue("\(error)".contains("missing.png"), "\(error)")
+    }
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+  }
+
+  func testRead_truncatedArchive_throwsNamingTheArchive() throws {
+    let folder = try makeTemporaryFolder(self)
+    let archive = folder.appendingPathComponent("images.zip")
+    try ZipWriter().write(
+      [.init(path: "a.png", contents: .bytes(try samplePNG(1, width: 64, height: 64)))],
+      to: archive)
+    let bytes = try Data(contentsOf: archive)
+    let truncated = folder.appendingPathComponent("truncated.zip")
+    try bytes.prefix(bytes.count / 2).write(to: truncated)
+    XCTAssertThrowsError(try ZipReader().forEachEntry(in: .file(truncated)) { _ in }) { error in
+      XCTAssertTrue("\(error)".contains("truncated.zip"), "\(error)")
+    }
+  }
+}
