@@ -88,7 +88,7 @@ enum YIQ {
     if brightnessOnly { return y }
     let i = dr * 0.59597799 - dg * 0.27417610 - db * 0.32180189
     let q = dr * 0.21147017 - dg * 0.52261711 + db * 0.31114694
-    let delta = 0.5893 * y * y + 0.1627 * i * i + 0.0794 * q * q
+    let delta = 0.5053 * y * y + 0.299 * i * i + 0.1957 * q * q
     return y > 0 ? -delta : delta
   }
 

@@ -65,7 +65,7 @@ public struct PNGDecoder: Sendable {
   /// - Returns: The decoded image.
   /// - Throws: `PNGError` for anything that is not a valid PNG within the limits.
   public func decode(_ data: some ContiguousBytes) throws(PNGError) -> RGBAImage {
-    try withContext(data) { context throws(PNGError) in
+    let image = try withContext(data) { context throws(PNGError) in
       var header = spng_ihdr()
       try context.check(spng_get_ihdr(context.pointer, &header), "reading the header")
       let width = Int(header.width)
@@ -84,13 +84,38 @@ public struct PNGDecoder: Sendable {
           Int32(SPNG_DECODE_TRNS.rawValue))
       }
       try context.check(status, "decoding pixels")
+      // spng_decode_image stops once the zlib stream ends: without reading on to IEND, a bad
+      // CRC on the last IDAT chunk, a damaged IEND or a file cut after the pixel data would pass.
+      try context.check(spng_decode_chunks(context.pointer), "reading the chunks after the pixels")
       do {
         return try RGBAImage(width: width, height: height, pixels: pixels)
       } catch {
         throw .tooLarge(width: width, height: height, limits: limits)
       }
     }
+    // libspng 0.7 accepts a file that ends inside IEND's CRC; a truncated file is malformed.
+    guard data.withUnsafeBytes(Self.containsCompleteIEND) else {
+      throw .libspng(
+        step: "reading the end of the file", code: Int32(SPNG_EOF.rawValue),
+        message: "the file ends inside the IEND chunk, so it is truncated")
+    }
+    return image
   }
+
+  /// Whether the 12 bytes of an IEND chunk (empty, so its CRC is constant) occur in the data:
+  /// at the very end for every ordinary file, so the search is one comparison.
+  private static func containsCompleteIEND(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    let count = iend.count
+    guard bytes.count >= count else { return false }
+    if bytes[(bytes.count - count)...].elementsEqual(iend) { return true }
+    // Data after IEND is ignored by decoders; look for IEND itself.
+    return (0...(bytes.count - count)).contains { start in
+      bytes[start..<(start + count)].elementsEqual(iend)
+    }
+  }
+
+  /// A complete IEND chunk: length 0, type, and the CRC of the type.
+  static let iend: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
 
   /// Sets up a decoder context over `data`, with limits and strict CRC checking, and runs `body`
   /// while the bytes stay alive.
@@ -133,6 +158,9 @@ public struct PNGDecoder: Sendable {
       throw .tooLarge(width: size.width, height: size.height, limits: limits)
     }
     try context.check(status, "reading the header")
+    // spng_get_ihdr does not verify IHDR's CRC (libspng checks it only when it reads the next
+    // chunk), so a corrupted width would be believed; reading up to the image data checks it.
+    try context.check(spng_decode_chunks(context.pointer), "reading the chunks before the pixels")
     return try body(context)
   }
 
