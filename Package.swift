@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "ReferenceImageCore", targets: ["ReferenceImageCore"]),
     .library(name: "ReferenceArchive", targets: ["ReferenceArchive"]),
+    .library(name: "ReferenceImageTesting", targets: ["ReferenceImageTesting"]),
   ],
   targets: [
     .systemLibrary(
@@ -37,9 +38,19 @@ let package = Package(
       name: "ReferenceArchive",
       dependencies: ["ReferenceImageCore", "CArchive", "CLibCrypto"]
     ),
+    .target(name: "CReferenceImageRegistration"),
+    .target(
+      name: "ReferenceImageTesting",
+      dependencies: ["ReferenceImageCore", "ReferenceArchive", "CReferenceImageRegistration"]
+    ),
     .executableTarget(
       name: "Benchmarks",
       dependencies: ["ReferenceImageCore", "CLibPNG"]
+    ),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: ["ReferenceArchive"],
+      exclude: ["__Fixtures__"]
     ),
     .testTarget(
       name: "ReferenceArchiveTests",

@@ -14,6 +14,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     case finished
     /// The run is still going, or it crashed before it could say otherwise.
     case running
+    /// The run finished, but some images could not be written (disk full, for example).
+    case failed
   }
 
   /// One image the run rendered.

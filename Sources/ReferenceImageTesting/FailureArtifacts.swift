@@ -1,0 +1,53 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+
+/// The actual, reference and difference PNGs written when an image does not match, so a person
+/// or CI can look at them: `<IMAGE_DIFF_DIR>/<reference path without .png>.actual.png`, and
+/// likewise `.reference.png` and `.difference.png`.
+struct FailureArtifacts {
+  let actual: URL
+  let reference: URL?
+  let difference: URL?
+
+  /// Writes the artifacts and records them as attachments where the framework has them.
+  static func write(
+    actual image: RGBAImage, reference: RGBAImage?, comparison: ImageComparison,
+    location: ReferenceLocation, folder: URL, context: TestContext
+  ) throws(ReferenceImageError) -> FailureArtifacts {
+    let base = folder.appendingPathComponent(String(location.relativePath.dropLast(4)))
+    let name = base.lastPathComponent
+    let actualURL = base.appendingPathExtension("actual.png")
+    try save(image, to: actualURL, attachingAs: "\(name).actual.png", context)
+    guard let reference else {
+      return FailureArtifacts(actual: actualURL, reference: nil, difference: nil)
+    }
+    let referenceURL = base.appendingPathExtension("reference.png")
+    let differenceURL = base.appendingPathExtension("difference.png")
+    try save(reference, to: referenceURL, attachingAs: "\(name).reference.png", context)
+    try save(
+      comparison.differenceImage(image, reference), to: differenceURL,
+      attachingAs: "\(name).difference.png", context)
+    return FailureArtifacts(actual: actualURL, reference: referenceURL, difference: differenceURL)
+  }
+
+  /// The sentence listing the files.
+  var summary: String {
+    var files = ["actual \(actual.path)"]
+    if let reference { files.append("reference \(reference.path)") }
+    if let difference { files.append("difference \(difference.path)") }
+    return "artifacts: " + files.joined(separator: ", ")
+  }
+
+  private static func save(
+    _ image: RGBAImage, to url: URL, attachingAs name: String, _ context: TestContext
+  ) throws(ReferenceImageError) {
+    do {
+      let png = try PNGEncoder().encode(image)
+      try FileSystem.writeAtomically(png, to: url)
+      context.attach(png, named: name)
+    } catch {
+      throw .writeFailed(path: url.path, reason: "\(error)")
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+
+/// Called by the C constructor in `CReferenceImageRegistration` when the test binary loads,
+/// before any test runs.
+@_cdecl("ReferenceImagesRegisterCoordinator")
+public func referenceImagesRegisterCoordinator() {
+  ImageCoordinator.shared.registerIfNeeded()
+}
+
+extension ImageCoordinator {
+  /// Registers the coordinator as an XCTest observer and installs the process-exit fallback,
+  /// once. Called at load time, and again (doing nothing) by every assertion, which makes lazy
+  /// registration the fallback on platforms where the constructor does not run.
+  public func registerIfNeeded() {
+    Self.registration.perform { [self] in
+      XCTestObservationCenter.shared.addTestObserver(CoordinatorObserver(coordinator: self))
+      // Swift Testing runs no XCTest bundle, so the archive is written at exit instead.
+      atexit { ImageCoordinator.shared.finishRun() }
+      if case .invalid(let value) = environment.mode {
+        log("error: " + GenerationMode.invalidMessage(value))
+      }
+    }
+  }
+
+  private static let registration = Once()
+}
+
+/// Runs a closure exactly once, thread-safely.
+final class Once: @unchecked Sendable {
+  private let lock = NSLock()
+  private var done = false
+
+  func perform(_ body: () -> Void) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !done else { return }
+    done = true
+    body()
+  }
+}
+
+/// Forwards XCTest's bundle and test-case events to the coordinator.
+final class CoordinatorObserver: NSObject, XCTestObservation, @unchecked Sendable {
+  let coordinator: ImageCoordinator
+
+  init(coordinator: ImageCoordinator) {
+    self.coordinator = coordinator
+  }
+
+  func testCaseWillStart(_ testCase: XCTestCase) {
+    coordinator.testStarted(testCase.name, isXCTest: true)
+  }
+
+  func testBundleDidFinish(_ testBundle: Bundle) {
+    guard let archive = coordinator.finishRun() else { return }
+    attach(archive)
+  }
+
+  /// Apple platforms keep the archive as an attachment too (untested: built only there).
+  private func attach(_ archive: URL) {
+    #if canImport(ObjectiveC)
+      XCTContext.runActivity(named: "ReferenceImages archive") { activity in
+        let attachment = XCTAttachment(contentsOfFile: archive)
+        attachment.lifetime = .keepAlways
+        activity.add(attachment)
+      }
+    #endif
+  }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+
+/// The per-process coordinator of image generation: it stages every stored image, encodes them
+/// in the background, and turns the staging folder into one archive when the run ends.
+///
+/// It is registered as an XCTest observer when the test binary loads (see
+/// `CReferenceImageRegistration`), or lazily on first use; nobody needs to create one. All
+/// methods are thread-safe, because Swift Testing runs tests concurrently.
+public final class ImageCoordinator: @unchecked Sendable {
+  /// The process's coordinator.
+  public static let shared = ImageCoordinator(environment: ImageTestEnvironment())
+
+  /// The settings read from the environment when the process started.
+  public let environment: ImageTestEnvironment
+
+  private let lock = NSLock()
+  private var state: State
+  private let pool = EncodingPool()
+
+  private struct State {
+    var startedAt = Date()
+    var runID = UUID().uuidString.lowercased()
+    var staging: StagingFolder?
+    var archiveFolder: URL?
+    var storedBy: [String: String] = [:]
+    var images: [String: ArchiveManifest.Image] = [:]
+    var verified: Set<String> = []
+    var tests: [String] = []
+    var knownTests: Set<String> = []
+    var currentXCTest: String?
+    var writeFailures: [String] = []
+    var finished = false
+    var archive: URL?
+  }
+
+  init(environment: ImageTestEnvironment) {
+    self.environment = environment
+    self.state = State()
+  }
+
+  // MARK: Recording what runs
+
+  /// Notes that a test started, for the manifest's list of tests.
+  func testStarted(_ name: String, isXCTest: Bool) {
+    locked {
+      if isXCTest { $0.currentXCTest = name }
+      if $0.knownTests.insert(name).inserted { $0.tests.append(name) }
+    }
+  }
+
+  /// The XCTest test running now, if any.
+  var currentXCTestName: String? { locked { $0.currentXCTest } }
+
+  /// Notes that a reference path was compared against, so `merge-refs` does not call it an orphan.
+  public func noteVerified(_ location: ReferenceLocation) {
+    _ = locked { $0.verified.insert(location.relativePath) }
+  }
+
+  // MARK: Storing
+
+  /// Stages an image for the run's archive. The caller pays for a copy of the pixels; encoding
+  /// and writing happen on the background pool.
+  /// - Parameters:
+  ///   - image: The rendered image.
+  ///   - location: Where it belongs.
+  ///   - test: The test storing it, for the manifest and duplicate errors.
+  /// - Throws: `ReferenceImageError.duplicateImage` when the path was stored before in this run;
+  ///   `.writeFailed` when the staging folder cannot be created.
+  public func store(_ image: RGBAImage, at location: ReferenceLocation, test: String)
+    throws(ReferenceImageError)
+  {
+    let staging = try reserve(location, test: test)
+    pool.submit { [self] in
+      self.encodeAndWrite(image, location: location, test: test, staging: staging)
+    }
+  }
+
+  private func reserve(_ location: ReferenceLocation, test: String) throws(ReferenceImageError)
+    -> StagingFolder
+  {
+    lock.lock()
+    defer { lock.unlock() }
+    if let first = state.storedBy[location.relativePath] {
+      throw .duplicateImage(path: location.relativePath, firstTest: first, secondTest: test)
+    }
+    if state.finished {
+      throw .writeFailed(
+        path: location.relativePath, reason: "the run's archive was already written")
+    }
+    let staging = try stagingFolder(packageRoot: location.packageRoot)
+    state.storedBy[location.relativePath] = test
+    return staging
+  }
+
+  /// The staging folder, created with a `running` manifest on first use (lock held).
+  private func stagingFolder(packageRoot: URL) throws(ReferenceImageError) -> StagingFolder {
+    if let staging = state.staging { return staging }
+    let folder = environment.archiveFolder(packageRoot: packageRoot)
+    let staging = try StagingFolder(archiveFolder: folder, runName: runName)
+    state.archiveFolder = folder
+    state.staging = staging
+    try staging.write(manifest: makeManifest(state, completion: .running))
+    return staging
+  }
+
+  private func encodeAndWrite(
+    _ image: RGBAImage, location: ReferenceLocation, test: String, staging: StagingFolder
+  ) {
+    do {
+      let png = try PNGEncoder().encode(image)
+      try staging.write(png: png, relativePath: location.relativePath)
+      let record = ArchiveManifest.Image(
+        path: location.relativePath, test: test, width: image.width, height: image.height,
+        byteCount: png.count, pngSHA256: SHA256.hex(png), pixelSHA256: SHA256.hex(image.pixels))
+      locked { $0.images[location.relativePath] = record }
+    } catch {
+      let message = "error: ReferenceImages could not stage \(location.relativePath): \(error)"
+      FileHandle.standardError.write(Data((message + "\n").utf8))
+      locked { $0.writeFailures.append(message) }
+    }
+  }
+
+  // MARK: Finishing
+
+  /// Waits for every queued image, then writes the archive: exactly once per process, and only
+  /// when at least one image was stored. Later calls do nothing.
+  /// - Returns: The archive written, or nil.
+  @discardableResult
+  public func finishRun() -> URL? {
+    pool.drain()
+    let (staging, archiveFolder, manifest) = locked {
+      state -> (StagingFolder?, URL?, ArchiveManifest?) in
+      guard !state.finished else { return (nil, nil, nil) }
+      state.finished = true
+      return (state.staging, state.archiveFolder, self.makeManifest(state, completion: nil))
+    }
+    guard let staging, let archiveFolder, let manifest else { return nil }
+    guard !manifest.images.isEmpty else {
+      staging.remove()
+      return nil
+    }
+    let archive = archiveFolder.appendingPathComponent("\(runName).zip")
+    do {
+      try staging.archive(manifest: manifest, to: archive)
+      locked { $0.archive = archive }
+      log(
+        "ReferenceImages: wrote \(manifest.images.count) images (mode \(environment.mode)) to "
+          + archive.path)
+      return archive
+    } catch {
+      log(
+        "error: ReferenceImages could not write the archive: \(error); the images stay in "
+          + "\(staging.url.path), which merge-refs accepts as a source")
+      return nil
+    }
+  }
+
+  /// The archive written by `finishRun`, if any.
+  public var archiveURL: URL? { locked { $0.archive } }
+
+  // MARK: Manifest
+
+  private func makeManifest(_ state: State, completion: ArchiveManifest.Completion?)
+    -> ArchiveManifest
+  {
+    let finished = completion == nil
+    return ArchiveManifest(
+      toolVersion: referenceImagesVersion, runID: state.runID, worker: .current(),
+      mode: environment.mode.description, startedAt: state.startedAt,
+      endedAt: finished ? Date() : nil,
+      completion: completion ?? (state.writeFailures.isEmpty ? .finished : .failed),
+      tests: state.tests, images: state.images.values.sorted { $0.path < $1.path },
+      verifiedReferences: state.verified.sorted())
+  }
+
+  /// `ReferenceImages-<UTC time>-<host>-<pid>-<run id prefix>`: unique per worker, sorting by
+  /// start time.
+  private var runName: String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
+    let host = ProcessInfo.processInfo.hostName.map { $0.isLetter || $0.isNumber ? $0 : "_" }
+    return "ReferenceImages-\(formatter.string(from: state.startedAt))-\(String(host))-"
+      + "\(getpid())-\(state.runID.prefix(8))"
+  }
+
+  // MARK: Helpers
+
+  private func locked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&state)
+  }
+
+  func log(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+  }
+}

@@ -1,0 +1,36 @@
+/// Why an image assertion or a low-level reference operation could not do its job.
+public enum ReferenceImageError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The image name is empty, absolute, or contains `.`/`..` components.
+  case invalidName(String)
+  /// No `Package.swift` was found above the test file.
+  case noPackageRoot(filePath: String)
+  /// A reference folder override points outside the package.
+  case outsidePackage(path: String, packageRoot: String)
+  /// The same reference path was stored twice in one run.
+  case duplicateImage(path: String, firstTest: String, secondTest: String)
+  /// The reference exists but cannot be read or decoded.
+  case unreadableReference(path: String, reason: String)
+  /// A file could not be written.
+  case writeFailed(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .invalidName(let name):
+      return "invalid image name '\(name)': use a relative name without '.' or '..' parts"
+    case .noPackageRoot(let filePath):
+      return "no Package.swift found in any folder above \(filePath); references are located "
+        + "relative to the package root"
+    case .outsidePackage(let path, let root):
+      return "reference path \(path) lies outside the package at \(root); move the reference "
+        + "folder inside the package"
+    case .duplicateImage(let path, let first, let second):
+      return "\(path) was stored twice in this run, by \(first) and by \(second); give each "
+        + "image a unique name"
+    case .unreadableReference(let path, let reason):
+      return "reference \(path) is unreadable: \(reason); delete it and run with "
+        + "IMAGE_GENERATION_MODE=missing to record it again"
+    case .writeFailed(let path, let reason):
+      return "could not write \(path): \(reason)"
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+
+/// The low-level pieces behind `assertImage`, for people building their own helpers.
+public enum ReferenceImages {
+  /// The generation mode of this process, from `IMAGE_GENERATION_MODE`.
+  public static var mode: GenerationMode { ImageCoordinator.shared.environment.mode }
+
+  /// Whether this run records images (`all`, `missing` or `failed`).
+  public static var shouldStoreNewImages: Bool { mode.storesImages }
+
+  /// Loads a reference image.
+  /// - Parameter location: Where the reference lives.
+  /// - Returns: The decoded image, or nil when no file exists there.
+  /// - Throws: `ReferenceImageError.unreadableReference` when the file exists but is not a
+  ///   valid PNG or cannot be read.
+  public static func loadReference(at location: ReferenceLocation) throws(ReferenceImageError)
+    -> RGBAImage?
+  {
+    let path = location.url.path
+    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    do {
+      return try PNGDecoder().decode(try FileSystem.read(location.url))
+    } catch {
+      throw .unreadableReference(path: path, reason: "\(error)")
+    }
+  }
+
+  /// Stores an image in this run's archive, to land at `location` after `merge-refs`.
+  /// - Parameters:
+  ///   - image: The image.
+  ///   - location: Its reference location.
+  ///   - test: The producing test, for the manifest.
+  /// - Throws: `ReferenceImageError.duplicateImage` when the location was stored before in this
+  ///   run, `.writeFailed` when the staging folder cannot be created.
+  public static func saveReference(
+    _ image: RGBAImage, at location: ReferenceLocation, test: String
+  ) throws(ReferenceImageError) {
+    ImageCoordinator.shared.registerIfNeeded()
+    try ImageCoordinator.shared.store(image, at: location, test: test)
+  }
+}

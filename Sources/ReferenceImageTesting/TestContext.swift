@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import XCTest
+
+/// Reports failures and attachments to whichever framework runs the current test: Swift
+/// Testing when `Test.current` is set, XCTest otherwise.
+struct TestContext {
+  let fileID: String
+  let filePath: StaticString
+  let line: UInt
+  let column: UInt
+
+  /// Whether the caller runs under Swift Testing.
+  var isSwiftTesting: Bool { Test.current != nil }
+
+  /// A name for the running test: `Module.Suite/function()` or XCTest's `-[Class test]` name.
+  func testName(coordinator: ImageCoordinator) -> String {
+    if let test = Test.current {
+      return String(describing: test.id)
+    }
+    return coordinator.currentXCTestName ?? "(no test running)"
+  }
+
+  func fail(_ message: String) {
+    if isSwiftTesting {
+      Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    } else {
+      XCTFail(message, file: filePath, line: line)
+    }
+  }
+
+  /// Records a file as a Swift Testing attachment (it lands in `--attachments-path`); XCTest on
+  /// Linux has no attachments, so there the paths in the message are what CI collects.
+  func attach(_ bytes: [UInt8], named name: String) {
+    guard isSwiftTesting else { return }
+    Attachment.record(bytes, named: name, sourceLocation: sourceLocation)
+  }
+
+  private var sourceLocation: SourceLocation {
+    SourceLocation(
+      fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))
+  }
+}

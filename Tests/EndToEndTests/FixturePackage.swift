@@ -1,0 +1,124 @@
+import Foundation
+import XCTest
+
+/// A copy of `__Fixtures__/RenderFixture` in a temporary folder, depending on this checkout, on
+/// which the tests run real `swift test`. It is built once per process and reset between tests.
+final class FixturePackage: @unchecked Sendable {
+  let root: URL
+  let archiveFolder: URL
+  let diffFolder: URL
+
+  /// The shared, built copy; nil with the reason when it could not be built.
+  nonisolated(unsafe) static var shared: Result<FixturePackage, Error>?
+  private static let lock = NSLock()
+
+  static func built() throws -> FixturePackage {
+    lock.lock()
+    defer { lock.unlock() }
+    if let shared { return try shared.get() }
+    let result = Result { try FixturePackage() }
+    shared = result
+    return try result.get()
+  }
+
+  /// The checkout's root folder (three levels above this file).
+  static let checkout = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  private init() throws {
+    let source = Self.checkout.appendingPathComponent(
+      "Tests/EndToEndTests/__Fixtures__/RenderFixture")
+    root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "RenderFixture-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.copyItem(at: source, to: root)
+    let manifest = root.appendingPathComponent("Package.swift")
+    let text = try String(contentsOf: manifest, encoding: .utf8)
+      .replacingOccurrences(of: "REFERENCE_IMAGES_ROOT", with: Self.checkout.path)
+    try text.write(to: manifest, atomically: true, encoding: .utf8)
+    archiveFolder = root.appendingPathComponent(".build/reference-images")
+    diffFolder = root.appendingPathComponent(".build/reference-image-diffs")
+    let build = try swift(["build", "--build-tests"], environment: [:])
+    guard build.status == 0 else {
+      throw FixtureError(message: "building the fixture failed:\n\(build.output)\(build.error)")
+    }
+  }
+
+  /// Removes references, archives and artifacts so each test starts from a clean package.
+  func reset() throws {
+    for target in ["BadgeTests", "ChartTests", "SwiftTestingTests"] {
+      try? FileManager.default.removeItem(
+        at: root.appendingPathComponent("Tests/\(target)/__References__"))
+    }
+    try? FileManager.default.removeItem(at: archiveFolder)
+    try? FileManager.default.removeItem(at: diffFolder)
+  }
+
+  /// Runs `swift test --skip-build` with extra arguments and environment.
+  func test(_ arguments: [String], environment: [String: String]) throws -> ProcessOutput {
+    try swift(["test", "--skip-build"] + arguments, environment: environment)
+  }
+
+  /// The archives in the output folder, sorted by name (which is by start time).
+  func archives() throws -> [URL] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: archiveFolder.path)) ?? []
+    return names.filter { $0.hasSuffix(".zip") }.sorted().map {
+      archiveFolder.appendingPathComponent($0)
+    }
+  }
+
+  private func swift(_ arguments: [String], environment: [String: String]) throws
+    -> ProcessOutput
+  {
+    var merged = ProcessInfo.processInfo.environment
+    for key in [
+      "IMAGE_GENERATION_MODE", "IMAGE_GENERATION_OUTPUT", "IMAGE_DIFF_DIR",
+      "IMAGE_REFERENCE_DIR", "RENDER_FIXTURE_CHANGE",
+    ] {
+      merged[key] = nil
+    }
+    merged.merge(environment) { $1 }
+    return try runProcess(
+      "/usr/bin/env", ["swift"] + arguments, in: root, environment: merged)
+  }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+  let message: String
+  var description: String { message }
+}
+
+struct ProcessOutput {
+  let status: Int32
+  let output: String
+  let error: String
+  var all: String { output + error }
+}
+
+/// Runs a program with an argument array (never split on spaces), reading both pipes before
+/// waiting so a chatty child cannot block.
+func runProcess(
+  _ executable: String, _ arguments: [String], in folder: URL? = nil,
+  environment: [String: String]? = nil
+) throws -> ProcessOutput {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  if let folder { process.currentDirectoryURL = folder }
+  if let environment { process.environment = environment }
+  let output = Pipe()
+  let error = Pipe()
+  process.standardOutput = output
+  process.standardError = error
+  try process.run()
+  nonisolated(unsafe) var errorData = Data()
+  let group = DispatchGroup()
+  DispatchQueue.global().async(group: group) {
+    errorData = error.fileHandleForReading.readDataToEndOfFile()
+  }
+  let outputData = output.fileHandleForReading.readDataToEndOfFile()
+  group.wait()
+  process.waitUntilExit()
+  return ProcessOutput(
+    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+    error: String(decoding: errorData, as: UTF8.self))
+}
