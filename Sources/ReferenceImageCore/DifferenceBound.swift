@@ -16,8 +16,12 @@ public enum DifferenceBound: Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .requiredAccuracy(let accuracy):
       let clamped = min(max(accuracy, 0), 1)
-      // The small epsilon keeps 0.999 × 1000 from becoming 0.99999… and allowing one pixel too few.
-      return Int(((1 - clamped) * Double(totalPixelCount) + 1e-9).rounded(.down))
+      // 0.999 is stored as a binary fraction, so (1 - 0.999) × 1000 may land just below 1 and
+      // allow one pixel too few. The slack covers that representation error, which grows with
+      // the pixel count (a fixed 1e-9 was lost at 100 megapixels: 0.9999 allowed 9999 of 10⁸).
+      let total = Double(totalPixelCount)
+      let slack = 1e-9 + total * 1e-15
+      return Int(((1 - clamped) * total + slack).rounded(.down))
     case .maximumDifferingPixels(let count):
       return max(count, 0)
     }

@@ -250,19 +250,24 @@ final class PNGDecoderTests: XCTestCase {
     }
   }
 
-  func testDecode_compressedTextBombBeyondChunkLimit_isRefusedOrSkipped() throws {
-    // The zTXt chunk inflates to 8 MiB. Pixels never depend on it, so libspng may either skip
-    // the text or refuse the file; it must not inflate it past the limit or crash.
+  func testDecode_compressedTextBombBeyondChunkLimit_throws() throws {
+    // The zTXt chunk inflates to 8 MiB; libspng stops inflating at the chunk cache limit
+    // (PNGDecoder passes four times maximumChunkBytes) and refuses the file.
     let bytes = try CoreFixtures.bytes("malformed/ztxt_bomb.png")
     let limits = PNGDecoder.Limits(
       maximumWidth: 64, maximumHeight: 64, maximumDecodedBytes: 1 << 16,
       maximumChunkBytes: 1 << 16)
-    do {
-      let image = try PNGDecoder(limits: limits).decode(bytes)
-      XCTAssertEqual(image, try RGBAImage(width: 4, height: 4, color: grey128))
-    } catch {
+    XCTAssertThrowsError(try PNGDecoder(limits: limits).decode(bytes)) { error in
+      guard case .libspng(_, _, let message)? = error as? PNGError else {
+        return XCTFail("expected a libspng error, got \(error)")
+      }
+      XCTAssertTrue(message.contains("limit"), message)
       CoreFixtures.assertReadable(error)
     }
+    // Within the default limits the text is legitimate and the 4 × 4 grey image decodes.
+    XCTAssertEqual(
+      try PNGDecoder().decode(bytes),
+      try RGBAImage(width: 4, height: 4, color: RGBAColor(red: 128, green: 128, blue: 128)))
   }
 
   func testErrorDescriptions_areSentencesWithTheNumbers() {
@@ -281,8 +286,6 @@ final class PNGDecoderTests: XCTestCase {
       }
     }
   }
-
-  private let grey128 = RGBAColor(red: 128, green: 128, blue: 128)
 }
 
 // MARK: - Shared test helpers for ReferenceImageCore's codec and comparison tests
