@@ -8,6 +8,10 @@ let package = Package(
     .library(name: "ReferenceImageCore", targets: ["ReferenceImageCore"]),
     .library(name: "ReferenceArchive", targets: ["ReferenceArchive"]),
     .library(name: "ReferenceImageTesting", targets: ["ReferenceImageTesting"]),
+    .executable(name: "merge-refs", targets: ["merge-refs"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
   ],
   targets: [
     .systemLibrary(
@@ -44,6 +48,13 @@ let package = Package(
       dependencies: ["ReferenceImageCore", "ReferenceArchive", "CReferenceImageRegistration"]
     ),
     .executableTarget(
+      name: "merge-refs",
+      dependencies: [
+        "ReferenceArchive",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
       name: "Benchmarks",
       dependencies: ["ReferenceImageCore", "CLibPNG"]
     ),
@@ -60,6 +71,10 @@ let package = Package(
       name: "ReferenceImageCoreTests",
       dependencies: ["ReferenceImageCore"],
       exclude: ["__Fixtures__"]
+    ),
+    .testTarget(
+      name: "ReferenceImageTestingTests",
+      dependencies: ["ReferenceImageTesting"]
     ),
   ]
 )

@@ -22,8 +22,10 @@ public enum FileSystem {
     }
   }
 
-  /// Writes bytes to a temporary file beside `url`, flushes it, and renames it over `url`, so a
-  /// reader sees the old file or the new one, never a mix, even if the process is killed.
+  /// Writes bytes to a temporary file beside `url` and renames it over `url`, so a reader sees
+  /// the old file or the new one, never a mix, even if the process is killed. There is no
+  /// `fsync`: the guarantee covers killed processes, not power loss, and merging thousands of
+  /// files would otherwise wait on the disk for each.
   /// - Parameters:
   ///   - bytes: The new contents.
   ///   - url: The final path; missing parent folders are created.
@@ -33,7 +35,7 @@ public enum FileSystem {
     try createFolder(folder)
     let temporary = folder.appendingPathComponent(temporaryName(for: url.lastPathComponent))
     do {
-      try writeAndSync(bytes, to: temporary)
+      try writeFile(bytes, to: temporary)
       try rename(temporary, to: url)
     } catch {
       unlink(temporary.path)
@@ -68,7 +70,7 @@ public enum FileSystem {
     }
   }
 
-  private static func writeAndSync(_ bytes: [UInt8], to url: URL) throws(ArchiveError) {
+  private static func writeFile(_ bytes: [UInt8], to url: URL) throws(ArchiveError) {
     let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw .io(operation: "create", path: url.path, message: String(cString: strerror(errno)))
@@ -84,9 +86,6 @@ public enum FileSystem {
         throw .io(operation: "write", path: url.path, message: String(cString: strerror(errno)))
       }
       offset += written
-    }
-    guard fsync(descriptor) == 0 else {
-      throw .io(operation: "flush", path: url.path, message: String(cString: strerror(errno)))
     }
   }
 

@@ -55,8 +55,10 @@ public struct ZipReader: Sendable {
   ///   - body: Receives each entry; an error it throws stops the reading.
   /// - Throws: `ArchiveError` for unreadable, truncated or corrupt archives (bad CRC included),
   ///   and for limits exceeded, naming the archive and entry.
+  ///   - headersOnly: Skip the contents; entries arrive with empty `bytes`.
   public func forEachEntry(
-    in input: Input, _ body: (ArchiveEntry) throws(ArchiveError) -> Void
+    in input: Input, headersOnly: Bool = false,
+    _ body: (ArchiveEntry) throws(ArchiveError) -> Void
   ) throws(ArchiveError) {
     let archive = try LibArchiveHandle(.read, name: input.name)
     try archive.check(
@@ -68,7 +70,7 @@ public struct ZipReader: Sendable {
         (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
       try archive.check(
         archive_read_open_filename(archive.pointer, url.path, 1 << 16), "opening the archive")
-      try readEntries(archive, archiveSize: archiveSize, body)
+      try readEntries(archive, archiveSize: archiveSize, headersOnly: headersOnly, body)
     case .memory(let bytes, _):
       archiveSize = bytes.count
       // withUnsafeBytes rethrows untyped errors, so the typed one is carried out by hand.
@@ -78,7 +80,7 @@ public struct ZipReader: Sendable {
           try archive.check(
             archive_read_open_memory(archive.pointer, buffer.baseAddress, buffer.count),
             "opening the archive")
-          try readEntries(archive, archiveSize: archiveSize, body)
+          try readEntries(archive, archiveSize: archiveSize, headersOnly: headersOnly, body)
         } catch {
           failure = error
         }
@@ -88,7 +90,7 @@ public struct ZipReader: Sendable {
   }
 
   private func readEntries(
-    _ archive: LibArchiveHandle, archiveSize: Int,
+    _ archive: LibArchiveHandle, archiveSize: Int, headersOnly: Bool,
     _ body: (ArchiveEntry) throws(ArchiveError) -> Void
   ) throws(ArchiveError) {
     var header: OpaquePointer?
@@ -108,7 +110,7 @@ public struct ZipReader: Sendable {
       let path = archive_entry_pathname(header).map { String(cString: $0) } ?? ""
       let kind = Self.kind(of: header)
       var bytes: [UInt8] = []
-      if kind == .regularFile {
+      if kind == .regularFile && !headersOnly {
         bytes = try readData(archive, entry: path, declaredSize: Self.declaredSize(header))
         total += bytes.count
         try checkTotal(total, archiveSize: archiveSize, archive: archive.name, entry: path)

@@ -1,0 +1,84 @@
+import Foundation
+
+/// What `merge-refs` will do (or did) for every destination path, decided by content alone.
+public struct MergePlan: Sendable {
+  /// One source's candidate image for a path.
+  public struct Candidate: Sendable, Hashable {
+    /// Index into `inventories`.
+    public var sourceIndex: Int
+    /// The image's hashes and size.
+    public var image: SourceInventory.Image
+  }
+
+  /// The decision for one path.
+  public enum Outcome: String, Sendable, Codable, CaseIterable {
+    /// No file at the destination: the image will be written.
+    case added
+    /// The destination's pixels differ: it will be replaced.
+    case updated
+    /// The destination has the same pixels (maybe other bytes): it is left untouched.
+    case unchanged
+    /// Sources disagree and `--on-conflict fail` is in force: nothing will be written at all.
+    case conflict
+    /// A reference no complete run produced or verified; deleted only with `--prune`.
+    case orphan
+  }
+
+  /// One destination path.
+  public struct Item: Sendable {
+    /// The package-relative path.
+    public var path: String
+    /// The decision.
+    public var outcome: Outcome
+    /// The candidate that will be written (added, updated), or that matched (unchanged).
+    public var chosen: Candidate?
+    /// Every candidate with distinct pixels, for conflicts (newest first).
+    public var rivals: [Candidate]
+    /// For conflicts: how many pixels differ between the first two rivals (nil if sizes
+    /// differ).
+    public var conflictingPixels: Int?
+    /// Whether the sources disagreed and `--on-conflict newest` picked one.
+    public var resolvedByNewest: Bool
+  }
+
+  /// A source that could not be used, and why.
+  public struct BadSource: Sendable {
+    /// The source.
+    public var source: MergeSource
+    /// The error.
+    public var error: ArchiveError
+  }
+
+  /// The destination root.
+  public var destination: URL
+  /// The sources that were read.
+  public var inventories: [SourceInventory]
+  /// Sources refused as corrupt or hostile.
+  public var badSources: [BadSource]
+  /// Destination paths that cannot be written safely (a symbolic link on the way).
+  public var destinationProblems: [ArchiveError]
+  /// Every path's decision, sorted by path.
+  public var items: [Item]
+  /// Whether orphans were looked for (only when every source is a complete run).
+  public var orphanSearchDone: Bool
+
+  /// Items with one outcome.
+  public func items(_ outcome: Outcome) -> [Item] { items.filter { $0.outcome == outcome } }
+
+  /// Sources that are incomplete.
+  public var incompleteSources: [SourceInventory] { inventories.filter { !$0.isComplete } }
+
+  /// Whether applying would change the destination (added, updated or orphans to prune) or
+  /// cannot proceed (conflicts).
+  public func hasChanges(prune: Bool) -> Bool {
+    items.contains {
+      $0.outcome == .added || $0.outcome == .updated || $0.outcome == .conflict
+        || ($0.outcome == .orphan && prune)
+    }
+  }
+
+  /// Counts per outcome.
+  public var counts: [Outcome: Int] {
+    Dictionary(grouping: items, by: \.outcome).mapValues(\.count)
+  }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// One source of images for `merge-refs`: a coordinator archive, an archive nested inside an
+/// artifact zip, or a folder (an unpacked archive, or the staging folder of a run that crashed).
+public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
+  /// Where the bytes are.
+  public enum Location: Sendable, Hashable {
+    /// A zip file.
+    case zip(URL)
+    /// A zip stored as an entry of another zip.
+    case nestedZip(outer: URL, entry: String)
+    /// A folder whose files sit at their package-relative paths.
+    case folder(URL)
+  }
+
+  /// Where the bytes are.
+  public let location: Location
+
+  /// A name for messages: the path, with `!entry` for nested archives.
+  public var description: String {
+    switch location {
+    case .zip(let url): url.path
+    case .nestedZip(let outer, let entry): "\(outer.path)!\(entry)"
+    case .folder(let url): url.path + "/"
+    }
+  }
+
+  /// Expands a command-line argument into sources: a zip holding zips yields one source per
+  /// inner zip; a folder holding zip files and no PNGs yields one source per zip.
+  /// - Parameter path: The argument.
+  /// - Returns: The sources, in a stable order.
+  /// - Throws: `ArchiveError.io` when the path does not exist, or cannot be read.
+  public static func expand(_ path: String, limits: ArchiveLimits = .default) throws(ArchiveError)
+    -> [MergeSource]
+  {
+    let url = URL(fileURLWithPath: path).standardizedFileURL
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+      throw .io(operation: "find the source", path: url.path, message: "no such file or folder")
+    }
+    if isFolder.boolValue {
+      return try expandFolder(url)
+    }
+    var innerZips: [String] = []
+    var hasOtherEntries = false
+    try ZipReader(limits: limits).forEachEntry(in: .file(url), headersOnly: true) { entry in
+      if entry.path.lowercased().hasSuffix(".zip") && entry.kind == .regularFile {
+        innerZips.append(entry.path)
+      } else if entry.kind != .directory {
+        hasOtherEntries = true
+      }
+    }
+    if !innerZips.isEmpty && !hasOtherEntries {
+      return innerZips.sorted().map { MergeSource(location: .nestedZip(outer: url, entry: $0)) }
+    }
+    return [MergeSource(location: .zip(url))]
+  }
+
+  private static func expandFolder(_ url: URL) throws(ArchiveError) -> [MergeSource] {
+    let names: [String]
+    do {
+      names = try FileManager.default.contentsOfDirectory(atPath: url.path)
+    } catch {
+      throw .io(operation: "list the folder", path: url.path, message: FileSystem.reason(error))
+    }
+    let zips = names.filter { $0.lowercased().hasSuffix(".zip") }.sorted()
+    let hasImagesOrManifest =
+      names.contains(ArchiveManifest.entryName)
+      || (FileManager.default.enumerator(atPath: url.path)?.contains {
+        ($0 as? String)?.hasSuffix(".png") == true
+      } ?? false)
+    if !zips.isEmpty && !hasImagesOrManifest {
+      var sources: [MergeSource] = []
+      for zip in zips {
+        sources += try expand(url.appendingPathComponent(zip).path)
+      }
+      return sources
+    }
+    return [MergeSource(location: .folder(url))]
+  }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// The outcome of a `merge-refs` run in a form for people (`text`) and machines (`json`).
+public struct MergeSummary: Codable, Sendable {
+  /// One source line.
+  public struct Source: Codable, Sendable {
+    public var name: String
+    public var worker: String?
+    public var images: Int
+    public var complete: Bool
+    public var incompleteReason: String?
+  }
+
+  /// One changed or conflicting path.
+  public struct Change: Codable, Sendable {
+    public var path: String
+    public var outcome: String
+    /// The sources holding the chosen image, or every rival for conflicts.
+    public var sources: [String]
+    public var workers: [String]
+    public var differingPixels: Int?
+    public var resolvedByNewest: Bool
+  }
+
+  public var destination: String
+  public var dryRun: Bool
+  public var applied: Bool
+  public var added: Int
+  public var updated: Int
+  public var unchanged: Int
+  public var conflicts: Int
+  public var orphans: Int
+  public var pruned: Int
+  public var refused: Int
+  public var orphanSearchDone: Bool
+  public var sources: [Source]
+  public var changes: [Change]
+  public var errors: [String]
+  public var warnings: [String]
+
+  /// Summarises a plan and, when it was applied, what happened.
+  public init(
+    plan: MergePlan, applied: MergeApplier.Result?, dryRun: Bool, errors: [String],
+    warnings: [String]
+  ) {
+    let counts = plan.counts
+    destination = plan.destination.path
+    self.dryRun = dryRun
+    self.applied = applied != nil
+    added = counts[.added] ?? 0
+    updated = counts[.updated] ?? 0
+    unchanged = counts[.unchanged] ?? 0
+    conflicts = counts[.conflict] ?? 0
+    orphans = counts[.orphan] ?? 0
+    pruned = applied?.deleted.count ?? 0
+    refused = plan.badSources.count + plan.destinationProblems.count
+    orphanSearchDone = plan.orphanSearchDone
+    sources =
+      plan.inventories.map {
+        Source(
+          name: $0.source.description, worker: $0.manifest?.worker.summary,
+          images: $0.images.count, complete: $0.isComplete, incompleteReason: $0.incompleteReason)
+      }
+      + plan.badSources.map {
+        Source(
+          name: $0.source.description, worker: nil, images: 0, complete: false,
+          incompleteReason: "refused: \($0.error)")
+      }
+    changes = plan.items.filter { $0.outcome != .unchanged }.map { item in
+      let holders = item.outcome == .conflict ? item.rivals : item.chosen.map { [$0] } ?? []
+      return Change(
+        path: item.path, outcome: item.outcome.rawValue,
+        sources: holders.map { plan.inventories[$0.sourceIndex].source.description },
+        workers: holders.map { plan.inventories[$0.sourceIndex].workerSummary },
+        differingPixels: item.conflictingPixels, resolvedByNewest: item.resolvedByNewest)
+    }
+    self.errors = errors
+    self.warnings = warnings
+  }
+
+  /// Indented, sorted JSON.
+  public func json() -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+  }
+
+  /// The report for a terminal: sources, every change, warnings, errors, then one summary line.
+  public func text() -> String {
+    var lines: [String] = []
+    lines.append("sources (\(sources.count)):")
+    for source in sources {
+      var line = "  \(source.name): \(source.images) image\(source.images == 1 ? "" : "s")"
+      if let worker = source.worker { line += ", \(worker)" }
+      if let reason = source.incompleteReason { line += " — INCOMPLETE: \(reason)" }
+      lines.append(line)
+    }
+    let conflictList = changes.filter { $0.outcome == "conflict" }
+    if !conflictList.isEmpty {
+      lines.append("conflicts (sources disagree; nothing was written):")
+      for change in conflictList {
+        lines.append("  \(change.path): \(describe(change))")
+      }
+    }
+    for outcome in ["added", "updated", "orphan"] {
+      let list = changes.filter { $0.outcome == outcome }
+      guard !list.isEmpty else { continue }
+      lines.append(
+        outcome == "orphan" ? "orphans (no test produced or verified them):" : "\(outcome):")
+      for change in list {
+        var line = "  \(change.path)"
+        if change.resolvedByNewest { line += " (conflict resolved by newest: \(describe(change)))" }
+        lines.append(line)
+      }
+    }
+    lines += warnings.map { "warning: \($0)" }
+    lines += errors.map { "error: \($0)" }
+    lines.append(summaryLine)
+    return lines.joined(separator: "\n")
+  }
+
+  /// "3 added, 1 updated, 40 unchanged, 0 conflicts, 2 orphans, 0 refused".
+  public var summaryLine: String {
+    var line =
+      "\(added) added, \(updated) updated, \(unchanged) unchanged, \(conflicts) conflicts, "
+      + "\(orphans) orphans\(pruned > 0 ? " (\(pruned) pruned)" : ""), \(refused) refused"
+    if dryRun {
+      line += " (dry run: nothing written)"
+    } else if !applied {
+      line += " (nothing written)"
+    }
+    return line
+  }
+
+  private func describe(_ change: Change) -> String {
+    let holders = zip(change.sources, change.workers).map { "\($0) [\($1)]" }
+    var text = holders.joined(separator: " vs ")
+    if let pixels = change.differingPixels { text += ", \(pixels) pixels differ" }
+    return text
+  }
+}

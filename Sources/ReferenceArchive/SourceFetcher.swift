@@ -1,0 +1,48 @@
+import Foundation
+import ReferenceImageCore
+
+/// Reads chosen images back out of their sources, decoded, for conflict counts and reports.
+struct SourceFetcher {
+  struct Request: Hashable {
+    var sourceIndex: Int
+    var path: String
+  }
+
+  let limits: ArchiveLimits
+
+  /// Decodes the requested images; entries that cannot be read or decoded are left out.
+  func images(_ requests: [Request], inventories: [SourceInventory]) -> [Request: RGBAImage] {
+    var images: [Request: RGBAImage] = [:]
+    for (sourceIndex, wanted) in Dictionary(grouping: requests, by: \.sourceIndex) {
+      let paths = Set(wanted.map(\.path))
+      try? SourceReader(limits: limits).forEachEntry(of: inventories[sourceIndex].source) {
+        entry in
+        guard paths.contains(entry.path), let image = try? PNGDecoder().decode(entry.bytes) else {
+          return
+        }
+        images[Request(sourceIndex: sourceIndex, path: entry.path)] = image
+      }
+    }
+    return images
+  }
+
+  /// Like `images`, but hands each decoded image to `body` instead of keeping them all, so a
+  /// report over thousands of images holds one at a time.
+  func forEachImage(
+    _ requests: [Request], inventories: [SourceInventory],
+    _ body: (Request, RGBAImage) -> Void
+  ) {
+    for (sourceIndex, wanted) in Dictionary(grouping: requests, by: \.sourceIndex).sorted(by: {
+      $0.key < $1.key
+    }) {
+      let paths = Set(wanted.map(\.path))
+      try? SourceReader(limits: limits).forEachEntry(of: inventories[sourceIndex].source) {
+        entry in
+        guard paths.contains(entry.path), let image = try? PNGDecoder().decode(entry.bytes) else {
+          return
+        }
+        body(Request(sourceIndex: sourceIndex, path: entry.path), image)
+      }
+    }
+  }
+}

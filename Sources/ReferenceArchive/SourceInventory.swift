@@ -1,0 +1,146 @@
+import Foundation
+import ReferenceImageCore
+
+/// What one source holds, learned by reading it once: its manifest and, per image, the hashes
+/// that decide the merge. No pixel data is kept, so memory does not grow with the source count.
+public struct SourceInventory: Sendable {
+  /// One image of the source.
+  public struct Image: Sendable, Hashable {
+    /// The package-relative path.
+    public var path: String
+    /// SHA-256 of the PNG bytes.
+    public var pngSHA256: String
+    /// SHA-256 of the decoded RGBA8 pixels.
+    public var pixelSHA256: String
+    /// The size.
+    public var width: Int
+    /// The size.
+    public var height: Int
+    /// The producing test, when the manifest names it.
+    public var test: String?
+  }
+
+  /// The source.
+  public let source: MergeSource
+  /// Its manifest, if it has one.
+  public let manifest: ArchiveManifest?
+  /// Its images by path.
+  public let images: [String: Image]
+  /// When its images were generated: the manifest's end (or start) time, else the file's date.
+  public let generatedAt: Date
+  /// Manifest records whose entry is missing from the source.
+  public let missingEntries: [String]
+
+  /// Whether the source is a finished run with a manifest that matches its entries.
+  public var isComplete: Bool {
+    manifest?.completion == .finished && missingEntries.isEmpty
+  }
+
+  /// Why the source is incomplete, or nil.
+  public var incompleteReason: String? {
+    guard let manifest else { return "no manifest (not written by a finished run)" }
+    switch manifest.completion {
+    case .running: return "the run was cut short (manifest says running)"
+    case .failed: return "the run could not write every image"
+    case .finished: break
+    }
+    if !missingEntries.isEmpty {
+      return "\(missingEntries.count) images listed in the manifest are missing, first "
+        + missingEntries[0]
+    }
+    return nil
+  }
+
+  /// Describes the worker for summaries.
+  public var workerSummary: String { manifest?.worker.summary ?? "unknown worker" }
+}
+
+/// Reads sources into inventories, refusing unsafe or invalid entries.
+struct InventoryScanner {
+  let limits: ArchiveLimits
+  let decoder = PNGDecoder()
+
+  func scan(_ source: MergeSource) throws(ArchiveError) -> SourceInventory {
+    var manifest: ArchiveManifest?
+    var records: [String: ArchiveManifest.Image] = [:]
+    var images: [String: SourceInventory.Image] = [:]
+    // Images seen before the manifest (only in hand-made archives) were decoded to hash their
+    // pixels; they are checked against the manifest once it arrives.
+    try SourceReader(limits: limits).forEachEntry(of: source) { (entry) throws(ArchiveError) in
+      if entry.path == ArchiveManifest.entryName {
+        guard manifest == nil else { throw refuse(source, entry.path, "a second manifest") }
+        let decoded = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+        manifest = decoded
+        records = Dictionary(decoded.images.map { ($0.path, $0) }) { first, _ in first }
+        return
+      }
+      guard images[entry.path] == nil else {
+        throw refuse(source, entry.path, "the path appears twice")
+      }
+      images[entry.path] = try image(entry, source: source, record: records[entry.path])
+    }
+    let recorded = manifest?.images ?? []
+    for record in recorded {
+      if let image = images[record.path], image.pixelSHA256 != record.pixelSHA256 {
+        throw refuse(source, record.path, "its pixels do not match its manifest record")
+      }
+    }
+    return SourceInventory(
+      source: source, manifest: manifest, images: images,
+      generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(source),
+      missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
+  }
+
+  private func image(
+    _ entry: ArchiveEntry, source: MergeSource, record: ArchiveManifest.Image?
+  ) throws(ArchiveError) -> SourceInventory.Image {
+    if let reason = EntryPath.validate(entry.path) { throw refuse(source, entry.path, reason) }
+    switch entry.kind {
+    case .regularFile: break
+    case .symbolicLink: throw refuse(source, entry.path, "it is a symbolic link")
+    case .hardLink: throw refuse(source, entry.path, "it is a hard link")
+    case .directory, .special: throw refuse(source, entry.path, "it is a device or special file")
+    }
+    guard entry.path.lowercased().hasSuffix(".png") else {
+      throw refuse(source, entry.path, "not a PNG (the manifest is the only other entry allowed)")
+    }
+    let pngSHA256 = SHA256.hex(entry.bytes)
+    if let record, record.pngSHA256 == pngSHA256 {
+      // The bytes are exactly those the coordinator hashed, so its pixel hash holds; the header
+      // is still checked, cheaply.
+      let size: (width: Int, height: Int)
+      do { size = try decoder.size(of: entry.bytes) } catch {
+        throw refuse(source, entry.path, "not a valid PNG: \(error)")
+      }
+      guard size == (record.width, record.height) else {
+        throw refuse(source, entry.path, "its size does not match its manifest record")
+      }
+      return .init(
+        path: entry.path, pngSHA256: pngSHA256, pixelSHA256: record.pixelSHA256,
+        width: size.width, height: size.height, test: record.test)
+    }
+    if record != nil {
+      throw refuse(source, entry.path, "its bytes do not match its manifest record (corrupt?)")
+    }
+    let pixels: RGBAImage
+    do { pixels = try decoder.decode(entry.bytes) } catch {
+      throw refuse(source, entry.path, "not a valid PNG: \(error)")
+    }
+    return .init(
+      path: entry.path, pngSHA256: pngSHA256, pixelSHA256: SHA256.hex(pixels.pixels),
+      width: pixels.width, height: pixels.height, test: nil)
+  }
+
+  private func refuse(_ source: MergeSource, _ entry: String, _ reason: String) -> ArchiveError {
+    .refusedEntry(source: source.description, entry: entry, reason: reason)
+  }
+
+  private func modificationDate(_ source: MergeSource) -> Date {
+    let path: String
+    switch source.location {
+    case .zip(let url), .nestedZip(let url, _), .folder(let url): path = url.path
+    }
+    return (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
+      ?? .distantPast
+  }
+}

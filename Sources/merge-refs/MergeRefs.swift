@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import ReferenceArchive
+
+/// `merge-refs`: lands generation archives in the reference folders. Parsing, validation and
+/// printing only; the decisions live in `ReferenceArchive`.
+@main
+struct MergeRefs: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "merge-refs",
+    abstract: "Land reference images from generation archives in the reference folders.",
+    discussion: """
+      Each SOURCE is an archive written by an IMAGE_GENERATION_MODE run, a zip of such archives \
+      (a CI artifact download), a folder of such archives, or a folder holding an unpacked \
+      archive or the staging folder of a run that crashed. DESTINATION is the package root the \
+      archive paths are relative to.
+
+      Content decides, never time stamps: a reference with identical pixels is left untouched. \
+      Sources that disagree about a path are a conflict: nothing is written unless \
+      --on-conflict newest is given.
+
+      Exit codes:
+        0   success (with --check: references are up to date)
+        1   an unexpected failure while writing (rerun to finish the merge)
+        2   conflicts between sources; nothing was written
+        3   refused or corrupt input, or incomplete sources with --require-complete; nothing \
+      was written (with --keep-going: the other sources were applied)
+        4   --check: the merge would change the references
+        64  invalid arguments
+      """,
+    version: "0.1.0")
+
+  @Argument(
+    help: ArgumentHelp("Sources, then the destination folder.", valueName: "SOURCE... DESTINATION"))
+  var paths: [String] = []
+
+  @Option(
+    name: .customLong("on-conflict"), help: "What to do when sources disagree: fail or newest.")
+  var onConflict: MergeOptions.ConflictPolicy = .fail
+
+  @Flag(
+    help:
+      "Delete orphans: references in the used folders that no complete run produced or verified.")
+  var prune = false
+
+  @Flag(
+    name: .customLong("require-complete"),
+    help: "Refuse sources from cut-short runs or without a manifest.")
+  var requireComplete = false
+
+  @Flag(
+    name: .customLong("keep-going"),
+    help: "Apply the good sources when some are corrupt or refused.")
+  var keepGoing = false
+
+  @Flag(name: .customLong("dry-run"), help: "Print the plan; write nothing.")
+  var dryRun = false
+
+  @Flag(help: "Write nothing; exit 4 if the merge would change anything (a CI gate).")
+  var check = false
+
+  @Flag(help: "Print the summary as JSON instead of text.")
+  var json = false
+
+  mutating func validate() throws {
+    guard paths.count >= 2 else {
+      throw ValidationError("give at least one SOURCE and the DESTINATION folder")
+    }
+    let destination = paths[paths.count - 1]
+    if destination.lowercased().hasSuffix(".zip") {
+      throw ValidationError(
+        "the last argument, \(destination), is a zip file; it must be the destination folder "
+          + "(the package root), as in: merge-refs archive.zip .")
+    }
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: destination, isDirectory: &isFolder),
+      isFolder.boolValue
+    else {
+      throw ValidationError("the destination \(destination) is not an existing folder")
+    }
+    for source in paths.dropLast() where !FileManager.default.fileExists(atPath: source) {
+      throw ValidationError("the source \(source) does not exist")
+    }
+  }
+
+  func run() throws {
+    var options = MergeOptions()
+    options.onConflict = onConflict
+    options.prune = prune
+    options.requireComplete = requireComplete
+    options.keepGoing = keepGoing
+    let session = MergeSession(
+      options: options,
+      destination: URL(fileURLWithPath: paths[paths.count - 1]).standardizedFileURL,
+      writesNothing: dryRun || check, progress: TerminalProgress(enabled: !json && isatty(1) == 1))
+    let outcome = session.run(sourcePaths: Array(paths.dropLast()))
+    print(json ? outcome.summary.json() : outcome.summary.text())
+    if check && outcome.exitCode == 0 && outcome.hasChanges {
+      throw ExitCode(4)
+    }
+    if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
+  }
+}
+
+extension MergeOptions.ConflictPolicy: ExpressibleByArgument {}
