@@ -1,0 +1,62 @@
+/// The benchmark's few command-line options, parsed by hand so the executable needs nothing
+/// beyond the core and libpng.
+struct BenchmarkOptions {
+  /// Measured repetitions per figure, after one warm-up.
+  var repetitions = 7
+  /// The side of the square test images.
+  var side = 2000
+  /// Where to leave the PNG and raw RGBA pair (for other tools to measure); a temporary
+  /// folder, removed at the end, when nil.
+  var keepImages: String?
+
+  static let usage = """
+    usage: Benchmarks [--repetitions N] [--size PIXELS] [--keep-images DIR]
+
+    Measures ReferenceImageCore on screenshot-like images against memcmp, ImageMagick's
+    `compare -metric AE` and libpng, in the same run. Build in release:
+      swift build -c release --product Benchmarks --scratch-path .build-release
+    or run Scripts/benchmark, which builds, installs ImageMagick when missing and runs this.
+
+      --repetitions N    measured repetitions per figure after one warm-up (default 7)
+      --size PIXELS      side of the square images (default 2000: 4 Mpx, the issue's size)
+      --keep-images DIR  write reference.png, actual.png and their .rgba files to DIR and keep them
+    """
+
+  /// Parses arguments (without the program name).
+  /// - Throws: A message for unknown or malformed arguments.
+  static func parse(_ arguments: [String]) throws(UsageError) -> BenchmarkOptions {
+    var options = BenchmarkOptions()
+    var remaining = arguments[...]
+    func value(_ name: String) throws(UsageError) -> String {
+      guard let value = remaining.popFirst() else { throw UsageError("\(name) needs a value") }
+      return value
+    }
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "--repetitions":
+        guard let count = Int(try value(argument)), count >= 1, count <= 1000 else {
+          throw UsageError("--repetitions takes a count from 1 to 1000")
+        }
+        options.repetitions = count
+      case "--size":
+        guard let side = Int(try value(argument)), side >= 16, side <= 16384 else {
+          throw UsageError("--size takes a side in pixels from 16 to 16384")
+        }
+        options.side = side
+      case "--keep-images":
+        options.keepImages = try value(argument)
+      case "--help", "-h":
+        throw UsageError(nil)
+      default:
+        throw UsageError("unknown argument \(argument)")
+      }
+    }
+    return options
+  }
+
+  struct UsageError: Error {
+    /// What was wrong; nil when help was asked for.
+    let message: String?
+    init(_ message: String?) { self.message = message }
+  }
+}

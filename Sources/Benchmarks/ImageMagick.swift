@@ -1,0 +1,86 @@
+import Foundation
+
+/// ImageMagick's `compare -metric AE`, run as a subprocess: what a user without this library
+/// would run to count differing pixels.
+///
+/// Only `/usr/bin/compare` is used, and only when it says it is ImageMagick: a `convert` or
+/// `compare` earlier on `PATH` may be a wrapper or a stand-in (this machine has a fake
+/// `/usr/local/bin/convert`).
+struct ImageMagick {
+  let executable: URL
+  /// The first line of `compare -version`, for the report.
+  let version: String
+
+  /// Finds ImageMagick's `compare`, or says why the baseline cannot run.
+  static func locate(path: String = "/usr/bin/compare") -> Result<ImageMagick, LocateFailure> {
+    let url = URL(fileURLWithPath: path)
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+      return .failure(LocateFailure(description: "\(path) is missing"))
+    }
+    guard let run = try? Self.run(url, ["-version"]),
+      let firstLine = run.standardOutput.split(separator: "\n").first,
+      firstLine.contains("ImageMagick")
+    else {
+      return .failure(LocateFailure(description: "\(path) does not say it is ImageMagick"))
+    }
+    return .success(ImageMagick(executable: url, version: String(firstLine)))
+  }
+
+  struct LocateFailure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  struct Failure: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  /// Runs `compare -metric AE <arguments> null:` and returns the differing-pixel count it prints.
+  /// - Parameter inputs: The two images, with any reading options before each (`-size`, `-depth`).
+  /// - Returns: The count ImageMagick reports.
+  /// - Throws: `Failure` when `compare` fails (exit status 2) or prints no number.
+  func absoluteErrorCount(_ inputs: [String]) throws -> Int {
+    let run = try Self.run(executable, ["-metric", "AE"] + inputs + ["null:"])
+    // Exit status 1 only means "the images differ".
+    guard run.status == 0 || run.status == 1,
+      let count = Double(run.standardError.trimmingCharacters(in: .whitespacesAndNewlines))
+    else {
+      throw Failure(
+        description: "compare exited with \(run.status): \(run.standardError.prefix(300))")
+    }
+    return Int(count)
+  }
+
+  private struct Run {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+  }
+
+  /// Runs a program with an argument array (never a shell string), reading both pipes to the
+  /// end before waiting so a chatty child cannot fill a pipe and deadlock.
+  private static func run(_ executable: URL, _ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let group = DispatchGroup()
+    nonisolated(unsafe) var outputData = Data()
+    group.enter()
+    DispatchQueue.global().async {
+      outputData = output.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus,
+      standardOutput: String(decoding: outputData, as: UTF8.self),
+      standardError: String(decoding: errorData, as: UTF8.self))
+  }
+}
