@@ -28,6 +28,7 @@ public struct MergeSession: Sendable {
   let destination: URL
   let writesNothing: Bool
   let progress: MergeProgress
+  let reportURL: URL?
 
   /// Creates a session.
   /// - Parameters:
@@ -35,10 +36,12 @@ public struct MergeSession: Sendable {
   ///   - destination: The package root.
   ///   - writesNothing: For `--dry-run` and `--check`.
   ///   - progress: Receives progress updates.
+  ///   - reportURL: Where to write the HTML review report, if anywhere.
   public init(
     options: MergeOptions, destination: URL, writesNothing: Bool,
-    progress: some MergeProgress = SilentProgress()
+    progress: some MergeProgress = SilentProgress(), reportURL: URL? = nil
   ) {
+    self.reportURL = reportURL
     self.options = options
     self.destination = destination
     self.writesNothing = writesNothing
@@ -70,6 +73,16 @@ public struct MergeSession: Sendable {
     if !plan.orphanSearchDone && !plan.inventories.isEmpty {
       warnings.append("orphans were not looked for: not every source is a complete run")
     }
+    var reportPath: String?
+    if let reportURL {
+      // Written before applying, so "before" shows the references as they were.
+      do {
+        try ReviewReport(limits: options.limits).write(plan, to: reportURL)
+        reportPath = reportURL.path
+      } catch {
+        errors.append("could not write the review report: \(error)")
+      }
+    }
     let hasChanges = plan.hasChanges(prune: options.prune)
     let code = stopCode(
       plan: plan,
@@ -82,13 +95,15 @@ public struct MergeSession: Sendable {
       }
       return Outcome(
         summary: MergeSummary(
-          plan: plan, applied: nil, dryRun: writesNothing, errors: errors, warnings: warnings),
+          plan: plan, applied: nil, dryRun: writesNothing, errors: errors, warnings: warnings,
+          report: reportPath),
         exitCode: code, hasChanges: hasChanges, plan: plan)
     }
     if writesNothing {
       return Outcome(
         summary: MergeSummary(
-          plan: plan, applied: nil, dryRun: true, errors: errors, warnings: warnings),
+          plan: plan, applied: nil, dryRun: true, errors: errors, warnings: warnings,
+          report: reportPath),
         exitCode: badSourcesCode(plan), hasChanges: hasChanges, plan: plan)
     }
     do {
@@ -99,14 +114,16 @@ public struct MergeSession: Sendable {
       warnings += result.leftoversRemoved.map { "removed \($0), left by an interrupted merge" }
       return Outcome(
         summary: MergeSummary(
-          plan: plan, applied: result, dryRun: false, errors: errors, warnings: warnings),
+          plan: plan, applied: result, dryRun: false, errors: errors, warnings: warnings,
+          report: reportPath),
         exitCode: badSourcesCode(plan), hasChanges: hasChanges, plan: plan)
     } catch {
       progress.clear()
       errors.append("\(error); files written so far are complete, rerun the same command to finish")
       return Outcome(
         summary: MergeSummary(
-          plan: plan, applied: nil, dryRun: false, errors: errors, warnings: warnings),
+          plan: plan, applied: nil, dryRun: false, errors: errors, warnings: warnings,
+          report: reportPath),
         exitCode: ExitCodes.writeFailed, hasChanges: hasChanges, plan: plan)
     }
   }

@@ -37,12 +37,15 @@ public struct MergeSummary: Codable, Sendable {
   public var changes: [Change]
   public var errors: [String]
   public var warnings: [String]
+  /// The review report written, if any.
+  public var report: String?
 
   /// Summarises a plan and, when it was applied, what happened.
   public init(
     plan: MergePlan, applied: MergeApplier.Result?, dryRun: Bool, errors: [String],
-    warnings: [String]
+    warnings: [String], report: String? = nil
   ) {
+    self.report = report
     let counts = plan.counts
     destination = plan.destination.path
     self.dryRun = dryRun
@@ -115,6 +118,7 @@ public struct MergeSummary: Codable, Sendable {
     }
     lines += warnings.map { "warning: \($0)" }
     lines += errors.map { "error: \($0)" }
+    if let report { lines.append("review report: \(report)") }
     lines.append(summaryLine)
     return lines.joined(separator: "\n")
   }

@@ -62,6 +62,11 @@ struct MergeRefs: ParsableCommand {
   @Flag(help: "Print the summary as JSON instead of text.")
   var json = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Write an HTML review page (before, after, difference).", valueName: "FILE.html"))
+  var report: String?
+
   mutating func validate() throws {
     guard paths.count >= 2 else {
       throw ValidationError("give at least one SOURCE and the DESTINATION folder")
@@ -92,7 +97,8 @@ struct MergeRefs: ParsableCommand {
     let session = MergeSession(
       options: options,
       destination: URL(fileURLWithPath: paths[paths.count - 1]).standardizedFileURL,
-      writesNothing: dryRun || check, progress: TerminalProgress(enabled: !json && isatty(1) == 1))
+      writesNothing: dryRun || check, progress: TerminalProgress(enabled: !json && isatty(1) == 1),
+      reportURL: report.map { URL(fileURLWithPath: $0).standardizedFileURL })
     let outcome = session.run(sourcePaths: Array(paths.dropLast()))
     print(json ? outcome.summary.json() : outcome.summary.text())
     if check && outcome.exitCode == 0 && outcome.hasChanges {
