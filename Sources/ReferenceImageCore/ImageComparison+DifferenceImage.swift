@@ -45,16 +45,20 @@ enum DifferenceColors {
       let gray = UInt8(luma * Int(reference.alpha) / 255 / 4)
       return RGBAColor(red: gray, green: gray, blue: gray)
     case .tolerated:
+      // Scaled to at most 191 so a tolerated difference never looks like the pure red of a
+      // counted one.
       return RGBAColor(
-        red: absoluteDifference(actual.red, reference.red),
-        green: absoluteDifference(actual.green, reference.green),
-        blue: absoluteDifference(actual.blue, reference.blue))
+        red: dimmed(absoluteDifference(actual.red, reference.red)),
+        green: dimmed(absoluteDifference(actual.green, reference.green)),
+        blue: dimmed(absoluteDifference(actual.blue, reference.blue)))
     case .antiAliased:
       return RGBAColor(red: 128, green: 128, blue: 0)
     case .differing:
       return differing
     }
   }
+
+  static func dimmed(_ value: UInt8) -> UInt8 { UInt8(Int(value) * 3 / 4) }
 
   static func absoluteDifference(_ a: UInt8, _ b: UInt8) -> UInt8 { a > b ? a - b : b - a }
 }

@@ -9,6 +9,7 @@ struct MergeRefs: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "merge-refs",
     abstract: "Land reference images from generation archives in the reference folders.",
+    usage: "merge-refs [options] SOURCE... DESTINATION",
     discussion: """
       Each SOURCE is an archive written by an IMAGE_GENERATION_MODE run, a zip of such archives \
       (a CI artifact download), a folder of such archives, or a folder holding an unpacked \
@@ -20,18 +21,19 @@ struct MergeRefs: ParsableCommand {
       --on-conflict newest is given.
 
       Exit codes:
-        0   success (with --check: references are up to date)
-        1   an unexpected failure while writing (rerun to finish the merge)
-        2   conflicts between sources; nothing was written
-        3   refused or corrupt input, or incomplete sources with --require-complete; nothing \
-      was written (with --keep-going: the other sources were applied)
+        0   success; with --check, the references are up to date
+        1   a write failed; rerun the same command to finish the merge
+        2   sources conflict; nothing was written
+        3   refused, corrupt or (with --require-complete) incomplete input;
+            nothing was written (with --keep-going, the good sources were)
         4   --check: the merge would change the references
         64  invalid arguments
       """,
     version: "0.1.0")
 
   @Argument(
-    help: ArgumentHelp("Sources, then the destination folder.", valueName: "SOURCE... DESTINATION"))
+    help: ArgumentHelp(
+      "Each source, then the destination folder (the package root).", valueName: "path"))
   var paths: [String] = []
 
   @Option(
