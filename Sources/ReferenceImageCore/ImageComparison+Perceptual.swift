@@ -20,6 +20,28 @@ extension ImageComparison {
       var tally = DifferenceTally(width: scan.width)
       let a = scan.actualBytes
       let b = scan.referenceBytes
+      // The anti-aliasing detector reads the row below a pixel, and the row below that (the
+      // darkest or brightest neighbour's own neighbours). Run as soon as the scan finds the
+      // pixel, those rows are not in cache yet, and each clearly changed pixel waits for main
+      // memory: about 0.35 µs a pixel, more than half the time on a 1%-changed 4 Mpx
+      // screenshot. So such pixels wait in `pending` until the scan has read the two rows
+      // below them; the verdicts do not depend on the order.
+      var pending: [Int] = []
+      var pendingHead = 0
+      func classify(_ index: Int) {
+        let y = index / scan.width
+        let x = index &- y &* scan.width
+        if YIQ.isAntiAliased(a, x, y, scan.width, scan.height, scan.actual, scan.reference)
+          || YIQ.isAntiAliased(b, x, y, scan.width, scan.height, scan.reference, scan.actual)
+        {
+          tally.tolerated &+= 1
+          scan.mark(index, .antiAliased)
+        } else {
+          tally.addDiffering(index)
+          scan.mark(index, .differing)
+        }
+      }
+      let lag = 3 * scan.width
       scan.forEachChangedPixel { index in
         tally.largestChannelDifference = max(
           tally.largestChannelDifference, scan.largestChannelDifference(at: index))
@@ -30,18 +52,24 @@ extension ImageComparison {
           scan.mark(index, .tolerated)
           return
         }
-        let y = index / scan.width
-        let x = index &- y &* scan.width
-        if !includeAntiAliasing
-          && (YIQ.isAntiAliased(a, x, y, scan.width, scan.height, scan.actual, scan.reference)
-            || YIQ.isAntiAliased(b, x, y, scan.width, scan.height, scan.reference, scan.actual))
-        {
-          tally.tolerated &+= 1
-          scan.mark(index, .antiAliased)
-        } else {
+        if includeAntiAliasing {
           tally.addDiffering(index)
           scan.mark(index, .differing)
+          return
         }
+        while pendingHead < pending.count && pending[pendingHead] < index &- lag {
+          classify(pending[pendingHead])
+          pendingHead &+= 1
+        }
+        if pendingHead >= 4096 && pendingHead * 2 >= pending.count {
+          pending.removeFirst(pendingHead)
+          pendingHead = 0
+        }
+        pending.append(index)
+      }
+      while pendingHead < pending.count {
+        classify(pending[pendingHead])
+        pendingHead &+= 1
       }
       return tally.result(totalPixelCount: scan.count)
     }
