@@ -34,6 +34,16 @@ print(
     + "(\(Format.fixed(Double(pixelCount) / 1e6, 1)) Mpx), median of \(repetitions) "
     + "after 1 warm-up, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
+/// The one-minute load average, for telling a contended run from a slow library: on a shared
+/// machine another build halves every figure.
+func loadAverage() -> Double? {
+  guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
+    let first = text.split(separator: " ").first
+  else { return nil }
+  return Double(first)
+}
+let loadAtStart = loadAverage()
+
 // MARK: Fixtures
 
 let reference = Screenshot(width: side, height: side, seed: 2026).image
@@ -266,6 +276,17 @@ table.note(
 table.note(
   "1% changed: \(pixelCount / 100) pixels in clusters of 1–25, 70% on edges; 75% drift 1–3 "
     + "levels, 18% 6–40, 7% 80–200.")
+
+let cores = ProcessInfo.processInfo.activeProcessorCount
+if let start = loadAtStart, let end = loadAverage() {
+  let busy = max(start, end) > Double(cores) * 0.75
+  table.note(
+    "load average \(Format.fixed(start, 2)) at start, \(Format.fixed(end, 2)) at end on "
+      + "\(cores) cores"
+      + (busy
+        ? ": the machine was busy, so these figures are slower than the code; rerun when idle"
+        : ""))
+}
 
 print("")
 print(table.render())
