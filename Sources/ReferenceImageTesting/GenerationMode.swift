@@ -23,7 +23,7 @@ public enum GenerationMode: Sendable, Equatable, CustomStringConvertible {
       self = .verify
       return
     }
-    switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+    switch value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() {
     case "", "0", "never": self = .verify
     case "1", "all": self = .all
     case "missing": self = .missing

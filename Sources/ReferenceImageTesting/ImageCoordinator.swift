@@ -18,6 +18,9 @@ public final class ImageCoordinator: @unchecked Sendable {
   private let lock = NSLock()
   private var state: State
   private let pool = EncodingPool()
+  /// Stores that passed the checks in `reserve` but have not handed their job to the pool yet;
+  /// `finishRun` waits for them so an accepted image is never left out of the archive.
+  private let submissions = DispatchGroup()
 
   private struct State {
     var startedAt = Date()
@@ -35,9 +38,14 @@ public final class ImageCoordinator: @unchecked Sendable {
     var archive: URL?
   }
 
+  /// The run's file name stem, fixed at creation so it is read without the lock.
+  private let runName: String
+
   init(environment: ImageTestEnvironment) {
     self.environment = environment
-    self.state = State()
+    let state = State()
+    self.state = state
+    self.runName = Self.runName(startedAt: state.startedAt, runID: state.runID)
   }
 
   // MARK: Recording what runs
@@ -72,6 +80,7 @@ public final class ImageCoordinator: @unchecked Sendable {
     throws(ReferenceImageError)
   {
     let staging = try reserve(location, test: test)
+    defer { submissions.leave() }
     pool.submit { [self] in
       self.encodeAndWrite(image, location: location, test: test, staging: staging)
     }
@@ -91,6 +100,7 @@ public final class ImageCoordinator: @unchecked Sendable {
     }
     let staging = try stagingFolder(packageRoot: location.packageRoot)
     state.storedBy[location.relativePath] = test
+    submissions.enter()
     return staging
   }
 
@@ -129,12 +139,18 @@ public final class ImageCoordinator: @unchecked Sendable {
   /// - Returns: The archive written, or nil.
   @discardableResult
   public func finishRun() -> URL? {
+    // Refuse new stores first, then wait for the accepted ones to reach the pool and finish;
+    // draining before refusing let a store slip in between and lose its image.
+    let isFirstCall = locked { state -> Bool in
+      defer { state.finished = true }
+      return !state.finished
+    }
+    guard isFirstCall else { return nil }
+    submissions.wait()
     pool.drain()
     let (staging, archiveFolder, manifest) = locked {
       state -> (StagingFolder?, URL?, ArchiveManifest?) in
-      guard !state.finished else { return (nil, nil, nil) }
-      state.finished = true
-      return (state.staging, state.archiveFolder, self.makeManifest(state, completion: nil))
+      (state.staging, state.archiveFolder, self.makeManifest(state, completion: nil))
     }
     guard let staging, let archiveFolder, let manifest else { return nil }
     guard !manifest.images.isEmpty else {
@@ -177,14 +193,14 @@ public final class ImageCoordinator: @unchecked Sendable {
 
   /// `ReferenceImages-<UTC time>-<host>-<pid>-<run id prefix>`: unique per worker, sorting by
   /// start time.
-  private var runName: String {
+  private static func runName(startedAt: Date, runID: String) -> String {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "UTC")
     formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
     let host = ProcessInfo.processInfo.hostName.map { $0.isLetter || $0.isNumber ? $0 : "_" }
-    return "ReferenceImages-\(formatter.string(from: state.startedAt))-\(String(host))-"
-      + "\(getpid())-\(state.runID.prefix(8))"
+    return "ReferenceImages-\(formatter.string(from: startedAt))-\(String(host))-"
+      + "\(getpid())-\(runID.prefix(8))"
   }
 
   // MARK: Helpers

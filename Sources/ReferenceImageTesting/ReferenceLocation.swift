@@ -50,7 +50,7 @@ public struct ReferenceLocation: Sendable, Hashable, CustomStringConvertible {
     let fileStem = testFile.deletingPathExtension().lastPathComponent
     let base: URL
     if let folder {
-      base = Self.resolve(folder.path, root: root)
+      base = Self.resolve(Self.packageRelativePath(folder), root: root)
     } else if let override = environment[Self.environmentVariable], !override.isEmpty {
       base = Self.resolve(override, root: root).appendingPathComponent(fileStem)
     } else {
@@ -70,6 +70,18 @@ public struct ReferenceLocation: Sendable, Hashable, CustomStringConvertible {
   public init(packageRoot: URL, relativePath: String) {
     self.packageRoot = packageRoot
     self.relativePath = relativePath
+  }
+
+  /// The path a folder argument names: `URL(fileURLWithPath: "Snapshots")` keeps the relative
+  /// text (Foundation would otherwise resolve it against the working directory, which is not
+  /// the package root under every test runner); absolute URLs and URLs relative to some other
+  /// base are taken as they resolve.
+  private static func packageRelativePath(_ folder: URL) -> String {
+    let relative = folder.relativePath
+    guard !relative.hasPrefix("/") else { return relative }
+    guard let base = folder.baseURL else { return relative }
+    let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+    return base.standardizedFileURL.path == cwd.standardizedFileURL.path ? relative : folder.path
   }
 
   private static func resolve(_ path: String, root: URL) -> URL {
