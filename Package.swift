@@ -64,6 +64,11 @@ let package = Package(
       exclude: ["__Fixtures__"]
     ),
     .testTarget(
+      name: "MergeRefsTests",
+      dependencies: ["ReferenceArchive"],
+      exclude: ["__Fixtures__"]
+    ),
+    .testTarget(
       name: "ReferenceArchiveTests",
       dependencies: ["ReferenceArchive"]
     ),

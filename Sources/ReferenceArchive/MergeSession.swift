@@ -61,10 +61,17 @@ public struct MergeSession: Sendable {
         errors.append("\(error)")
       }
     }
-    let plan = MergePlanner(options: options).plan(sources: sources, destination: destination) {
+    var plan = MergePlanner(options: options).plan(sources: sources, destination: destination) {
       progress.update("reading sources", $0, $1)
     }
     progress.clear()
+    let expansionFailed = !errors.isEmpty
+    if expansionFailed {
+      // A source that could not even be listed may hold references: without it, orphans are
+      // not known, and must never be pruned.
+      plan.items.removeAll { $0.outcome == .orphan }
+      plan.orphanSearchDone = false
+    }
     errors += plan.badSources.map { "\($0.error)" }
     errors += plan.destinationProblems.map { "\($0)" }
     var warnings = plan.incompleteSources.map {
@@ -104,7 +111,8 @@ public struct MergeSession: Sendable {
         summary: MergeSummary(
           plan: plan, applied: nil, dryRun: true, errors: errors, warnings: warnings,
           report: reportPath),
-        exitCode: badSourcesCode(plan), hasChanges: hasChanges, plan: plan)
+        exitCode: badSourcesCode(plan, expansionFailed: expansionFailed), hasChanges: hasChanges,
+        plan: plan)
     }
     do {
       let result = try MergeApplier(options: options).apply(plan) {
@@ -116,7 +124,8 @@ public struct MergeSession: Sendable {
         summary: MergeSummary(
           plan: plan, applied: result, dryRun: false, errors: errors, warnings: warnings,
           report: reportPath),
-        exitCode: badSourcesCode(plan), hasChanges: hasChanges, plan: plan)
+        exitCode: badSourcesCode(plan, expansionFailed: expansionFailed), hasChanges: hasChanges,
+        plan: plan)
     } catch {
       progress.clear()
       errors.append("\(error); files written so far are complete, rerun the same command to finish")
@@ -140,8 +149,8 @@ public struct MergeSession: Sendable {
   }
 
   /// With `--keep-going`, a run that skipped bad sources still reports them in its exit code.
-  private func badSourcesCode(_ plan: MergePlan) -> Int32 {
-    plan.badSources.isEmpty ? ExitCodes.success : ExitCodes.refusedInput
+  private func badSourcesCode(_ plan: MergePlan, expansionFailed: Bool) -> Int32 {
+    plan.badSources.isEmpty && !expansionFailed ? ExitCodes.success : ExitCodes.refusedInput
   }
 }
 

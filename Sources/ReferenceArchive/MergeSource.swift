@@ -39,16 +39,23 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
       throw .io(operation: "find the source", path: url.path, message: "no such file or folder")
     }
     if isFolder.boolValue {
-      return try expandFolder(url)
+      return try expandFolder(url, limits: limits)
     }
     var innerZips: [String] = []
     var hasOtherEntries = false
-    try ZipReader(limits: limits).forEachEntry(in: .file(url), headersOnly: true) { entry in
-      if entry.path.lowercased().hasSuffix(".zip") && entry.kind == .regularFile {
-        innerZips.append(entry.path)
-      } else if entry.kind != .directory {
-        hasOtherEntries = true
+    do {
+      try ZipReader(limits: limits).forEachEntry(in: .file(url), headersOnly: true) { entry in
+        if entry.path.lowercased().hasSuffix(".zip") && entry.kind == .regularFile {
+          innerZips.append(entry.path)
+        } else if entry.kind != .directory {
+          hasOtherEntries = true
+        }
       }
+    } catch {
+      // A zip that cannot be read (truncated, not a zip) stays one source: reading it fails
+      // again, and the planner lists it as a refused source, so `--keep-going` reports it in
+      // its exit code and orphans are not looked for without it.
+      return [MergeSource(location: .zip(url))]
     }
     if !innerZips.isEmpty && !hasOtherEntries {
       return innerZips.sorted().map { MergeSource(location: .nestedZip(outer: url, entry: $0)) }
@@ -56,7 +63,9 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     return [MergeSource(location: .zip(url))]
   }
 
-  private static func expandFolder(_ url: URL) throws(ArchiveError) -> [MergeSource] {
+  private static func expandFolder(_ url: URL, limits: ArchiveLimits) throws(ArchiveError)
+    -> [MergeSource]
+  {
     let names: [String]
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: url.path)
@@ -72,7 +81,7 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     if !zips.isEmpty && !hasImagesOrManifest {
       var sources: [MergeSource] = []
       for zip in zips {
-        sources += try expand(url.appendingPathComponent(zip).path)
+        sources += try expand(url.appendingPathComponent(zip).path, limits: limits)
       }
       return sources
     }

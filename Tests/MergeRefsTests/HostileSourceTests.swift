@@ -1,0 +1,289 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+import XCTest
+
+/// Hostile and broken sources: each is refused naming the archive and the entry, `merge-refs`
+/// exits 3, and neither the destination nor anything beside it changes by a single byte.
+final class HostileSourceTests: XCTestCase {
+  /// A destination with references in place, inside a parent folder that must stay empty of
+  /// anything an escaping entry could write.
+  private func makeDestination() throws -> (parent: URL, destination: URL) {
+    let parent = try makeTemporaryFolder(self)
+    let destination = parent.appendingPathComponent("package root")
+    let folder = destination.appendingPathComponent("Tests/Hostile/__References__")
+    try writeFile(
+      try PNGEncoder().encode(try noiseImage(seed: 1)),
+      to: folder.appendingPathComponent("kept.png"))
+    try writeFile(
+      Array("// swift-tools-version:6.0\n".utf8),
+      to: destination.appendingPathComponent("Package.swift"))
+    return (parent, destination)
+  }
+
+  /// Runs the binary on one fixture and checks the refusal: exit 3, the message names the
+  /// archive (as given) and the entry, the destination and its parent are unchanged.
+  private func assertRefused(
+    _ fixture: String, entry: String, reason: String, file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws {
+    let (parent, destination) = try makeDestination()
+    let before = try snapshot(parent)
+    let archive = hostileFixture(fixture)
+    let result = try MergeRefs.run([archive.path, destination.path])
+    XCTAssertEqual(result.status, 3, result.all, file: file, line: line)
+    let errorLine = result.output.split(separator: "\n").first { $0.hasPrefix("error: ") }
+    XCTAssertNotNil(errorLine, result.all, file: file, line: line)
+    for part in [archive.path, entry, reason] {
+      XCTAssertTrue(
+        errorLine?.contains(part) == true, "'\(part)' not in: \(result.all)", file: file,
+        line: line)
+    }
+    XCTAssertTrue(result.output.contains("(nothing written)"), result.all, file: file, line: line)
+    assertTreesEqual(try snapshot(parent), before, fixture, file: file, line: line)
+  }
+
+  func testMerge_pathTraversalEntry_refusedAndTreeUnchanged() throws {
+    try assertRefused("traversal.zip", entry: "'../escaped.png'", reason: "climbs out with '..'")
+  }
+
+  func testMerge_traversalInsideAPath_refusedAndTreeUnchanged() throws {
+    try assertRefused(
+      "traversal-inner.zip", entry: "'a/../../escaped.png'", reason: "climbs out with '..'")
+  }
+
+  func testMerge_absolutePathEntry_refusedAndNothingWrittenThere() throws {
+    let escaped = "/tmp/refimg-hostile-escaped.png"
+    try? FileManager.default.removeItem(atPath: escaped)
+    try assertRefused("absolute.zip", entry: "'\(escaped)'", reason: "the path is absolute")
+    XCTAssertFalse(FileManager.default.fileExists(atPath: escaped))
+  }
+
+  func testMerge_symbolicLinkEntry_refusedAndTreeUnchanged() throws {
+    try assertRefused(
+      "symlink.zip", entry: "'Tests/Hostile/__References__/link.png'",
+      reason: "it is a symbolic link")
+  }
+
+  func testMerge_duplicateEntry_refusedAndTreeUnchanged() throws {
+    try assertRefused(
+      "duplicate.zip", entry: "'Tests/Hostile/__References__/good.png'",
+      reason: "the path appears twice")
+  }
+
+  func testMerge_nonPNGEntry_refusedAndTreeUnchanged() throws {
+    try assertRefused(
+      "not-png.zip", entry: "'Tests/Hostile/__References__/notes.txt'", reason: "not a PNG")
+  }
+
+  func testMerge_invalidPNGEntry_refusedAndTreeUnchanged() throws {
+    try assertRefused(
+      "invalid-png.zip", entry: "'Tests/Hostile/__References__/broken.png'",
+      reason: "not a valid PNG")
+  }
+
+  func testMerge_truncatedArchive_refusedAndTreeUnchanged() throws {
+    // The central directory is gone, so no entry can be named: the archive is.
+    try assertRefused("truncated.zip", entry: "opening the archive", reason: "failed")
+  }
+
+  func testMerge_badCRC_refusedAndTreeUnchanged() throws {
+    try assertRefused(
+      "bad-crc.zip", entry: "'Tests/Hostile/__References__/other.png'", reason: "CRC")
+  }
+
+  func testMerge_hugeDeclaredSize_refusedBeforeReadingAndTreeUnchanged() throws {
+    try assertRefused(
+      "bomb-declared.zip", entry: "'Tests/Hostile/__References__/bomb.png'",
+      reason: "declares 4294967280 bytes, over the 268435456-byte limit")
+  }
+
+  func testMerge_deflateBomb_refusedByRatioAndTreeUnchanged() throws {
+    try assertRefused(
+      "bomb-deflated.zip", entry: "'Tests/Hostile/__References__/bomb.png'",
+      reason: "a zip bomb?")
+  }
+
+  func testMerge_zipOfZipsWithOneHostile_refusedNamingTheInnerArchive() throws {
+    try assertRefused(
+      "nested-hostile.zip",
+      entry: "nested-hostile.zip!artifacts/worker-2.zip: refused entry "
+        + "'../../escaped.png'", reason: "climbs out with '..'")
+  }
+
+  func testMerge_hostileAmongGoodSources_nothingWrittenAtAll() throws {
+    let (parent, destination) = try makeDestination()
+    let before = try snapshot(parent)
+    var good = ArchiveBuilder(generatedAt: day(1))
+    try good.add("Tests/Good/__References__/fine.png", try noiseImage(seed: 5))
+    let goodArchive = parent.appendingPathComponent("good.zip")
+    try good.write(to: goodArchive)
+    let snapshotWithArchive = try snapshot(parent)
+
+    let result = try MergeRefs.run([
+      goodArchive.path, hostileFixture("traversal.zip").path, destination.path,
+    ])
+
+    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertTrue(result.output.contains(hostileFixture("traversal.zip").path), result.all)
+    assertTreesEqual(try snapshot(parent), snapshotWithArchive)
+    XCTAssertNotEqual(before.count, snapshotWithArchive.count)
+  }
+
+  // MARK: Folder sources
+
+  func testMerge_folderSourceHoldingASymlink_refusedAndTargetUntouched() throws {
+    let (parent, destination) = try makeDestination()
+    let staging = parent.appendingPathComponent("staging")
+    let secret = parent.appendingPathComponent("secret.png")
+    try writeFile(try PNGEncoder().encode(try noiseImage(seed: 9)), to: secret)
+    let link = staging.appendingPathComponent("Tests/Hostile/__References__/kept.png")
+    try FileManager.default.createDirectory(
+      at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: secret)
+    let before = try snapshot(parent)
+
+    let result = try MergeRefs.run([staging.path, destination.path])
+
+    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertTrue(
+      result.output.contains(
+        "refused entry 'Tests/Hostile/__References__/kept.png': it is a symbolic link"),
+      result.all)
+    assertTreesEqual(try snapshot(parent), before)
+  }
+
+  func testMerge_folderSourceHoldingANonPNG_refusedNamingTheFile() throws {
+    let (parent, destination) = try makeDestination()
+    let staging = parent.appendingPathComponent("unpacked")
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    try builder.add("Tests/Hostile/__References__/new.png", try noiseImage(seed: 3))
+    try builder.writeFolder(to: staging)
+    try writeFile(Array("#!/bin/sh\n".utf8), to: staging.appendingPathComponent("Tests/run.sh"))
+    let before = try snapshot(parent)
+
+    let result = try MergeRefs.run([staging.path, destination.path])
+
+    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertTrue(
+      result.output.contains("\(staging.path)/: refused entry 'Tests/run.sh'"), result.all)
+    assertTreesEqual(try snapshot(parent), before)
+  }
+
+  // MARK: Limits, through the library
+
+  /// Runs a session with `limits` on the given sources.
+  private func session(
+    _ limits: ArchiveLimits, _ sources: [URL], into destination: URL
+  ) -> MergeSession.Outcome {
+    var options = MergeOptions()
+    options.limits = limits
+    return MergeSession(options: options, destination: destination, writesNothing: false)
+      .run(sourcePaths: sources.map(\.path))
+  }
+
+  private func limits(
+    entryBytes: Int = 1 << 20, totalBytes: Int = 1 << 30, ratio: Int = 100, entries: Int = 100
+  ) -> ArchiveLimits {
+    ArchiveLimits(
+      maximumEntryBytes: entryBytes, maximumTotalBytes: totalBytes,
+      maximumCompressionRatio: ratio, maximumEntryCount: entries)
+  }
+
+  private func threeImageArchive(in parent: URL) throws -> URL {
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    for index in 0..<3 {
+      try builder.add(
+        "Tests/Limits/__References__/image\(index).png",
+        try noiseImage(seed: 100 + index, width: 32, height: 32))
+    }
+    let archive = parent.appendingPathComponent("limits.zip")
+    try builder.write(to: archive)
+    return archive
+  }
+
+  func testSession_entryOverTheByteLimit_refusedNamingArchiveAndEntry() throws {
+    let (parent, destination) = try makeDestination()
+    let archive = try threeImageArchive(in: parent)
+    let before = try snapshot(parent)
+
+    let outcome = session(limits(entryBytes: 1000), [archive], into: destination)
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertEqual(outcome.summary.errors.count, 1, "\(outcome.summary.errors)")
+    let message = outcome.summary.errors.first ?? ""
+    XCTAssertTrue(
+      message.hasPrefix(
+        "\(archive.path): entry 'Tests/Limits/__References__/image0.png': too large"), message)
+    XCTAssertTrue(message.contains("over the 1000-byte limit"), message)
+    assertTreesEqual(try snapshot(parent), before)
+  }
+
+  func testSession_entriesOverTheTotalLimit_refusedNamingTheEntryThatCrossedIt() throws {
+    let (parent, destination) = try makeDestination()
+    let archive = try threeImageArchive(in: parent)
+    let sizes = try [0, 1].map {
+      try PNGEncoder().encode(try noiseImage(seed: 100 + $0, width: 32, height: 32)).count
+    }
+    let before = try snapshot(parent)
+
+    let outcome = session(
+      limits(totalBytes: sizes[0] + sizes[1] + 10), [archive], into: destination)
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    let message = outcome.summary.errors.first ?? ""
+    XCTAssertTrue(
+      message.contains("\(archive.path): entry 'Tests/Limits/__References__/image2.png'"), message)
+    XCTAssertTrue(message.contains("add up to more than"), message)
+    assertTreesEqual(try snapshot(parent), before)
+  }
+
+  func testSession_tooManyEntries_refusedNamingTheArchive() throws {
+    let (parent, destination) = try makeDestination()
+    let archive = try threeImageArchive(in: parent)
+    let before = try snapshot(parent)
+
+    let outcome = session(limits(entries: 3), [archive], into: destination)
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertEqual(
+      outcome.summary.errors, ["\(archive.path): too large: more than 3 entries"])
+    assertTreesEqual(try snapshot(parent), before)
+  }
+
+  func testSession_compressionRatioLimit_refusesEntriesBeyondTheSlack() throws {
+    // Ratio 0 leaves only the 1 MiB slack: a 2 MiB stored entry crosses it.
+    let (parent, destination) = try makeDestination()
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    try builder.add(
+      "Tests/Limits/__References__/big.png", try noiseImage(seed: 7, width: 800, height: 800))
+    let archive = parent.appendingPathComponent("big.zip")
+    try builder.write(to: archive)
+    let before = try snapshot(parent)
+
+    let outcome = session(limits(entryBytes: 1 << 30, ratio: 0), [archive], into: destination)
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    let message = outcome.summary.errors.first ?? ""
+    XCTAssertTrue(
+      message.contains("\(archive.path): entry 'Tests/Limits/__References__/big.png'"), message)
+    XCTAssertTrue(message.contains("beyond the ratio 0 allowed"), message)
+    assertTreesEqual(try snapshot(parent), before)
+  }
+
+  func testSession_zipOfZipsOverTheLimits_refusedNamingTheOuterArchive() throws {
+    let (parent, destination) = try makeDestination()
+    let inner = try threeImageArchive(in: parent)
+    let outer = parent.appendingPathComponent("artifacts.zip")
+    try ZipWriter().write(
+      [.init(path: "worker-1.zip", contents: .file(inner))], to: outer)
+    let before = try snapshot(parent)
+
+    let outcome = session(limits(entryBytes: 1000), [outer], into: destination)
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    let message = outcome.summary.errors.first ?? ""
+    XCTAssertTrue(message.contains("\(outer.path): entry 'worker-1.zip': too large"), message)
+    assertTreesEqual(try snapshot(parent), before)
+  }
+}

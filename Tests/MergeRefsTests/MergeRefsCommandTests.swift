@@ -1,0 +1,229 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+import XCTest
+
+/// The command line: argument errors, `--dry-run`, `--check`, `--json`, `--keep-going`, and
+/// links in the destination.
+final class MergeRefsCommandTests: XCTestCase {
+  private var root: URL!
+  private var destination: URL!
+  private let imagePath = "Tests/ChartTests/__References__/Pie/pie.png"
+
+  override func setUpWithError() throws {
+    root = try makeTemporaryFolder(self)
+    destination = root.appendingPathComponent("package root")
+    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+  }
+
+  private func archive(_ name: String = "run.zip", seed: Int = 1) throws -> URL {
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    try builder.add(imagePath, try noiseImage(seed: seed))
+    let url = root.appendingPathComponent(name)
+    try builder.write(to: url)
+    return url
+  }
+
+  // MARK: Argument errors
+
+  func testArguments_lastArgumentIsAZip_exit64WithAClearMessage() throws {
+    let source = try archive()
+    let before = try snapshot(root)
+
+    let result = try MergeRefs.run([destination.path, source.path])
+
+    XCTAssertEqual(result.status, 64, result.all)
+    XCTAssertTrue(
+      result.error.contains(
+        "the last argument, \(source.path), is a zip file; it must be the destination folder"),
+      result.all)
+    assertTreesEqual(try snapshot(root), before)
+  }
+
+  func testArguments_missingSource_exit64NamingIt() throws {
+    let missing = root.appendingPathComponent("no such archive.zip").path
+
+    let result = try MergeRefs.run([missing, destination.path])
+
+    XCTAssertEqual(result.status, 64, result.all)
+    XCTAssertTrue(result.error.contains("the source \(missing) does not exist"), result.all)
+  }
+
+  func testArguments_fewerThanTwo_exit64() throws {
+    for arguments in [[], [destination.path], ["--prune", destination.path]] {
+      let result = try MergeRefs.run(arguments)
+      XCTAssertEqual(result.status, 64, "\(arguments): \(result.all)")
+      XCTAssertTrue(
+        result.error.contains("give at least one SOURCE and the DESTINATION folder"), result.all)
+    }
+  }
+
+  func testArguments_destinationNotAFolder_exit64() throws {
+    let source = try archive()
+    let missing = root.appendingPathComponent("no such folder").path
+
+    let result = try MergeRefs.run([source.path, missing])
+
+    XCTAssertEqual(result.status, 64, result.all)
+    XCTAssertTrue(result.error.contains("the destination \(missing) is not an existing folder"))
+  }
+
+  func testArguments_unknownConflictPolicy_exit64() throws {
+    let result = try MergeRefs.run([
+      try archive().path, "--on-conflict", "oldest", destination.path,
+    ])
+    XCTAssertEqual(result.status, 64, result.all)
+  }
+
+  // MARK: Dry run and check
+
+  func testDryRun_printsThePlanAndWritesNothing() throws {
+    let source = try archive()
+    let before = try snapshot(root)
+
+    let result = try MergeRefs.run([source.path, "--dry-run", destination.path])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(result.output.contains("added:\n  \(imagePath)\n"), result.output)
+    XCTAssertTrue(result.output.hasSuffix("(dry run: nothing written)\n"), result.output)
+    assertTreesEqual(try snapshot(root), before)
+  }
+
+  func testCheck_changesPending_exit4AndWritesNothing_thenUpToDate_exit0() throws {
+    let source = try archive()
+    let before = try snapshot(root)
+
+    let pending = try MergeRefs.run([source.path, "--check", destination.path])
+    XCTAssertEqual(pending.status, 4, pending.all)
+    assertTreesEqual(try snapshot(root), before)
+
+    XCTAssertEqual(try MergeRefs.run([source.path, destination.path]).status, 0)
+    let upToDate = try MergeRefs.run([source.path, "--check", destination.path])
+    XCTAssertEqual(upToDate.status, 0, upToDate.all)
+    XCTAssertTrue(upToDate.output.contains("0 added, 0 updated, 1 unchanged"), upToDate.output)
+
+    let changed = try archive("changed.zip", seed: 2)
+    XCTAssertEqual(try MergeRefs.run([changed.path, "--check", destination.path]).status, 4)
+  }
+
+  // MARK: JSON
+
+  func testJSON_parsesAndCarriesTheCounts() throws {
+    let source = try archive()
+
+    let result = try MergeRefs.run([source.path, "--json", destination.path])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8))
+    let dictionary = try XCTUnwrap(object as? [String: Any], result.output)
+    XCTAssertEqual(dictionary["added"] as? Int, 1)
+    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+    XCTAssertEqual(summary.destination, destination.path)
+    XCTAssertEqual(summary.changes.map(\.path), [imagePath])
+    XCTAssertEqual(summary.changes.first?.outcome, "added")
+    XCTAssertEqual(summary.sources.map(\.name), [source.path])
+    XCTAssertEqual(summary.sources.first?.worker, "ci-host pid 4242")
+    XCTAssertTrue(summary.applied)
+  }
+
+  func testJSON_conflict_parsesWithBothRivals() throws {
+    var first = ArchiveBuilder(host: "a", generatedAt: day(1))
+    try first.add(imagePath, try noiseImage(seed: 1))
+    var second = ArchiveBuilder(host: "b", generatedAt: day(2))
+    try second.add(imagePath, try changingPixels(try noiseImage(seed: 1), count: 5))
+    let firstURL = root.appendingPathComponent("a.zip")
+    let secondURL = root.appendingPathComponent("b.zip")
+    try first.write(to: firstURL)
+    try second.write(to: secondURL)
+
+    let result = try MergeRefs.run([firstURL.path, secondURL.path, "--json", destination.path])
+
+    XCTAssertEqual(result.status, 2, result.all)
+    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+    XCTAssertEqual(summary.conflicts, 1)
+    XCTAssertEqual(summary.changes.first?.sources, [secondURL.path, firstURL.path])
+    XCTAssertEqual(summary.changes.first?.workers, ["b pid 4242", "a pid 4242"])
+    XCTAssertEqual(summary.changes.first?.differingPixels, 5)
+    XCTAssertFalse(summary.applied)
+  }
+
+  // MARK: Keep going
+
+  func testKeepGoing_appliesGoodSourcesAndExits3NamingTheBadOne() throws {
+    let good = try archive()
+    let bad = hostileFixture("traversal.zip")
+
+    let result = try MergeRefs.run([good.path, bad.path, "--keep-going", destination.path])
+
+    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertTrue(
+      result.output.contains("error: \(bad.path): refused entry '../escaped.png'"), result.output)
+    XCTAssertTrue(result.output.contains("1 added, 0 updated"), result.output)
+    XCTAssertTrue(result.output.contains(", 1 refused\n"), result.output)
+    XCTAssertTrue(
+      FileManager.default.fileExists(atPath: destination.appendingPathComponent(imagePath).path))
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: root.appendingPathComponent("escaped.png").path))
+  }
+
+  /// A truncated archive fails while its arguments are expanded; it must still count as a
+  /// refused source, and orphans must not be pruned without it.
+  func testKeepGoing_truncatedArchiveWithPrune_exit3AndNoOrphanDeleted() throws {
+    let orphan = destination.appendingPathComponent("Tests/ChartTests/__References__/Pie/old.png")
+    try writeFile(try PNGEncoder().encode(try noiseImage(seed: 9)), to: orphan)
+    let good = try archive()
+    let truncated = hostileFixture("truncated.zip")
+
+    let result = try MergeRefs.run([
+      good.path, truncated.path, "--keep-going", "--prune", destination.path,
+    ])
+
+    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertTrue(result.output.contains("error: \(truncated.path): "), result.output)
+    XCTAssertTrue(
+      result.output.contains("1 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 1 refused"),
+      result.output)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "an orphan was pruned")
+  }
+
+  // MARK: Links in the destination
+
+  func testMerge_symlinkedFolderInDestination_neverWrittenThrough() throws {
+    let outside = root.appendingPathComponent("outside")
+    try writeFile(Array("keep".utf8), to: outside.appendingPathComponent("note.txt"))
+    let links = destination.appendingPathComponent("Tests/ChartTests/__References__")
+    try FileManager.default.createDirectory(at: links, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      at: links.appendingPathComponent("Pie"), withDestinationURL: outside)
+    let source = try archive()
+    let before = try snapshot(root)
+
+    let result = try MergeRefs.run([source.path, destination.path])
+
+    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertTrue(
+      result.output.contains(
+        "\(links.path)/Pie is a symbolic link; merge-refs does not write through links"),
+      result.output)
+    assertTreesEqual(try snapshot(root), before)
+  }
+
+  func testMerge_symlinkedReferenceInDestination_neverWrittenThrough() throws {
+    let outside = root.appendingPathComponent("outside.png")
+    try writeFile(try PNGEncoder().encode(try noiseImage(seed: 7)), to: outside)
+    let link = destination.appendingPathComponent(imagePath)
+    try FileManager.default.createDirectory(
+      at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside)
+    let source = try archive()
+    let before = try snapshot(root)
+
+    for options in [[], ["--keep-going"], ["--on-conflict", "newest", "--prune"]] {
+      let result = try MergeRefs.run([source.path] + options + [destination.path])
+
+      XCTAssertEqual(result.status, 3, "\(options): \(result.all)")
+      XCTAssertTrue(result.output.contains("\(link.path) is a symbolic link"), result.output)
+      assertTreesEqual(try snapshot(root), before, "\(options)")
+    }
+  }
+}

@@ -1,0 +1,277 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+import XCTest
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+// MARK: Folders and fixtures
+
+/// A fresh temporary folder whose name holds a space (so nothing may split paths on spaces),
+/// removed when the test ends.
+func makeTemporaryFolder(_ test: XCTestCase) throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "merge refs-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+  return url
+}
+
+/// A committed hostile archive from `__Fixtures__/hostile` (see `make_hostile_archives.py`).
+func hostileFixture(_ name: String, file: StaticString = #filePath) -> URL {
+  URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
+    .appendingPathComponent("__Fixtures__/hostile/\(name)")
+}
+
+/// Writes a file, creating its folders.
+func writeFile(_ bytes: [UInt8], to url: URL) throws {
+  try FileManager.default.createDirectory(
+    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+  try Data(bytes).write(to: url)
+}
+
+// MARK: Images
+
+/// A deterministic noisy image: `seed` decides every pixel, so equal seeds give equal pixels.
+func noiseImage(seed: Int, width: Int = 12, height: Int = 8) throws -> RGBAImage {
+  var state = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15 | 1
+  var pixels = [UInt8](repeating: 255, count: width * height * 4)
+  for index in pixels.indices where index % 4 != 3 {
+    state ^= state << 13
+    state ^= state >> 7
+    state ^= state << 17
+    pixels[index] = UInt8(truncatingIfNeeded: state)
+  }
+  return try RGBAImage(width: width, height: height, pixels: pixels)
+}
+
+/// `image` with `count` pixels (along the first row, then further rows) inverted.
+func changingPixels(_ image: RGBAImage, count: Int) throws -> RGBAImage {
+  var pixels = image.pixels
+  for pixel in 0..<count {
+    for channel in 0..<3 { pixels[pixel * 4 + channel] ^= 0xFF }
+  }
+  return try RGBAImage(width: image.width, height: image.height, pixels: pixels)
+}
+
+// MARK: Coordinator-like archives
+
+/// Builds archives the way the coordinator does: PNGs from `PNGEncoder`, written with the real
+/// `ZipWriter`, and a manifest with the true SHA-256 of each PNG's bytes and pixels.
+struct ArchiveBuilder {
+  struct Image {
+    var path: String
+    var png: [UInt8]
+    var pixels: RGBAImage
+  }
+
+  var worker: ArchiveManifest.Worker
+  var startedAt: Date
+  var endedAt: Date?
+  var completion: ArchiveManifest.Completion = .finished
+  var images: [Image] = []
+  var verifiedReferences: [String] = []
+  /// Manifest records for images the archive does not hold (a damaged archive).
+  var recordsWithoutEntries: [Image] = []
+  var includesManifest = true
+
+  /// A builder for a finished run of `host`, generated at `generatedAt`.
+  init(host: String = "ci-host", pid: Int32 = 4242, shard: String? = nil, generatedAt: Date) {
+    worker = .init(
+      host: host, pid: pid, os: "Linux 6.1", swiftVersion: "6.3.1",
+      ci: shard.map { ["SHARD": $0] } ?? [:])
+    startedAt = generatedAt.addingTimeInterval(-60)
+    endedAt = generatedAt
+  }
+
+  /// Adds an image encoded with `setting`.
+  @discardableResult
+  mutating func add(
+    _ path: String, _ pixels: RGBAImage, setting: PNGEncoder.Setting = .fast
+  ) throws -> [UInt8] {
+    let png = try PNGEncoder(setting: setting).encode(pixels)
+    images.append(.init(path: path, png: png, pixels: pixels))
+    return png
+  }
+
+  func record(_ image: Image) -> ArchiveManifest.Image {
+    .init(
+      path: image.path, test: "GeneratedTests.test\(image.path.count)()",
+      width: image.pixels.width, height: image.pixels.height, byteCount: image.png.count,
+      pngSHA256: SHA256.hex(image.png), pixelSHA256: SHA256.hex(image.pixels.pixels))
+  }
+
+  var manifest: ArchiveManifest {
+    ArchiveManifest(
+      toolVersion: "ReferenceImages test", runID: UUID().uuidString, worker: worker, mode: "all",
+      startedAt: startedAt, endedAt: completion == .running ? nil : endedAt,
+      completion: completion, tests: ["GeneratedTests.testImages()"],
+      images: (images + recordsWithoutEntries).map(record).sorted { $0.path < $1.path },
+      verifiedReferences: verifiedReferences)
+  }
+
+  /// Writes the archive: the PNGs stored, then the manifest, as the coordinator orders them.
+  func write(to url: URL) throws {
+    var entries = images.map { ZipWriter.Entry(path: $0.path, contents: .bytes($0.png)) }
+    if includesManifest {
+      entries.append(
+        .init(path: ArchiveManifest.entryName, contents: .bytes(Array(try manifest.encoded()))))
+    }
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try ZipWriter().write(entries, to: url, modificationDate: endedAt ?? startedAt)
+  }
+
+  /// Writes the same content as a folder: an unpacked archive, or a staging folder.
+  func writeFolder(to url: URL) throws {
+    for image in images { try writeFile(image.png, to: url.appendingPathComponent(image.path)) }
+    if includesManifest {
+      try writeFile(
+        Array(try manifest.encoded()), to: url.appendingPathComponent(ArchiveManifest.entryName))
+    }
+  }
+}
+
+/// A date a given number of days into 2024, so "newer" is unambiguous.
+func day(_ number: Int) -> Date {
+  Date(timeIntervalSince1970: 1_704_067_200 + Double(number) * 86_400)
+}
+
+// MARK: Trees
+
+/// What a path in a folder tree is.
+enum TreeNode: Equatable {
+  case file([UInt8])
+  case folder
+  case link(String)
+}
+
+/// Every file, folder and link below `root` (links not followed), with file bytes.
+func snapshot(_ root: URL) throws -> [String: TreeNode] {
+  var tree: [String: TreeNode] = [:]
+  func walk(_ url: URL, _ relative: String) throws {
+    for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
+      let child = url.appendingPathComponent(name)
+      let path = relative.isEmpty ? name : "\(relative)/\(name)"
+      let type = try FileManager.default.attributesOfItem(atPath: child.path)[.type]
+      switch type as? FileAttributeType {
+      case .typeSymbolicLink:
+        tree[path] = .link(try FileManager.default.destinationOfSymbolicLink(atPath: child.path))
+      case .typeDirectory:
+        tree[path] = .folder
+        try walk(child, path)
+      default:
+        tree[path] = .file(Array(try Data(contentsOf: child)))
+      }
+    }
+  }
+  try walk(root, "")
+  return tree
+}
+
+/// Asserts two trees are equal, naming the paths that differ (not dumping bytes).
+func assertTreesEqual(
+  _ actual: [String: TreeNode], _ expected: [String: TreeNode], _ message: String = "",
+  file: StaticString = #filePath, line: UInt = #line
+) {
+  let paths = Set(actual.keys).union(expected.keys).sorted()
+  let differing = paths.filter { actual[$0] != expected[$0] }.map { path in
+    switch (actual[path], expected[path]) {
+    case (nil, _): return "\(path) (missing)"
+    case (_, nil): return "\(path) (unexpected)"
+    default: return "\(path) (different)"
+    }
+  }
+  XCTAssertTrue(
+    differing.isEmpty, "trees differ at \(differing.prefix(20)) \(message)", file: file,
+    line: line)
+}
+
+// MARK: The merge-refs binary
+
+/// The result of running a program.
+struct ProgramResult {
+  var status: Int32
+  var output: String
+  var error: String
+  /// Both streams, for messages.
+  var all: String { output + error }
+}
+
+/// Why the built `merge-refs` could not be found.
+struct MissingBinary: Error, CustomStringConvertible {
+  var searched: [String]
+  var description: String {
+    "merge-refs is not built beside the test bundle (looked in \(searched)); build every "
+      + "product first with `swift build --build-tests` (Scripts/test does), then rerun"
+  }
+}
+
+/// Runs the `merge-refs` built beside this test bundle (the same build folder, whatever
+/// `--scratch-path` was used).
+enum MergeRefs {
+  /// The folders a built product may be in: the test bundle's own build folder.
+  static func binary() throws -> URL {
+    var folders: [URL] = []
+    if let executable = Bundle.main.executableURL {
+      folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
+    }
+    for bundle in [Bundle.main] + Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+      folders.append(bundle.bundleURL.deletingLastPathComponent())
+    }
+    folders.append(Bundle.main.bundleURL)
+    for folder in folders {
+      let candidate = folder.appendingPathComponent("merge-refs")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    throw MissingBinary(searched: folders.map(\.path))
+  }
+
+  /// Runs merge-refs with `arguments` (never split on spaces), reading both pipes before
+  /// waiting, so a chatty run cannot block on a full pipe.
+  @discardableResult
+  static func run(_ arguments: [String]) throws -> ProgramResult {
+    let process = Process()
+    process.executableURL = try binary()
+    process.arguments = arguments
+    process.standardInput = FileHandle.nullDevice
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    nonisolated(unsafe) var errorData = Data()
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+      errorData = error.fileHandleForReading.readDataToEndOfFile()
+    }
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return ProgramResult(
+      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+      error: String(decoding: errorData, as: UTF8.self))
+  }
+
+  /// Starts merge-refs and kills it with SIGKILL after `delay` seconds (or lets it finish
+  /// first). Output is discarded.
+  /// - Returns: Whether the process was killed (false when it had already finished).
+  @discardableResult
+  static func runAndKill(_ arguments: [String], after delay: TimeInterval) throws -> Bool {
+    let process = Process()
+    process.executableURL = try binary()
+    process.arguments = arguments
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    usleep(useconds_t(max(0, delay) * 1_000_000))
+    let killed = process.isRunning && kill(process.processIdentifier, SIGKILL) == 0
+    process.waitUntilExit()
+    return killed && process.terminationReason == .uncaughtSignal
+  }
+}
