@@ -101,16 +101,24 @@ public struct MergeApplier: Sendable {
     if let reason = EntryPath.validate(path) {
       throw .refusedEntry(source: destination.path, entry: path, reason: reason)
     }
-    var url = destination
+    // Plain strings and lstat(2): URL appending per component costs more than the check.
+    var current = destination.path
     for component in path.split(separator: "/") {
-      url.appendPathComponent(String(component))
-      if (try? SourceReader.kind(of: url)) == .symbolicLink {
+      if !current.hasSuffix("/") { current += "/" }
+      current += component
+      let kind: ArchiveEntry.Kind
+      do {
+        kind = try SourceReader.status(atPath: current).kind
+      } catch {
+        break  // Missing: nothing below it exists, so no link either.
+      }
+      if kind == .symbolicLink {
         throw .refusedEntry(
           source: destination.path, entry: path,
-          reason: "\(url.path) is a symbolic link; merge-refs does not write through links")
+          reason: "\(current) is a symbolic link; merge-refs does not write through links")
       }
     }
-    return url
+    return destination.appendingPathComponent(path)
   }
 
   /// Removes temporary files an interrupted merge left in a folder.

@@ -100,7 +100,7 @@ enum ReportHTML {
     .meta{margin:0 0 8px;padding-left:18px;color:#555}
     .figures{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
     figure{margin:0}figcaption{font-size:12px;color:#666;margin-bottom:3px}
-    img{display:block;max-width:420px;height:auto;image-rendering:pixelated;
+    img{display:block;min-width:160px;max-width:420px;height:auto;image-rendering:pixelated;
       background:repeating-conic-gradient(#ddd 0 25%,#fff 0 50%) 0 0/16px 16px;border:1px solid #ccc}
     .stack{position:relative;display:inline-block}
     .stack .top{position:absolute;inset:0;clip-path:inset(0 0 0 50%)}

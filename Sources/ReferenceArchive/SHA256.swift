@@ -6,6 +6,7 @@ public enum SHA256 {
   /// - Parameter bytes: The bytes to hash.
   /// - Returns: 64 lowercase hex digits.
   public static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
+    _ = initialized
     var digest = [UInt8](repeating: 0, count: 32)
     var length: UInt32 = 0
     let status = digest.withUnsafeMutableBufferPointer { output in
@@ -22,6 +23,11 @@ public enum SHA256 {
   public static func hex(_ bytes: [UInt8]) -> String {
     bytes.withUnsafeBytes { hex($0) }
   }
+
+  /// libcrypto set up without its atexit cleanup, before the first digest.
+  private static let initialized: Void = {
+    precondition(ri_openssl_init_without_atexit() == 1, "libcrypto failed to initialise")
+  }()
 
   static func hexString(_ bytes: [UInt8]) -> String {
     let digits = Array("0123456789abcdef".utf8)

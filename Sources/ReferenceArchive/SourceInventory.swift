@@ -64,8 +64,11 @@ struct InventoryScanner {
     var manifest: ArchiveManifest?
     var records: [String: ArchiveManifest.Image] = [:]
     var images: [String: SourceInventory.Image] = [:]
-    // Images seen before the manifest (only in hand-made archives) were decoded to hash their
-    // pixels; they are checked against the manifest once it arrives.
+    // Images met before the manifest (hand-made or re-zipped archives; folders whose paths sort
+    // before it) are only hashed and header-checked: the manifest, once it arrives, vouches for
+    // their pixels as it does for the others. Only those it does not list are decoded, in a
+    // second pass, so entry order never turns a merge into a decode of every image.
+    var early: [String: (pngSHA256: String, width: Int, height: Int)] = [:]
     try SourceReader(limits: limits).forEachEntry(of: source) { (entry) throws(ArchiveError) in
       if entry.path == ArchiveManifest.entryName {
         guard manifest == nil else { throw refuse(source, entry.path, "a second manifest") }
@@ -74,10 +77,40 @@ struct InventoryScanner {
         records = Dictionary(decoded.images.map { ($0.path, $0) }) { first, _ in first }
         return
       }
-      guard images[entry.path] == nil else {
+      guard images[entry.path] == nil && early[entry.path] == nil else {
         throw refuse(source, entry.path, "the path appears twice")
       }
-      images[entry.path] = try image(entry, source: source, record: records[entry.path])
+      try check(entry, source: source)
+      let pngSHA256 = SHA256.hex(entry.bytes)
+      if manifest == nil {
+        let size = try headerSize(entry, source: source)
+        early[entry.path] = (pngSHA256, size.width, size.height)
+      } else {
+        images[entry.path] = try image(
+          entry, pngSHA256: pngSHA256, source: source, record: records[entry.path])
+      }
+    }
+    var undecoded: [String: String] = [:]
+    for (path, seen) in early.sorted(by: { $0.key < $1.key }) {
+      if let record = records[path] {
+        images[path] = try vouched(
+          path, pngSHA256: seen.pngSHA256, size: (seen.width, seen.height), source: source,
+          record: record)
+      } else {
+        undecoded[path] = seen.pngSHA256
+      }
+    }
+    if !undecoded.isEmpty {
+      try SourceReader(limits: limits).forEachEntry(of: source) { (entry) throws(ArchiveError) in
+        guard let pngSHA256 = undecoded.removeValue(forKey: entry.path) else { return }
+        guard SHA256.hex(entry.bytes) == pngSHA256 else {
+          throw refuse(source, entry.path, "it changed while it was read; rerun the merge")
+        }
+        images[entry.path] = try image(entry, pngSHA256: pngSHA256, source: source, record: nil)
+      }
+      if let path = undecoded.keys.min() {
+        throw refuse(source, path, "it disappeared while it was read; rerun the merge")
+      }
     }
     let recorded = manifest?.images ?? []
     for record in recorded {
@@ -91,9 +124,8 @@ struct InventoryScanner {
       missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
   }
 
-  private func image(
-    _ entry: ArchiveEntry, source: MergeSource, record: ArchiveManifest.Image?
-  ) throws(ArchiveError) -> SourceInventory.Image {
+  /// The rules every image entry follows: a safe path, a regular file, a `.png` name.
+  private func check(_ entry: ArchiveEntry, source: MergeSource) throws(ArchiveError) {
     if let reason = EntryPath.validate(entry.path) { throw refuse(source, entry.path, reason) }
     switch entry.kind {
     case .regularFile: break
@@ -104,23 +136,41 @@ struct InventoryScanner {
     guard entry.path.lowercased().hasSuffix(".png") else {
       throw refuse(source, entry.path, "not a PNG (the manifest is the only other entry allowed)")
     }
-    let pngSHA256 = SHA256.hex(entry.bytes)
-    if let record, record.pngSHA256 == pngSHA256 {
-      // The bytes are exactly those the coordinator hashed, so its pixel hash holds; the header
-      // is still checked, cheaply.
-      let size: (width: Int, height: Int)
-      do { size = try decoder.size(of: entry.bytes) } catch {
-        throw refuse(source, entry.path, "not a valid PNG: \(error)")
-      }
-      guard size == (record.width, record.height) else {
-        throw refuse(source, entry.path, "its size does not match its manifest record")
-      }
-      return .init(
-        path: entry.path, pngSHA256: pngSHA256, pixelSHA256: record.pixelSHA256,
-        width: size.width, height: size.height, test: record.test)
+  }
+
+  private func headerSize(
+    _ entry: ArchiveEntry, source: MergeSource
+  ) throws(ArchiveError) -> (width: Int, height: Int) {
+    do { return try decoder.size(of: entry.bytes) } catch {
+      throw refuse(source, entry.path, "not a valid PNG: \(error)")
     }
-    if record != nil {
-      throw refuse(source, entry.path, "its bytes do not match its manifest record (corrupt?)")
+  }
+
+  /// An image whose bytes must be exactly those its manifest record hashed; the record's pixel
+  /// hash then holds without decoding.
+  private func vouched(
+    _ path: String, pngSHA256: String, size: (width: Int, height: Int), source: MergeSource,
+    record: ArchiveManifest.Image
+  ) throws(ArchiveError) -> SourceInventory.Image {
+    guard record.pngSHA256 == pngSHA256 else {
+      throw refuse(source, path, "its bytes do not match its manifest record (corrupt?)")
+    }
+    guard size == (record.width, record.height) else {
+      throw refuse(source, path, "its size does not match its manifest record")
+    }
+    return .init(
+      path: path, pngSHA256: pngSHA256, pixelSHA256: record.pixelSHA256,
+      width: size.width, height: size.height, test: record.test)
+  }
+
+  private func image(
+    _ entry: ArchiveEntry, pngSHA256: String, source: MergeSource, record: ArchiveManifest.Image?
+  ) throws(ArchiveError) -> SourceInventory.Image {
+    if let record {
+      // The header is still checked, cheaply.
+      return try vouched(
+        entry.path, pngSHA256: pngSHA256, size: try headerSize(entry, source: source),
+        source: source, record: record)
     }
     let pixels: RGBAImage
     do { pixels = try decoder.decode(entry.bytes) } catch {

@@ -144,8 +144,10 @@ public struct ZipReader: Sendable {
         source: archive.name, entry: entry,
         reason: "declares \(declaredSize) bytes, over the \(limits.maximumEntryBytes)-byte limit")
     }
+    if let declaredSize {
+      return try readDeclared(archive, entry: entry, size: declaredSize)
+    }
     var bytes = [UInt8]()
-    bytes.reserveCapacity(min(declaredSize ?? 0, limits.maximumEntryBytes))
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let read = chunk.withUnsafeMutableBytes { buffer in
@@ -160,10 +162,41 @@ public struct ZipReader: Sendable {
           reason: "expands beyond the \(limits.maximumEntryBytes)-byte limit")
       }
     }
-    if let declaredSize, declaredSize != bytes.count {
+    return bytes
+  }
+
+  /// Reads an entry of known size straight into its final array (no chunk copies), then checks
+  /// that the data ends where the header said.
+  private func readDeclared(
+    _ archive: LibArchiveHandle, entry: String, size: Int
+  ) throws(ArchiveError) -> [UInt8] {
+    var failure: ArchiveError?
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      count = 0
+      while count < size {
+        let read = archive_read_data(
+          archive.pointer, buffer.baseAddress.map { $0 + count }, size - count)
+        if read == 0 { break }
+        guard read > 0 else {
+          failure = archive.error("reading the data of '\(entry)'")
+          return
+        }
+        count += read
+      }
+    }
+    if let failure { throw failure }
+    var extra = 0
+    if bytes.count == size {
+      var probe: UInt8 = 0
+      let read = archive_read_data(archive.pointer, &probe, 1)
+      guard read >= 0 else { throw archive.error("reading the data of '\(entry)'") }
+      extra = read
+    }
+    guard bytes.count == size && extra == 0 else {
       throw .libarchive(
         operation: "reading '\(entry)'", path: archive.name,
-        message: "declared \(declaredSize) bytes but holds \(bytes.count) (truncated?)")
+        message: "declared \(size) bytes but holds \(extra > 0 ? "more" : "\(bytes.count)") "
+          + "(truncated?)")
     }
     return bytes
   }

@@ -98,7 +98,7 @@ struct ProcessOutput {
 /// waiting so a chatty child cannot block.
 func runProcess(
   _ executable: String, _ arguments: [String], in folder: URL? = nil,
-  environment: [String: String]? = nil
+  environment: [String: String]? = nil, timeout: TimeInterval = 600
 ) throws -> ProcessOutput {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: executable)
@@ -110,6 +110,16 @@ func runProcess(
   process.standardOutput = output
   process.standardError = error
   try process.run()
+  // A hung child (a deadlock, a crash handler waiting) must fail the test, not stall CI.
+  let watchdog = DispatchWorkItem { [process] in
+    if process.isRunning {
+      FileHandle.standardError.write(
+        Data("killing \(executable) \(arguments) after \(timeout) s\n".utf8))
+      kill(process.processIdentifier, SIGKILL)
+    }
+  }
+  DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+  defer { watchdog.cancel() }
   nonisolated(unsafe) var errorData = Data()
   let group = DispatchGroup()
   DispatchQueue.global().async(group: group) {

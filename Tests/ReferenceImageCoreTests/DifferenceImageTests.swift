@@ -52,10 +52,16 @@ final class DifferenceImageTests: XCTestCase {
       XCTAssertEqual(reds.map { $0[1] }.min(), box.minY)
       XCTAssertEqual(reds.map { $0[1] }.max(), box.maxY)
     }
-    // The tolerated pixel shows its absolute difference.
+    // The tolerated pixel shows its absolute difference dimmed to three quarters (2 → 1).
     XCTAssertEqual(
       ImageComparison.tolerance(5).differenceImage(image, reference)[15, 8],
-      RGBAColor(red: 2, green: 0, blue: 0))
+      RGBAColor(red: 1, green: 0, blue: 0))
+    // A tolerated difference never looks like a counted one, even at the largest tolerance.
+    var white = reference
+    white[0, 0] = RGBAColor(red: 255, green: 0, blue: 0)
+    var black = reference
+    black[0, 0] = RGBAColor(red: 0, green: 0, blue: 0)
+    XCTAssertNotEqual(ImageComparison.tolerance(255).differenceImage(white, black)[0, 0], red)
   }
 
   func testDifferenceImage_perceptualFixture_redMatchesCount() throws {

@@ -1,0 +1,107 @@
+import Foundation
+import XCTest
+
+/// Runs `Scripts/regenerate` on the fixture package, as a user would, and opens its review
+/// report in headless Chromium.
+final class RegenerateEndToEndTests: XCTestCase {
+  private var fixture: FixturePackage!
+
+  override func setUpWithError() throws {
+    fixture = try FixturePackage.built()
+    try fixture.reset()
+  }
+
+  private func regenerate(_ arguments: [String], environment: [String: String] = [:]) throws
+    -> ProcessOutput
+  {
+    var merged = ProcessInfo.processInfo.environment
+    merged["MERGE_REFS"] = try mergeRefsBinary().path
+    merged.merge(environment) { $1 }
+    return try runProcess(
+      FixturePackage.checkout.appendingPathComponent("Scripts/regenerate").path,
+      arguments + [fixture.root.path], environment: merged)
+  }
+
+  func testRegenerate_addsThenLeavesUnchanged_thenUpdatesExactlyTheChangedImages() throws {
+    let first = try regenerate([])
+    XCTAssertEqual(first.status, 0, first.all)
+    XCTAssertTrue(
+      first.output.contains("12 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 0 refused"),
+      first.all)
+
+    let again = try regenerate([])
+    XCTAssertEqual(again.status, 0, again.all)
+    XCTAssertTrue(
+      again.output.contains("0 added, 0 updated, 12 unchanged, 0 conflicts, 0 orphans"), again.all)
+
+    let report = fixture.root.appendingPathComponent(".build/review.html")
+    let changed = try regenerate(
+      ["--report", report.path], environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+    XCTAssertEqual(changed.status, 0, changed.all)
+    XCTAssertTrue(
+      changed.output.contains("0 added, 3 updated, 9 unchanged, 0 conflicts, 0 orphans"),
+      changed.all)
+    for path in [
+      "Tests/ChartTests/__References__/BarChartTests/bars.png",
+      "Tests/ChartTests/__References__/BarChartTests/flat-bars.png",
+      "Tests/SwiftTestingTests/__References__/SwiftTestingBadges/bars.png",
+    ] {
+      XCTAssertTrue(changed.output.contains("  \(path)"), "\(path) listed as updated")
+    }
+
+    let verify = try fixture.test([], environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+    XCTAssertEqual(
+      verify.status, 0, "the merged references match the changed renderer\n\(verify.all)")
+    try checkReportInBrowser(report)
+  }
+
+  func testRegenerate_dryRun_writesNothing() throws {
+    let run = try regenerate(["--dry-run", "--mode", "missing"])
+    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertTrue(run.output.contains("12 added"), run.all)
+    XCTAssertTrue(run.output.contains("dry run: nothing written"), run.all)
+    XCTAssertFalse(
+      FileManager.default.fileExists(
+        atPath: fixture.root.appendingPathComponent("Tests/ChartTests/__References__").path))
+  }
+
+  func testRegenerate_badMode_isAUsageError() throws {
+    let run = try regenerate(["--mode", "sometimes"])
+    XCTAssertEqual(run.status, 64)
+    XCTAssertTrue(run.error.contains("--mode must be all, missing or failed"), run.all)
+  }
+
+  /// Chromium runs the page's script, then the DOM is checked: three updated cards sorted by
+  /// path, the visible ones with their images attached, an overlay slider each.
+  private func checkReportInBrowser(_ report: URL) throws {
+    let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+    guard let chromium else {
+      throw XCTSkip(
+        "chromium is not installed (apt-get install chromium); Scripts/test installs it")
+    }
+    let arguments = [
+      "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000",
+      "--window-size=1400,2400",
+    ]
+    let dom = try runProcess(chromium, arguments + ["--dump-dom", report.path])
+    XCTAssertEqual(dom.status, 0, dom.error)
+    let html = dom.output
+    let cards = html.matches(of: /<section class="card (\w+)"[^>]*data-path="([^"]+)"/)
+    XCTAssertEqual(cards.map { String($0.1) }, ["updated", "updated", "updated"], html)
+    let paths = cards.map { String($0.2) }
+    XCTAssertEqual(paths, paths.sorted())
+    XCTAssertGreaterThanOrEqual(
+      html.matches(of: /<img [^>]*src="data:image\/png;base64,/).count, 3,
+      "the script attaches images of visible cards")
+    XCTAssertEqual(html.matches(of: /type="range"/).count, 3)
+    XCTAssertTrue(html.contains("36 pixels (allowed: 0)"), "the pixel count of the bars change")
+
+    let screenshot = report.deletingLastPathComponent().appendingPathComponent("review.png")
+    let shot = try runProcess(
+      chromium, arguments + ["--screenshot=\(screenshot.path)", report.path])
+    XCTAssertEqual(shot.status, 0, shot.error)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: screenshot.path))
+  }
+}
