@@ -190,24 +190,30 @@ final class HostileSourceTests: XCTestCase {
       maximumCompressionRatio: ratio, maximumEntryCount: entries)
   }
 
-  private func threeImageArchive(in parent: URL) throws -> URL {
+  /// An archive of a manifest and three 48x48 noise PNGs (about 9 KB each, several times the
+  /// manifest), with the uncompressed size of the manifest and of each PNG.
+  private func threeImageArchive(in parent: URL) throws -> (
+    url: URL, manifestBytes: Int, pngBytes: [Int]
+  ) {
     var builder = ArchiveBuilder(generatedAt: day(1))
     for index in 0..<3 {
       try builder.add(
         "Tests/Limits/__References__/image\(index).png",
-        try noiseImage(seed: 100 + index, width: 32, height: 32))
+        try noiseImage(seed: 100 + index, width: 48, height: 48))
     }
     let archive = parent.appendingPathComponent("limits.zip")
     try builder.write(to: archive)
-    return archive
+    return (archive, try builder.manifest.encoded().count, builder.images.map(\.png.count))
   }
 
   func testSession_entryOverTheByteLimit_refusedNamingArchiveAndEntry() throws {
     let (parent, destination) = try makeDestination()
-    let archive = try threeImageArchive(in: parent)
+    let (archive, manifestBytes, pngBytes) = try threeImageArchive(in: parent)
+    let limit = manifestBytes + 100
+    XCTAssertLessThan(limit, pngBytes.min() ?? 0)
     let before = try snapshot(parent)
 
-    let outcome = session(limits(entryBytes: 1000), [archive], into: destination)
+    let outcome = session(limits(entryBytes: limit), [archive], into: destination)
 
     XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
     XCTAssertEqual(outcome.summary.errors.count, 1, "\(outcome.summary.errors)")
@@ -215,20 +221,18 @@ final class HostileSourceTests: XCTestCase {
     XCTAssertTrue(
       message.hasPrefix(
         "\(archive.path): entry 'Tests/Limits/__References__/image0.png': too large"), message)
-    XCTAssertTrue(message.contains("over the 1000-byte limit"), message)
+    XCTAssertTrue(message.contains("over the \(limit)-byte limit"), message)
     assertTreesEqual(try snapshot(parent), before)
   }
 
   func testSession_entriesOverTheTotalLimit_refusedNamingTheEntryThatCrossedIt() throws {
     let (parent, destination) = try makeDestination()
-    let archive = try threeImageArchive(in: parent)
-    let sizes = try [0, 1].map {
-      try PNGEncoder().encode(try noiseImage(seed: 100 + $0, width: 32, height: 32)).count
-    }
+    let (archive, manifestBytes, pngBytes) = try threeImageArchive(in: parent)
     let before = try snapshot(parent)
 
     let outcome = session(
-      limits(totalBytes: sizes[0] + sizes[1] + 10), [archive], into: destination)
+      limits(totalBytes: manifestBytes + pngBytes[0] + pngBytes[1] + 10), [archive],
+      into: destination)
 
     XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
     let message = outcome.summary.errors.first ?? ""
@@ -240,7 +244,7 @@ final class HostileSourceTests: XCTestCase {
 
   func testSession_tooManyEntries_refusedNamingTheArchive() throws {
     let (parent, destination) = try makeDestination()
-    let archive = try threeImageArchive(in: parent)
+    let archive = try threeImageArchive(in: parent).url
     let before = try snapshot(parent)
 
     let outcome = session(limits(entries: 3), [archive], into: destination)
@@ -273,13 +277,13 @@ final class HostileSourceTests: XCTestCase {
 
   func testSession_zipOfZipsOverTheLimits_refusedNamingTheOuterArchive() throws {
     let (parent, destination) = try makeDestination()
-    let inner = try threeImageArchive(in: parent)
+    let inner = try threeImageArchive(in: parent).url
     let outer = parent.appendingPathComponent("artifacts.zip")
     try ZipWriter().write(
       [.init(path: "worker-1.zip", contents: .file(inner))], to: outer)
     let before = try snapshot(parent)
 
-    let outcome = session(limits(entryBytes: 1000), [outer], into: destination)
+    let outcome = session(limits(entryBytes: 4000), [outer], into: destination)
 
     XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
     let message = outcome.summary.errors.first ?? ""

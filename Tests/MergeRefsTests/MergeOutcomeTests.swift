@@ -120,6 +120,50 @@ final class MergeOutcomeTests: XCTestCase {
     XCTAssertTrue(result.output.contains("0 added, 1 updated"), result.output)
   }
 
+  func testMerge_manifestAfterTheImages_sameOutcomes() throws {
+    let pixels = try noiseImage(seed: 5, width: 30, height: 20)
+    try placeReference(path("same"), try PNGEncoder(setting: .small).encode(pixels))
+    try placeReference(path("changed"), try PNGEncoder().encode(try noiseImage(seed: 6)))
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    builder.manifestFirst = false
+    try builder.add(path("same"), pixels)
+    let changed = try builder.add(path("changed"), try noiseImage(seed: 7))
+    let added = try builder.add(path("added"), try noiseImage(seed: 8))
+    let archive = try write(builder, "run.zip")
+
+    let result = try MergeRefs.run([archive.path, destination.path])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(
+      result.output.contains("1 added, 1 updated, 1 unchanged, 0 conflicts, 0 orphans"),
+      result.output)
+    XCTAssertEqual(try bytes(path("changed")), changed)
+    XCTAssertEqual(try bytes(path("added")), added)
+    XCTAssertEqual(try modificationDate(path("same")), oldDate)
+  }
+
+  func testMerge_manifestRecordOfOtherContent_refusedWhereverTheManifestIs() throws {
+    for manifestFirst in [true, false] {
+      var builder = ArchiveBuilder(generatedAt: day(1))
+      builder.manifestFirst = manifestFirst
+      try builder.add(path("tampered"), try noiseImage(seed: 9))
+      let other = try noiseImage(seed: 10)
+      builder.recordedAs[path("tampered")] = .init(
+        path: path("tampered"), png: try PNGEncoder().encode(other), pixels: other)
+      let archive = try write(builder, "tampered-\(manifestFirst).zip")
+      let before = try snapshot(destination)
+
+      let result = try MergeRefs.run([archive.path, destination.path])
+
+      XCTAssertEqual(result.status, 3, result.all)
+      XCTAssertTrue(
+        result.output.contains(
+          "\(archive.path): refused entry '\(path("tampered"))': its bytes do not match its "
+            + "manifest record"), result.output)
+      assertTreesEqual(try snapshot(destination), before)
+    }
+  }
+
   // MARK: Conflicts
 
   private func conflictingArchives() throws -> (older: URL, newer: URL, newerPNG: [UInt8]) {

@@ -77,7 +77,11 @@ struct ArchiveBuilder {
   var verifiedReferences: [String] = []
   /// Manifest records for images the archive does not hold (a damaged archive).
   var recordsWithoutEntries: [Image] = []
+  /// Manifest records that describe other content than the entry of their path (tampering).
+  var recordedAs: [String: Image] = [:]
   var includesManifest = true
+  /// The coordinator writes the manifest first; hand-made archives may have it anywhere.
+  var manifestFirst = true
 
   /// A builder for a finished run of `host`, generated at `generatedAt`.
   init(host: String = "ci-host", pid: Int32 = 4242, shard: String? = nil, generatedAt: Date) {
@@ -110,16 +114,19 @@ struct ArchiveBuilder {
       toolVersion: "ReferenceImages test", runID: UUID().uuidString, worker: worker, mode: "all",
       startedAt: startedAt, endedAt: completion == .running ? nil : endedAt,
       completion: completion, tests: ["GeneratedTests.testImages()"],
-      images: (images + recordsWithoutEntries).map(record).sorted { $0.path < $1.path },
+      images: (images.map { recordedAs[$0.path] ?? $0 } + recordsWithoutEntries).map(record)
+        .sorted { $0.path < $1.path },
       verifiedReferences: verifiedReferences)
   }
 
-  /// Writes the archive: the PNGs stored, then the manifest, as the coordinator orders them.
+  /// Writes the archive as the coordinator does: the manifest (deflated), then the PNGs
+  /// (stored).
   func write(to url: URL) throws {
     var entries = images.map { ZipWriter.Entry(path: $0.path, contents: .bytes($0.png)) }
     if includesManifest {
-      entries.append(
-        .init(path: ArchiveManifest.entryName, contents: .bytes(Array(try manifest.encoded()))))
+      let entry = ZipWriter.Entry(
+        path: ArchiveManifest.entryName, contents: .bytes(Array(try manifest.encoded())))
+      entries.insert(entry, at: manifestFirst ? 0 : entries.count)
     }
     try FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
