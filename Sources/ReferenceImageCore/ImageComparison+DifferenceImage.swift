@@ -22,10 +22,29 @@ extension ImageComparison {
       differences(actual, expected, marks: buffer.baseAddress)
     }
     var output = try! RGBAImage(width: width, height: height, color: DifferenceColors.differing)
-    for y in 0..<overlapHeight {
-      for x in 0..<overlapWidth {
-        let mark = PixelMark(rawValue: marks[y * overlapWidth + x]) ?? .differing
-        output[x, y] = DifferenceColors.color(mark, actual[x, y], expected[x, y])
+    // Raw buffers: the checked subscript costs more than the colour arithmetic here.
+    output.withUnsafeMutablePixelBytes { out in
+      actual.pixels.withUnsafeBufferPointer { a in
+        expected.pixels.withUnsafeBufferPointer { b in
+          for y in 0..<overlapHeight {
+            for x in 0..<overlapWidth {
+              let index = y &* overlapWidth &+ x
+              let source = index &* 4
+              let mark = PixelMark(rawValue: marks[index]) ?? .differing
+              let color = DifferenceColors.color(
+                mark,
+                RGBAColor(
+                  red: a[source], green: a[source + 1], blue: a[source + 2], alpha: a[source + 3]),
+                RGBAColor(
+                  red: b[source], green: b[source + 1], blue: b[source + 2], alpha: b[source + 3]))
+              let target = (y &* width &+ x) &* 4
+              out[target] = color.red
+              out[target + 1] = color.green
+              out[target + 2] = color.blue
+              out[target + 3] = color.alpha
+            }
+          }
+        }
       }
     }
     return output
