@@ -22,7 +22,8 @@ public struct SourceInventory: Sendable {
 
   /// The source.
   public let source: MergeSource
-  /// Its manifest, if it has one.
+  /// Its manifest, if it has one, without its per-image records: those are folded into
+  /// `images` (keeping both doubled the memory of merges over many archives).
   public let manifest: ArchiveManifest?
   /// Its images by path.
   public let images: [String: Image]
@@ -118,6 +119,9 @@ struct InventoryScanner {
         throw refuse(source, record.path, "its pixels do not match its manifest record")
       }
     }
+    // The per-image records now live in `images`; keeping a second copy of each would double
+    // the memory a merge of many archives needs.
+    manifest?.images = []
     return SourceInventory(
       source: source, manifest: manifest, images: images,
       generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(source),
