@@ -55,6 +55,34 @@ final class RegenerateEndToEndTests: XCTestCase {
     try checkReportInBrowser(report)
   }
 
+  /// The README's first command, on the bundled example: every reference unchanged, the example's
+  /// tests pass in verify mode, and git sees no change.
+  func testRegenerate_bundledExample_reportsUnchangedAndLeavesGitClean() throws {
+    let example = FixturePackage.checkout.appendingPathComponent("Examples/ChartRenderer")
+    var environment = ProcessInfo.processInfo.environment
+    environment["MERGE_REFS"] = try mergeRefsBinary().path
+    for key in ["IMAGE_GENERATION_MODE", "IMAGE_GENERATION_OUTPUT", "IMAGE_REFERENCE_DIR"] {
+      environment[key] = nil
+    }
+    let run = try runProcess(
+      FixturePackage.checkout.appendingPathComponent("Scripts/regenerate").path, [],
+      environment: environment)
+    XCTAssertEqual(run.status, 0, run.all)
+    let summary = try XCTUnwrap(
+      run.output.split(separator: "\n").last { $0.contains(" unchanged, ") }, run.all)
+    XCTAssertTrue(summary.hasPrefix("0 added, 0 updated, "), String(summary))
+    XCTAssertFalse(summary.contains(" 0 unchanged"), String(summary))
+    let verify = try runProcess(
+      "/usr/bin/env", ["swift", "test", "--skip-build", "--package-path", example.path],
+      environment: environment)
+    XCTAssertEqual(verify.status, 0, verify.all)
+    let git = try runProcess(
+      "/usr/bin/env",
+      ["git", "-C", FixturePackage.checkout.path, "status", "--porcelain", "--", "Examples"])
+    guard git.status == 0 else { throw XCTSkip("not a git checkout: \(git.error)") }
+    XCTAssertEqual(git.output, "", "regenerating changed the example's committed files")
+  }
+
   func testRegenerate_dryRun_writesNothing() throws {
     let run = try regenerate(["--dry-run", "--mode", "missing"])
     XCTAssertEqual(run.status, 0, run.all)
