@@ -31,6 +31,14 @@ public struct MergeApplier: Sendable {
   public func apply(_ plan: MergePlan, progress: (Int, Int) -> Void = { _, _ in })
     throws(ArchiveError) -> Result
   {
+    try apply(plan, staging: nil, progress: progress)
+  }
+
+  /// Applies a plan, renaming entries staged while planning into place and reading the
+  /// sources again only for the rest.
+  func apply(_ plan: MergePlan, staging: MergeStaging?, progress: (Int, Int) -> Void)
+    throws(ArchiveError) -> Result
+  {
     precondition(plan.items(.conflict).isEmpty, "a plan with conflicts must not be applied")
     var result = Result()
     let writes = plan.items.filter { $0.outcome == .added || $0.outcome == .updated }
@@ -43,7 +51,7 @@ public struct MergeApplier: Sendable {
       let url = try safeURL(folder, in: plan.destination)
       result.leftoversRemoved += removeLeftovers(in: url, relativeFolder: folder)
     }
-    try writeImages(writes, plan: plan, result: &result, progress: progress)
+    try writeImages(writes, plan: plan, staging: staging, result: &result, progress: progress)
     if options.prune {
       for orphan in plan.items(.orphan) {
         let url = try safeURL(orphan.path, in: plan.destination)
@@ -60,20 +68,31 @@ public struct MergeApplier: Sendable {
 
   /// Reads each source once more and writes the entries the plan chose from it.
   private func writeImages(
-    _ writes: [MergePlan.Item], plan: MergePlan, result: inout Result,
+    _ writes: [MergePlan.Item], plan: MergePlan, staging: MergeStaging?, result: inout Result,
     progress: (Int, Int) -> Void
   ) throws(ArchiveError) {
     var wanted: [Int: [String: MergePlan.Item]] = [:]
+    var done = 0
     for item in writes {
       guard let chosen = item.chosen else { continue }
-      wanted[chosen.sourceIndex, default: [:]][item.path] = item
+      // Staged while the sources were read, and checked then: one rename puts it in place.
+      if let staged = staging?.stagedFile(sourceIndex: chosen.sourceIndex, path: item.path) {
+        let target = try safeURL(item.path, in: plan.destination)
+        try FileSystem.createFolder(target.deletingLastPathComponent())
+        try FileSystem.rename(staged, to: target)
+        result.written.append(item.path)
+        done += 1
+        progress(done, writes.count)
+      } else {
+        wanted[chosen.sourceIndex, default: [:]][item.path] = item
+      }
     }
-    var done = 0
     let reader = SourceReader(limits: options.limits)
     for sourceIndex in wanted.keys.sorted() {
       let inventory = plan.inventories[sourceIndex]
       var pending = wanted[sourceIndex] ?? [:]
-      try reader.forEachEntry(of: inventory.source) { (entry) throws(ArchiveError) in
+      try reader.forEachEntry(of: inventory.source, wantsData: { pending[$0] != nil }) {
+        (entry) throws(ArchiveError) in
         guard let item = pending.removeValue(forKey: entry.path) else { return }
         guard SHA256.hex(entry.bytes) == item.chosen?.image.pngSHA256 else {
           throw .refusedEntry(

@@ -22,18 +22,31 @@ public struct MergePlanner: Sendable {
   public func plan(
     sources: [MergeSource], destination: URL, progress: (Int, Int) -> Void = { _, _ in }
   ) -> MergePlan {
-    let scanner = InventoryScanner(limits: options.limits)
+    plan(sources: sources, destination: destination, staging: nil, progress: progress)
+  }
+
+  /// Builds the plan, keeping entries that will probably be written in `staging`.
+  func plan(
+    sources: [MergeSource], destination: URL, staging: MergeStaging?,
+    progress: (Int, Int) -> Void
+  ) -> MergePlan {
+    let index = DestinationIndex(root: destination)
+    var scanner = InventoryScanner(limits: options.limits)
+    scanner.destination = index
+    scanner.staging = staging
     var inventories: [SourceInventory] = []
     var bad: [MergePlan.BadSource] = []
-    for (index, source) in sources.enumerated() {
+    for (position, source) in sources.enumerated() {
+      // Staged files are keyed by the inventory's index, which bad sources do not take.
+      scanner.sourceIndex = inventories.count
       do {
         inventories.append(try scanner.scan(source))
       } catch {
         bad.append(.init(source: source, error: error))
       }
-      progress(index + 1, sources.count)
+      progress(position + 1, sources.count)
     }
-    var items = decide(inventories, destination: destination)
+    var items = decide(inventories, destination: destination, index: index)
     var destinationProblems: [ArchiveError] = []
     let applier = MergeApplier(options: options)
     for item in items {
@@ -56,7 +69,9 @@ public struct MergePlanner: Sendable {
 
   // MARK: Decisions
 
-  private func decide(_ inventories: [SourceInventory], destination: URL) -> [MergePlan.Item] {
+  private func decide(
+    _ inventories: [SourceInventory], destination: URL, index: DestinationIndex
+  ) -> [MergePlan.Item] {
     var candidates: [String: [MergePlan.Candidate]] = [:]
     for (index, inventory) in inventories.enumerated() {
       for image in inventory.images.values {
@@ -83,17 +98,22 @@ public struct MergePlanner: Sendable {
       }
       let chosen = ordered[0]
       return MergePlan.Item(
-        path: path, outcome: outcome(of: chosen.image, at: destination), chosen: chosen,
+        path: path, outcome: outcome(of: chosen.image, at: destination, index: index),
+        chosen: chosen,
         rivals: rivals.count > 1 ? rivals : [], conflictingPixels: nil,
         resolvedByNewest: rivals.count > 1)
     }
   }
 
   /// Added, updated or unchanged, by content: equal bytes, else equal decoded pixels.
-  private func outcome(of image: SourceInventory.Image, at destination: URL) -> MergePlan.Outcome {
-    let url = destination.appendingPathComponent(image.path)
-    guard let bytes = try? FileSystem.read(url) else { return .added }
-    if SHA256.hex(bytes) == image.pngSHA256 { return .unchanged }
+  private func outcome(
+    of image: SourceInventory.Image, at destination: URL, index: DestinationIndex
+  ) -> MergePlan.Outcome {
+    guard let digest = index.pngSHA256(image.path) else { return .added }
+    if digest == image.pngSHA256 { return .unchanged }
+    guard let bytes = try? FileSystem.read(destination.appendingPathComponent(image.path)) else {
+      return .updated
+    }
     guard let pixels = try? PNGDecoder().decode(bytes) else { return .updated }
     let samePixels =
       pixels.width == image.width && pixels.height == image.height

@@ -61,7 +61,19 @@ public struct MergeSession: Sendable {
         errors.append("\(error)")
       }
     }
-    var plan = MergePlanner(options: options).plan(sources: sources, destination: destination) {
+    // Dry runs write nothing, not even the hidden staging folder.
+    var staging: MergeStaging?
+    if !writesNothing {
+      do {
+        staging = try MergeStaging(destination: destination)
+      } catch {
+        errors.append("\(error)")
+      }
+    }
+    defer { staging?.remove() }
+    var plan = MergePlanner(options: options).plan(
+      sources: sources, destination: destination, staging: staging
+    ) {
       progress.update("reading sources", $0, $1)
     }
     progress.clear()
@@ -115,7 +127,7 @@ public struct MergeSession: Sendable {
         plan: plan)
     }
     do {
-      let result = try MergeApplier(options: options).apply(plan) {
+      let result = try MergeApplier(options: options).apply(plan, staging: staging) {
         progress.update("writing", $0, $1)
       }
       progress.clear()

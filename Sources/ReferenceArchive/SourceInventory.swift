@@ -60,6 +60,12 @@ public struct SourceInventory: Sendable {
 struct InventoryScanner {
   let limits: ArchiveLimits
   let decoder = PNGDecoder()
+  /// The source's position in the plan, for staging.
+  var sourceIndex = 0
+  /// The destination, when known: entries its files already match are not read at all.
+  var destination: DestinationIndex?
+  /// Where entries that differ from the destination are kept for applying; nil for dry runs.
+  var staging: MergeStaging?
 
   func scan(_ source: MergeSource) throws(ArchiveError) -> SourceInventory {
     var manifest: ArchiveManifest?
@@ -70,7 +76,18 @@ struct InventoryScanner {
     // their pixels as it does for the others. Only those it does not list are decoded, in a
     // second pass, so entry order never turns a merge into a decode of every image.
     var early: [String: (pngSHA256: String, width: Int, height: Int)] = [:]
-    try SourceReader(limits: limits).forEachEntry(of: source) { (entry) throws(ArchiveError) in
+    // An entry whose manifest record matches the destination file byte for byte cannot change
+    // anything, so its contents are skipped: an up-to-date tree costs little more than hashing
+    // its own files.
+    var skipped: String?
+    let wantsData = { (path: String) -> Bool in
+      guard let record = records[path], let destination else { return true }
+      let wanted = destination.pngSHA256(path) != record.pngSHA256
+      skipped = wanted ? nil : path
+      return wanted
+    }
+    try SourceReader(limits: limits).forEachEntry(of: source, wantsData: wantsData) {
+      (entry) throws(ArchiveError) in
       if entry.path == ArchiveManifest.entryName {
         guard manifest == nil else { throw refuse(source, entry.path, "a second manifest") }
         let decoded = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
@@ -82,7 +99,14 @@ struct InventoryScanner {
         throw refuse(source, entry.path, "the path appears twice")
       }
       try check(entry, source: source)
+      if skipped == entry.path, let record = records[entry.path] {
+        images[entry.path] = .init(
+          path: entry.path, pngSHA256: record.pngSHA256, pixelSHA256: record.pixelSHA256,
+          width: record.width, height: record.height, test: record.test)
+        return
+      }
       let pngSHA256 = SHA256.hex(entry.bytes)
+      try stageIfChanged(entry, pngSHA256: pngSHA256)
       if manifest == nil {
         let size = try headerSize(entry, source: source)
         early[entry.path] = (pngSHA256, size.width, size.height)
@@ -108,6 +132,7 @@ struct InventoryScanner {
           throw refuse(source, entry.path, "it changed while it was read; rerun the merge")
         }
         images[entry.path] = try image(entry, pngSHA256: pngSHA256, source: source, record: nil)
+        try stageIfChanged(entry, pngSHA256: pngSHA256)
       }
       if let path = undecoded.keys.min() {
         throw refuse(source, path, "it disappeared while it was read; rerun the merge")
@@ -126,6 +151,12 @@ struct InventoryScanner {
       source: source, manifest: manifest, images: images,
       generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(source),
       missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
+  }
+
+  /// Keeps the entry for applying when the destination does not already hold these bytes.
+  private func stageIfChanged(_ entry: ArchiveEntry, pngSHA256: String) throws(ArchiveError) {
+    guard let staging, destination?.pngSHA256(entry.path) != pngSHA256 else { return }
+    try staging.stage(entry.bytes, sourceIndex: sourceIndex, path: entry.path)
   }
 
   /// The rules every image entry follows: a safe path, a regular file, a `.png` name.

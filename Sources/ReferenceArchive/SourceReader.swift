@@ -4,14 +4,16 @@ import Foundation
 struct SourceReader {
   let limits: ArchiveLimits
 
-  /// Calls `body` for every entry (zip entries, or files below a folder).
+  /// Calls `body` for every entry (zip entries, or files below a folder, the manifest first).
+  /// - Parameter wantsData: Asked per path; entries it declines arrive without their bytes.
   func forEachEntry(
-    of source: MergeSource, _ body: (ArchiveEntry) throws(ArchiveError) -> Void
+    of source: MergeSource, wantsData: (String) -> Bool = { _ in true },
+    _ body: (ArchiveEntry) throws(ArchiveError) -> Void
   ) throws(ArchiveError) {
     let reader = ZipReader(limits: limits)
     switch source.location {
     case .zip(let url):
-      try reader.forEachEntry(in: .file(url), body)
+      try reader.forEachEntry(in: .file(url), wantsData: wantsData, body)
     case .nestedZip(let outer, let entryPath):
       var inner: [UInt8]?
       try reader.forEachEntry(in: .file(outer)) { entry in
@@ -20,21 +22,26 @@ struct SourceReader {
       guard let inner else {
         throw .io(operation: "find \(entryPath) inside", path: outer.path, message: "no such entry")
       }
-      try reader.forEachEntry(in: .memory(inner, name: source.description), body)
+      try reader.forEachEntry(
+        in: .memory(inner, name: source.description), wantsData: wantsData, body)
     case .folder(let url):
-      try forEachFile(below: url, body)
+      try forEachFile(below: url, wantsData: wantsData, body)
     }
   }
 
   /// Walks a folder in sorted order. Temporary files of interrupted writes are skipped: they
   /// are by definition incomplete.
   private func forEachFile(
-    below root: URL, _ body: (ArchiveEntry) throws(ArchiveError) -> Void
+    below root: URL, wantsData: (String) -> Bool,
+    _ body: (ArchiveEntry) throws(ArchiveError) -> Void
   ) throws(ArchiveError) {
     guard let enumerator = FileManager.default.enumerator(atPath: root.path) else {
       throw .io(operation: "list the folder", path: root.path, message: "cannot be read")
     }
-    let paths = enumerator.compactMap { $0 as? String }.sorted()
+    // The manifest first, as in archives, so it can vouch for the images that follow.
+    let paths = enumerator.compactMap { $0 as? String }.sorted {
+      ($0 == ArchiveManifest.entryName ? 0 : 1, $0) < ($1 == ArchiveManifest.entryName ? 0 : 1, $1)
+    }
     guard paths.count <= limits.maximumEntryCount else {
       throw .tooLarge(
         source: root.path, entry: nil, reason: "more than \(limits.maximumEntryCount) files")
@@ -46,7 +53,7 @@ struct SourceReader {
       let (kind, size) = try Self.status(of: url)
       if kind == .directory { continue }
       var bytes: [UInt8] = []
-      if kind == .regularFile {
+      if kind == .regularFile && wantsData(path) {
         guard size <= limits.maximumEntryBytes else {
           throw .tooLarge(
             source: root.path, entry: path,

@@ -56,8 +56,10 @@ public struct ZipReader: Sendable {
   /// - Throws: `ArchiveError` for unreadable, truncated or corrupt archives (bad CRC included),
   ///   and for limits exceeded, naming the archive and entry.
   ///   - headersOnly: Skip the contents; entries arrive with empty `bytes`.
+  ///   - wantsData: Asked with each entry's path; when it returns false the contents are skipped
+  ///     (not read, not checked) and the entry arrives with empty `bytes`.
   public func forEachEntry(
-    in input: Input, headersOnly: Bool = false,
+    in input: Input, headersOnly: Bool = false, wantsData: (String) -> Bool = { _ in true },
     _ body: (ArchiveEntry) throws(ArchiveError) -> Void
   ) throws(ArchiveError) {
     let archive = try LibArchiveHandle(.read, name: input.name)
@@ -70,7 +72,8 @@ public struct ZipReader: Sendable {
         (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
       try archive.check(
         archive_read_open_filename(archive.pointer, url.path, 1 << 16), "opening the archive")
-      try readEntries(archive, archiveSize: archiveSize, headersOnly: headersOnly, body)
+      try readEntries(
+        archive, archiveSize: archiveSize, headersOnly: headersOnly, wantsData: wantsData, body)
     case .memory(let bytes, _):
       archiveSize = bytes.count
       // withUnsafeBytes rethrows untyped errors, so the typed one is carried out by hand.
@@ -80,7 +83,8 @@ public struct ZipReader: Sendable {
           try archive.check(
             archive_read_open_memory(archive.pointer, buffer.baseAddress, buffer.count),
             "opening the archive")
-          try readEntries(archive, archiveSize: archiveSize, headersOnly: headersOnly, body)
+          try readEntries(
+            archive, archiveSize: archiveSize, headersOnly: headersOnly, wantsData: wantsData, body)
         } catch {
           failure = error
         }
@@ -91,6 +95,7 @@ public struct ZipReader: Sendable {
 
   private func readEntries(
     _ archive: LibArchiveHandle, archiveSize: Int, headersOnly: Bool,
+    wantsData: (String) -> Bool,
     _ body: (ArchiveEntry) throws(ArchiveError) -> Void
   ) throws(ArchiveError) {
     var header: OpaquePointer?
@@ -110,7 +115,7 @@ public struct ZipReader: Sendable {
       let path = archive_entry_pathname(header).map { String(cString: $0) } ?? ""
       let kind = Self.kind(of: header)
       var bytes: [UInt8] = []
-      if kind == .regularFile && !headersOnly {
+      if kind == .regularFile && !headersOnly && wantsData(path) {
         bytes = try readData(archive, entry: path, declaredSize: Self.declaredSize(header))
         total += bytes.count
         try checkTotal(total, archiveSize: archiveSize, archive: archive.name, entry: path)

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A hidden folder inside the destination where entries that will probably be written are put
+/// while the sources are read, so applying the plan is a rename instead of a second read of
+/// every archive. Nothing in it is visible at a reference path; it is removed when the merge
+/// ends, and a merge killed before that leaves it to be removed by the next one.
+final class MergeStaging {
+  let folder: URL
+  private var staged: [StagedKey: URL] = [:]
+
+  struct StagedKey: Hashable {
+    var sourceIndex: Int
+    var path: String
+  }
+
+  /// The name prefix of staging folders; it starts like every temporary file of this package.
+  static let prefix = FileSystem.temporaryPrefix + "staging-"
+
+  /// Creates the folder, first removing any left by an interrupted merge.
+  init(destination: URL) throws(ArchiveError) {
+    Self.removeLeftovers(in: destination)
+    folder = destination.appendingPathComponent(
+      "\(Self.prefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileSystem.createFolder(folder)
+  }
+
+  /// Keeps an entry's bytes for a later rename into place.
+  func stage(_ bytes: [UInt8], sourceIndex: Int, path: String) throws(ArchiveError) {
+    let url = folder.appendingPathComponent("\(sourceIndex)").appendingPathComponent(path)
+    try FileSystem.writeAtomically(bytes, to: url)
+    staged[StagedKey(sourceIndex: sourceIndex, path: path)] = url
+  }
+
+  /// The staged file of an entry, if it was staged.
+  func stagedFile(sourceIndex: Int, path: String) -> URL? {
+    staged[StagedKey(sourceIndex: sourceIndex, path: path)]
+  }
+
+  /// Removes the folder and everything still in it.
+  func remove() {
+    try? FileManager.default.removeItem(at: folder)
+  }
+
+  static func removeLeftovers(in destination: URL) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: destination.path)) ?? []
+    for name in names where name.hasPrefix(prefix) {
+      try? FileManager.default.removeItem(at: destination.appendingPathComponent(name))
+    }
+  }
+}
