@@ -58,9 +58,19 @@ let package = Package(
       name: "Benchmarks",
       dependencies: ["ReferenceImageCore", "CLibPNG"]
     ),
+    // libFuzzer targets (Scripts/fuzz builds them with -DFUZZING -sanitize=fuzzer); in a normal
+    // build each is a program that replays a corpus, so `swift build` still compiles them.
+    .executableTarget(
+      name: "FuzzPNGDecoder",
+      dependencies: ["ReferenceImageCore"]
+    ),
+    .executableTarget(
+      name: "FuzzArchiveMerge",
+      dependencies: ["ReferenceArchive", "ReferenceImageCore"]
+    ),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["ReferenceArchive"],
+      dependencies: ["ReferenceArchive", "ReferenceImageCore"],
       exclude: ["__Fixtures__"]
     ),
     .testTarget(

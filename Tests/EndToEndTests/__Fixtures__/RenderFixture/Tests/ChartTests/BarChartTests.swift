@@ -12,5 +12,6 @@ final class BarChartTests: XCTestCase {
 
   func testFlatBars() {
     assertImage(Shapes.bars([10, 10, 10]), named: "flat-bars")
+    FixtureCrash.afterStoring()
   }
 }

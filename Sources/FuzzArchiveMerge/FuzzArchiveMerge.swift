@@ -1,0 +1,173 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+
+/// A libFuzzer target for what `merge-refs` does with an archive: `ZipReader` over the bytes in
+/// memory, then the same bytes as a zip file through `MergeSource.expand`, `MergePlanner` and,
+/// when the plan may be applied, `MergeApplier` into a scratch package.
+///
+/// Any input may be refused; none may crash, and the merge's promises must hold: every planned
+/// path is safe, only valid PNGs land, nothing is written outside the destination, and merging
+/// the same input again changes nothing.
+///
+/// Built with `-Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer` (see `Scripts/fuzz`) it is a
+/// libFuzzer binary; in a normal build it replays files and folders given as arguments, and
+/// `--write-seeds FOLDER` writes the seed archives committed in `Tests/Fuzz/ArchiveMerge`.
+enum ArchiveMergeFuzz {
+  /// Small limits, so an input that declares gigabytes is refused at once.
+  static let options: MergeOptions = {
+    var options = MergeOptions()
+    options.limits = ArchiveLimits(
+      maximumEntryBytes: 1 << 20, maximumTotalBytes: 4 << 20, maximumCompressionRatio: 100,
+      maximumEntryCount: 1000)
+    return options
+  }()
+
+  /// The reference every scratch package starts with; the seeds keep it, change it or add
+  /// beside it.
+  static let existingPath = "Tests/ChartTests/__References__/BarChartTests/bars.png"
+
+  /// This process's scratch folder: `input.zip` and the destination package, nothing else.
+  static let sandbox = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "FuzzArchiveMerge-\(getpid())")
+  static let input = sandbox.appendingPathComponent("input.zip")
+  static let package = sandbox.appendingPathComponent("package")
+
+  static func run(_ bytes: [UInt8]) {
+    var entries = 0
+    try? ZipReader(limits: options.limits).forEachEntry(in: .memory(bytes, name: "input")) {
+      _ in entries += 1
+    }
+    resetPackage()
+    guard FileManager.default.createFile(atPath: input.path, contents: Data(bytes)) else {
+      fatalError("cannot write \(input.path)")
+    }
+    let sources = (try? MergeSource.expand(input.path, limits: options.limits)) ?? []
+    let plan = MergePlanner(options: options).plan(sources: sources, destination: package)
+    for item in plan.items {
+      if let reason = unsafeReason(item.path) {
+        fatalError("the plan holds the unsafe path \(item.path.debugDescription): \(reason)")
+      }
+      let needsChoice = [.added, .updated, .unchanged].contains(item.outcome)
+      if needsChoice != (item.chosen != nil) {
+        fatalError(
+          "\(item.path): outcome \(item.outcome) with chosen \(String(describing: item.chosen))")
+      }
+    }
+    guard plan.badSources.isEmpty, plan.destinationProblems.isEmpty,
+      plan.items(.conflict).isEmpty
+    else { return }
+    let result: MergeApplier.Result
+    do {
+      result = try MergeApplier(options: options).apply(plan)
+    } catch {
+      fatalError("applying a clean plan failed: \(error)")
+    }
+    for path in result.written {
+      let bytes = FileManager.default.contents(atPath: package.appendingPathComponent(path).path)
+      guard let bytes, (try? PNGDecoder().decode(bytes)) != nil else {
+        fatalError("\(path) landed but is not a valid PNG")
+      }
+    }
+    checkNothingOutsidePackage()
+    let again = MergePlanner(options: options).plan(sources: sources, destination: package)
+    let changes = again.items.filter { $0.outcome == .added || $0.outcome == .updated }
+    guard changes.isEmpty, again.badSources.isEmpty else {
+      fatalError("a second merge of the same input does not converge: \(changes.map(\.path))")
+    }
+  }
+
+  /// Why a planned path could escape the destination, or nil.
+  static func unsafeReason(_ path: String) -> String? {
+    if path.hasPrefix("/") { return "absolute" }
+    if path.contains("\\") || path.utf8.contains(0) { return "backslash or NUL" }
+    if path.split(separator: "/", omittingEmptySubsequences: false).contains(where: {
+      $0 == ".." || $0 == "." || $0.isEmpty
+    }) {
+      return "climbs out or has empty components"
+    }
+    return nil
+  }
+
+  /// Every file in the sandbox is the input or inside the package.
+  static func checkNothingOutsidePackage() {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.path)) ?? []
+    for name in names where name != "input.zip" && name != "package" {
+      fatalError("the merge wrote \(sandbox.path)/\(name) outside the destination")
+    }
+  }
+
+  /// Gives the package exactly one reference, `existingPath`, as the seeds expect.
+  static func resetPackage() {
+    try? FileManager.default.removeItem(at: sandbox)
+    let reference = package.appendingPathComponent(existingPath)
+    do {
+      try FileManager.default.createDirectory(
+        at: reference.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(existingPNG).write(to: reference)
+    } catch {
+      fatalError("cannot set up \(package.path): \(error)")
+    }
+  }
+
+  static let existingPNG = png(width: 6, height: 4, shade: 40)
+
+  /// A small image whose pixels depend on `shade`.
+  static func png(width: Int, height: Int, shade: UInt8) -> [UInt8] {
+    let pixels = (0..<(width * height * 4)).map { UInt8(truncatingIfNeeded: $0 * 7) &+ shade }
+    do {
+      return try PNGEncoder().encode(RGBAImage(width: width, height: height, pixels: pixels))
+    } catch {
+      fatalError("cannot encode a seed image: \(error)")
+    }
+  }
+}
+
+#if FUZZING
+  @_cdecl("LLVMFuzzerTestOneInput")
+  public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    ArchiveMergeFuzz.run([UInt8](UnsafeRawBufferPointer(start: start, count: count)))
+    return 0
+  }
+
+  @_extern(c, "LLVMFuzzerRunDriver")
+  func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt
+  ) -> CInt
+
+  /// SwiftPM links an executable's `main` to `<target>_main` (so tests can import executables),
+  /// which hides libFuzzer's `main`; this one starts libFuzzer's driver instead.
+  @_cdecl("FuzzArchiveMerge_main")
+  public func fuzzerMain(
+    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+  ) -> CInt {
+    var argc = argc
+    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
+    return runFuzzerDriver(&argc, &argv) { start, count in fuzz(start, count) }
+  }
+#else
+  @main
+  struct FuzzArchiveMergeReplay {
+    /// Replays every file given, and every file directly inside every folder given; or, with
+    /// `--write-seeds FOLDER`, writes the seed archives.
+    static func main() throws {
+      let arguments = Array(CommandLine.arguments.dropFirst())
+      if arguments.first == "--write-seeds", arguments.count == 2 {
+        try ArchiveMergeSeeds.write(to: URL(fileURLWithPath: arguments[1]))
+        return
+      }
+      let files = arguments.flatMap(FuzzCorpus.files(in:))
+      for file in files {
+        guard let bytes = FileManager.default.contents(atPath: file) else {
+          FileHandle.standardError.write(Data("cannot read \(file)\n".utf8))
+          exit(1)
+        }
+        ArchiveMergeFuzz.run([UInt8](bytes))
+      }
+      try? FileManager.default.removeItem(at: ArchiveMergeFuzz.sandbox)
+      print("FuzzArchiveMerge: \(files.count) inputs replayed, no failure")
+    }
+  }
+#endif

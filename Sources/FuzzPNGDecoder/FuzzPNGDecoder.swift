@@ -1,0 +1,82 @@
+import Foundation
+import ReferenceImageCore
+
+/// A libFuzzer target for `PNGDecoder`: `size(of:)` and `decode` on arbitrary bytes, under small
+/// limits. Any input may be refused with a `PNGError`; none may crash, and what decodes must
+/// agree with its header size and survive an encode-decode round trip unchanged.
+///
+/// Built with `-Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer` (see `Scripts/fuzz`) it is a
+/// libFuzzer binary; in a normal build it is a program that replays files and folders given as
+/// arguments through the same checks, so the seed corpus and every past crash stay regression
+/// tests.
+enum PNGDecoderFuzz {
+  /// Small enough that an input declaring a huge image is refused before memory is spent.
+  static let decoder = PNGDecoder(
+    limits: .init(
+      maximumWidth: 2048, maximumHeight: 2048, maximumDecodedBytes: 1 << 20,
+      maximumChunkBytes: 64 << 10))
+
+  /// Runs one input through the checks; a broken invariant stops the process.
+  static func run(_ input: [UInt8]) {
+    let size = try? decoder.size(of: input)
+    guard let image = try? decoder.decode(input) else { return }
+    guard let size, size == (image.width, image.height) else {
+      fatalError(
+        "decode gave \(image.width)×\(image.height), size(of:) said \(String(describing: size))")
+    }
+    guard image.pixels.count == image.width * image.height * 4 else {
+      fatalError("\(image.pixels.count) pixel bytes for \(image.width)×\(image.height)")
+    }
+    let encoded: [UInt8]
+    do {
+      encoded = try PNGEncoder().encode(image)
+    } catch {
+      fatalError("a decoded image does not encode: \(error)")
+    }
+    guard (try? decoder.decode(encoded)) == image else {
+      fatalError("the encode-decode round trip changed the pixels")
+    }
+  }
+}
+
+#if FUZZING
+  @_cdecl("LLVMFuzzerTestOneInput")
+  public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    PNGDecoderFuzz.run([UInt8](UnsafeRawBufferPointer(start: start, count: count)))
+    return 0
+  }
+
+  @_extern(c, "LLVMFuzzerRunDriver")
+  func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt
+  ) -> CInt
+
+  /// SwiftPM links an executable's `main` to `<target>_main` (so tests can import executables),
+  /// which hides libFuzzer's `main`; this one starts libFuzzer's driver instead.
+  @_cdecl("FuzzPNGDecoder_main")
+  public func fuzzerMain(
+    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+  ) -> CInt {
+    var argc = argc
+    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
+    return runFuzzerDriver(&argc, &argv) { start, count in fuzz(start, count) }
+  }
+#else
+  @main
+  struct FuzzPNGDecoderReplay {
+    /// Replays every file given, and every file directly inside every folder given.
+    static func main() {
+      let files = CommandLine.arguments.dropFirst().flatMap(FuzzCorpus.files(in:))
+      for file in files {
+        guard let bytes = FileManager.default.contents(atPath: file) else {
+          FileHandle.standardError.write(Data("cannot read \(file)\n".utf8))
+          exit(1)
+        }
+        PNGDecoderFuzz.run([UInt8](bytes))
+      }
+      print("FuzzPNGDecoder: \(files.count) inputs replayed, no failure")
+    }
+  }
+#endif
