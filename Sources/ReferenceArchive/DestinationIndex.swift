@@ -13,7 +13,10 @@ final class DestinationIndex {
   /// The PNG bytes' SHA-256 of the file at a package-relative path, or nil when there is none.
   func pngSHA256(_ path: String) -> String? {
     if let known = digests[path] { return known }
-    let digest = (try? FileSystem.read(root.appendingPathComponent(path))).map { SHA256.hex($0) }
+    let url = root.appendingPathComponent(path)
+    let digest =
+      FileSystem.isRegularFile(url.path)
+      ? (try? FileSystem.read(url)).map { SHA256.hex($0) } : nil
     digests[path] = digest
     return digest
   }

@@ -7,6 +7,7 @@ import Foundation
 final class MergeStaging {
   let folder: URL
   private var staged: [StagedKey: URL] = [:]
+  private var disabled = false
 
   struct StagedKey: Hashable {
     var sourceIndex: Int
@@ -24,11 +25,21 @@ final class MergeStaging {
     try FileSystem.createFolder(folder)
   }
 
-  /// Keeps an entry's bytes for a later rename into place.
-  func stage(_ bytes: [UInt8], sourceIndex: Int, path: String) throws(ArchiveError) {
+  /// Keeps an entry's bytes for a later rename into place. Staging is an optimisation: when it
+  /// fails (a full disk), staging stops and the entry is read again when the plan is applied,
+  /// where a write failure is reported as such.
+  func stage(_ bytes: [UInt8], sourceIndex: Int, path: String) {
+    guard !disabled else { return }
     let url = folder.appendingPathComponent("\(sourceIndex)").appendingPathComponent(path)
-    try FileSystem.writeAtomically(bytes, to: url)
-    staged[StagedKey(sourceIndex: sourceIndex, path: path)] = url
+    do {
+      // No temporary name inside the staging folder: it is private, and removed whole.
+      try FileSystem.createFolder(url.deletingLastPathComponent())
+      try FileSystem.write(bytes, to: url)
+      staged[StagedKey(sourceIndex: sourceIndex, path: path)] = url
+    } catch {
+      disabled = true
+      try? FileManager.default.removeItem(at: url)
+    }
   }
 
   /// The staged file of an entry, if it was staged.

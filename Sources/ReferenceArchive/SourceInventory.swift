@@ -106,7 +106,7 @@ struct InventoryScanner {
         return
       }
       let pngSHA256 = SHA256.hex(entry.bytes)
-      try stageIfChanged(entry, pngSHA256: pngSHA256)
+      stageIfChanged(entry, pngSHA256: pngSHA256)
       if manifest == nil {
         let size = try headerSize(entry, source: source)
         early[entry.path] = (pngSHA256, size.width, size.height)
@@ -132,7 +132,7 @@ struct InventoryScanner {
           throw refuse(source, entry.path, "it changed while it was read; rerun the merge")
         }
         images[entry.path] = try image(entry, pngSHA256: pngSHA256, source: source, record: nil)
-        try stageIfChanged(entry, pngSHA256: pngSHA256)
+        stageIfChanged(entry, pngSHA256: pngSHA256)
       }
       if let path = undecoded.keys.min() {
         throw refuse(source, path, "it disappeared while it was read; rerun the merge")
@@ -154,9 +154,9 @@ struct InventoryScanner {
   }
 
   /// Keeps the entry for applying when the destination does not already hold these bytes.
-  private func stageIfChanged(_ entry: ArchiveEntry, pngSHA256: String) throws(ArchiveError) {
+  private func stageIfChanged(_ entry: ArchiveEntry, pngSHA256: String) {
     guard let staging, destination?.pngSHA256(entry.path) != pngSHA256 else { return }
-    try staging.stage(entry.bytes, sourceIndex: sourceIndex, path: entry.path)
+    staging.stage(entry.bytes, sourceIndex: sourceIndex, path: entry.path)
   }
 
   /// The rules every image entry follows: a safe path, a regular file, a `.png` name.
