@@ -100,6 +100,14 @@ final class CrashEndToEndTests: XCTestCase {
     XCTAssertEqual(
       Set(files), Set(pngs + temporaries + [ArchiveManifest.entryName]), "nothing else is left")
 
+    // In trials the kill never landed inside a PNG write (the pool is quick with these), so a
+    // half-written temporary file, as such a kill leaves, is planted beside the staged images.
+    let firstPNG = try XCTUnwrap(pngs.first)
+    let half = try XCTUnwrap(staged[firstPNG]).prefix(100)
+    let planted = ((firstPNG as NSString).deletingLastPathComponent as NSString)
+      .appendingPathComponent("\(FileSystem.temporaryPrefix)1-2-cut.png")
+    try half.write(to: staging.appendingPathComponent(planted))
+
     let destination = try temporaryFolder("merged")
     let merge = try runProcess(try mergeRefsBinary().path, [staging.path, destination.path])
     XCTAssertEqual(merge.status, 0, merge.all)
