@@ -29,6 +29,12 @@ let package = Package(
       ]
     ),
     .testTarget(
+      name: "RemoteImageClientTests",
+      dependencies: [
+        "ChartRenderer", .product(name: "ReferenceImageCore", package: "ReferenceImages"),
+      ]
+    ),
+    .testTarget(
       name: "ChartRendererTests",
       dependencies: [
         "ChartRenderer", .product(name: "ReferenceImageCore", package: "ReferenceImages"),
