@@ -72,7 +72,8 @@ final class FixturePackage: @unchecked Sendable {
     var merged = ProcessInfo.processInfo.environment
     for key in [
       "IMAGE_GENERATION_MODE", "IMAGE_GENERATION_OUTPUT", "IMAGE_DIFF_DIR",
-      "IMAGE_REFERENCE_DIR", "RENDER_FIXTURE_CHANGE",
+      "IMAGE_REFERENCE_DIR", "RENDER_FIXTURE_CHANGE", "RENDER_FIXTURE_CRASH",
+      "RENDER_FIXTURE_UNSTUBBED",
     ] {
       merged[key] = nil
     }
