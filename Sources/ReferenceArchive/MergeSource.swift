@@ -73,15 +73,27 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
       throw .io(operation: "list the folder", path: url.path, message: FileSystem.reason(error))
     }
     let zips = names.filter { $0.lowercased().hasSuffix(".zip") }.sorted()
+    // An archive output folder (IMAGE_GENERATION_OUTPUT) holds archives and, after a crash,
+    // `.staging/<run>/` folders: each of those is a source of its own, never images at
+    // `.staging/...` paths.
+    let stagingRoot = url.appendingPathComponent(".staging")
+    let stagingRuns =
+      ((try? FileManager.default.contentsOfDirectory(atPath: stagingRoot.path)) ?? [])
+      .filter { (try? SourceReader.kind(of: stagingRoot.appendingPathComponent($0))) == .directory }
+      .sorted()
     let hasImagesOrManifest =
       names.contains(ArchiveManifest.entryName)
       || (FileManager.default.enumerator(atPath: url.path)?.contains {
-        ($0 as? String)?.hasSuffix(".png") == true
+        guard let path = $0 as? String else { return false }
+        return path.hasSuffix(".png") && !path.hasPrefix(".staging/")
       } ?? false)
-    if !zips.isEmpty && !hasImagesOrManifest {
+    if (!zips.isEmpty || !stagingRuns.isEmpty) && !hasImagesOrManifest {
       var sources: [MergeSource] = []
       for zip in zips {
         sources += try expand(url.appendingPathComponent(zip).path, limits: limits)
+      }
+      sources += stagingRuns.map {
+        MergeSource(location: .folder(stagingRoot.appendingPathComponent($0)))
       }
       return sources
     }

@@ -16,7 +16,10 @@ extension ImageCoordinator {
     Self.registration.perform { [self] in
       XCTestObservationCenter.shared.addTestObserver(CoordinatorObserver(coordinator: self))
       // Swift Testing runs no XCTest bundle, so the archive is written at exit instead.
-      atexit { ImageCoordinator.shared.finishRun() }
+      atexit {
+        ImageCoordinator.shared.finishRun()
+        ImageCoordinator.shared.failProcessIfImagesWereLost(insideExitHandler: true)
+      }
       if case .invalid(let value) = environment.mode {
         log("error: " + GenerationMode.invalidMessage(value))
       }
@@ -53,8 +56,8 @@ final class CoordinatorObserver: NSObject, XCTestObservation, @unchecked Sendabl
   }
 
   func testBundleDidFinish(_ testBundle: Bundle) {
-    guard let archive = coordinator.finishRun() else { return }
-    attach(archive)
+    if let archive = coordinator.finishRun() { attach(archive) }
+    coordinator.failProcessIfImagesWereLost(insideExitHandler: false)
   }
 
   /// Apple platforms keep the archive as an attachment too (untested: built only there).

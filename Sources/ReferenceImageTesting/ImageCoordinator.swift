@@ -98,6 +98,14 @@ public final class ImageCoordinator: @unchecked Sendable {
       throw .writeFailed(
         path: location.relativePath, reason: "the run's archive was already written")
     }
+    // A background write failed (a full disk, say): every later store fails loudly, so the
+    // loss is seen by a test and not only in the log.
+    if let failure = state.writeFailures.first {
+      throw .writeFailed(
+        path: location.relativePath,
+        reason: "an earlier image could not be staged, so this run's archive is incomplete "
+          + "(\(failure))")
+    }
     let staging = try stagingFolder(packageRoot: location.packageRoot)
     state.storedBy[location.relativePath] = test
     submissions.enter()
@@ -171,6 +179,21 @@ public final class ImageCoordinator: @unchecked Sendable {
           + "\(staging.url.path), which merge-refs accepts as a source")
       return nil
     }
+  }
+
+  /// The messages of images that could not be staged; empty when all were written.
+  public var writeFailures: [String] { locked { $0.writeFailures } }
+
+  /// After `finishRun`: when images were lost, says so and ends the process with status 1, so
+  /// that `swift test` fails even when the failed image was the last one stored.
+  /// - Parameter insideExitHandler: True from `atexit`, where only `_exit` is safe.
+  func failProcessIfImagesWereLost(insideExitHandler: Bool) {
+    let failures = writeFailures
+    guard !failures.isEmpty else { return }
+    log(
+      "error: ReferenceImages could not stage \(failures.count) image(s); failing the run so "
+        + "the loss is not missed (the archive's manifest says \"failed\")")
+    if insideExitHandler { _exit(1) } else { exit(1) }
   }
 
   /// The archive written by `finishRun`, if any.
