@@ -34,6 +34,7 @@ public final class ImageCoordinator: @unchecked Sendable {
     var knownTests: Set<String> = []
     var currentXCTest: String?
     var writeFailures: [String] = []
+    var lossReported = false
     var finished = false
     var archive: URL?
   }
@@ -188,11 +189,15 @@ public final class ImageCoordinator: @unchecked Sendable {
   /// that `swift test` fails even when the failed image was the last one stored.
   /// - Parameter insideExitHandler: True from `atexit`, where only `_exit` is safe.
   func failProcessIfImagesWereLost(insideExitHandler: Bool) {
-    let failures = writeFailures
+    // exit(1) runs the atexit fallback, which comes here again: say it once.
+    let failures = locked { state -> [String] in
+      defer { state.lossReported = true }
+      return state.lossReported ? [] : state.writeFailures
+    }
     guard !failures.isEmpty else { return }
     log(
       "error: ReferenceImages could not stage \(failures.count) image(s); failing the run so "
-        + "the loss is not missed (the archive's manifest says \"failed\")")
+        + "the loss is not missed")
     if insideExitHandler { _exit(1) } else { exit(1) }
   }
 
