@@ -68,19 +68,21 @@ let package = Package(
       name: "FuzzArchiveMerge",
       dependencies: ["ReferenceArchive", "ReferenceImageCore"]
     ),
+    // Helpers the test targets share: temporary folders, child processes, built products.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["ReferenceArchive", "ReferenceImageCore"],
+      dependencies: ["ReferenceArchive", "ReferenceImageCore", "TestSupport"],
       exclude: ["__Fixtures__"]
     ),
     .testTarget(
       name: "MergeRefsTests",
-      dependencies: ["ReferenceArchive"],
+      dependencies: ["ReferenceArchive", "TestSupport"],
       exclude: ["__Fixtures__"]
     ),
     .testTarget(
       name: "ReferenceArchiveTests",
-      dependencies: ["ReferenceArchive"]
+      dependencies: ["ReferenceArchive", "TestSupport"]
     ),
     .testTarget(
       name: "ReferenceImageCoreTests",
@@ -89,7 +91,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ReferenceImageTestingTests",
-      dependencies: ["ReferenceImageTesting"]
+      dependencies: ["ReferenceImageTesting", "TestSupport"]
     ),
   ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+@_exported import TestSupport
 import XCTest
 
 /// A copy of `__Fixtures__/RenderFixture` in a temporary folder, depending on this checkout, on
@@ -86,50 +87,4 @@ final class FixturePackage: @unchecked Sendable {
 struct FixtureError: Error, CustomStringConvertible {
   let message: String
   var description: String { message }
-}
-
-struct ProcessOutput {
-  let status: Int32
-  let output: String
-  let error: String
-  var all: String { output + error }
-}
-
-/// Runs a program with an argument array (never split on spaces), reading both pipes before
-/// waiting so a chatty child cannot block.
-func runProcess(
-  _ executable: String, _ arguments: [String], in folder: URL? = nil,
-  environment: [String: String]? = nil, timeout: TimeInterval = 600
-) throws -> ProcessOutput {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  if let folder { process.currentDirectoryURL = folder }
-  if let environment { process.environment = environment }
-  let output = Pipe()
-  let error = Pipe()
-  process.standardOutput = output
-  process.standardError = error
-  try process.run()
-  // A hung child (a deadlock, a crash handler waiting) must fail the test, not stall CI.
-  let watchdog = DispatchWorkItem { [process] in
-    if process.isRunning {
-      FileHandle.standardError.write(
-        Data("killing \(executable) \(arguments) after \(timeout) s\n".utf8))
-      kill(process.processIdentifier, SIGKILL)
-    }
-  }
-  DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-  defer { watchdog.cancel() }
-  nonisolated(unsafe) var errorData = Data()
-  let group = DispatchGroup()
-  DispatchQueue.global().async(group: group) {
-    errorData = error.fileHandleForReading.readDataToEndOfFile()
-  }
-  let outputData = output.fileHandleForReading.readDataToEndOfFile()
-  group.wait()
-  process.waitUntilExit()
-  return ProcessOutput(
-    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-    error: String(decoding: errorData, as: UTF8.self))
 }

@@ -64,16 +64,4 @@ final class ReadmeTests: XCTestCase {
 }
 
 /// The `merge-refs` built beside this test binary (`swift build --build-tests` builds it).
-func mergeRefsBinary() throws -> URL {
-  let folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  let candidates = [folder, folder.deletingLastPathComponent()].map {
-    $0.appendingPathComponent("merge-refs")
-  }
-  guard
-    let binary = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
-  else {
-    throw FixtureError(
-      message: "merge-refs not found beside \(CommandLine.arguments[0]); run swift build first")
-  }
-  return binary
-}
+func mergeRefsBinary() throws -> URL { try builtProduct("merge-refs") }

@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+@_exported import TestSupport
 import XCTest
 
 #if canImport(Glibc)
@@ -12,14 +13,6 @@ import XCTest
 // MARK: Folders and fixtures
 
 /// A fresh temporary folder whose name holds a space (so nothing may split paths on spaces),
-/// removed when the test ends.
-func makeTemporaryFolder(_ test: XCTestCase) throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "merge refs-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-  return url
-}
 
 /// A committed hostile archive from `__Fixtures__/hostile` (see `make_hostile_archives.py`).
 func hostileFixture(_ name: String, file: StaticString = #filePath) -> URL {
@@ -201,67 +194,19 @@ func assertTreesEqual(
 // MARK: The merge-refs binary
 
 /// The result of running a program.
-struct ProgramResult {
-  var status: Int32
-  var output: String
-  var error: String
-  /// Both streams, for messages.
-  var all: String { output + error }
-}
-
-/// Why the built `merge-refs` could not be found.
-struct MissingBinary: Error, CustomStringConvertible {
-  var searched: [String]
-  var description: String {
-    "merge-refs is not built beside the test bundle (looked in \(searched)); build every "
-      + "product first with `swift build --build-tests` (Scripts/test does), then rerun"
-  }
-}
+typealias ProgramResult = ProcessOutput
 
 /// Runs the `merge-refs` built beside this test bundle (the same build folder, whatever
 /// `--scratch-path` was used).
 enum MergeRefs {
-  /// The folders a built product may be in: the test bundle's own build folder.
-  static func binary() throws -> URL {
-    var folders: [URL] = []
-    if let executable = Bundle.main.executableURL {
-      folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
-    }
-    for bundle in [Bundle.main] + Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-      folders.append(bundle.bundleURL.deletingLastPathComponent())
-    }
-    folders.append(Bundle.main.bundleURL)
-    for folder in folders {
-      let candidate = folder.appendingPathComponent("merge-refs")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    throw MissingBinary(searched: folders.map(\.path))
-  }
+  /// The built binary, beside the test bundle.
+  static func binary() throws -> URL { try builtProduct("merge-refs") }
 
   /// Runs merge-refs with `arguments` (never split on spaces), reading both pipes before
   /// waiting, so a chatty run cannot block on a full pipe.
   @discardableResult
   static func run(_ arguments: [String]) throws -> ProgramResult {
-    let process = Process()
-    process.executableURL = try binary()
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    nonisolated(unsafe) var errorData = Data()
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) {
-      errorData = error.fileHandleForReading.readDataToEndOfFile()
-    }
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return ProgramResult(
-      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-      error: String(decoding: errorData, as: UTF8.self))
+    try runProcess(try binary().path, arguments)
   }
 
   /// Starts merge-refs and kills it with SIGKILL after `delay` seconds (or lets it finish

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import TestSupport
 import XCTest
 
 final class ZipWriterTests: XCTestCase {
@@ -15,14 +16,14 @@ final class ZipWriterTests: XCTestCase {
         .init(path: "ReferenceImages-manifest.json", contents: .bytes(Array("{}".utf8))),
       ], to: archive)
 
-    let unzip = try runProgram(try tool("unzip", package: "unzip"), ["-v", archive.path])
+    let unzip = try runProcess(try tool("unzip", package: "unzip"), ["-v", archive.path])
     XCTAssertEqual(unzip.status, 0, unzip.error)
     let pngLines = unzip.output.split(separator: "\n").filter { $0.contains(".png") }
     XCTAssertEqual(pngLines.count, 2)
     XCTAssertTrue(pngLines.allSatisfy { $0.contains("Stored") }, unzip.output)
 
     let bsdtar = try tool("bsdtar", package: "libarchive-tools")
-    let listing = try runProgram(bsdtar, ["-tf", archive.path])
+    let listing = try runProcess(bsdtar, ["-tf", archive.path])
     XCTAssertEqual(
       listing.output.split(separator: "\n").sorted(),
       [
@@ -31,14 +32,14 @@ final class ZipWriterTests: XCTestCase {
       ])
     let extracted = folder.appendingPathComponent("x")
     try FileManager.default.createDirectory(at: extracted, withIntermediateDirectories: true)
-    XCTAssertEqual(try runProgram(bsdtar, ["-xf", archive.path, "-C", extracted.path]).status, 0)
+    XCTAssertEqual(try runProcess(bsdtar, ["-xf", archive.path, "-C", extracted.path]).status, 0)
     XCTAssertEqual(
       try Data(
         contentsOf: extracted.appendingPathComponent("Tests/B/__References__/File/two.png")),
       Data(second))
     let unzipped = folder.appendingPathComponent("u")
     XCTAssertEqual(
-      try runProgram(
+      try runProcess(
         try tool("unzip", package: "unzip"), ["-q", archive.path, "-d", unzipped.path]
       )
       .status, 0)

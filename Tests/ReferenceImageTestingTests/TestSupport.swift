@@ -1,18 +1,10 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+@_exported import TestSupport
 import XCTest
 
 @testable import ReferenceImageTesting
-
-/// A fresh temporary folder, removed when the test ends.
-func makeTemporaryFolder(_ test: XCTestCase) throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "refimg-testing-tests-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-  return url
-}
 
 /// A temporary package: a folder holding a `Package.swift`, so reference lookup finds its root.
 struct TemporaryPackage {

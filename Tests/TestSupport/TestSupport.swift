@@ -1,0 +1,113 @@
+import Foundation
+import XCTest
+
+/// A fresh temporary folder, removed when the test ends.
+/// - Parameter test: The test that owns the folder.
+/// - Returns: The folder's URL.
+public func makeTemporaryFolder(_ test: XCTestCase) throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "refimg-tests-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  test.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+  return url
+}
+
+/// What a finished child process printed, and its exit status.
+public struct ProcessOutput: Sendable {
+  /// The exit status.
+  public var status: Int32
+  /// Standard output.
+  public var output: String
+  /// Standard error.
+  public var error: String
+  /// Both streams, for failure messages.
+  public var all: String { output + error }
+
+  /// Creates a record of a finished process.
+  public init(status: Int32, output: String, error: String) {
+    self.status = status
+    self.output = output
+    self.error = error
+  }
+}
+
+/// Runs a program with an argument array (never split on spaces), reading both pipes before
+/// waiting so a chatty child cannot block, and killing it after `timeout` seconds so a hung
+/// child fails the test instead of stalling CI.
+/// - Parameters:
+///   - executable: The program's path.
+///   - arguments: Its arguments.
+///   - folder: The working folder; the current one unless given.
+///   - environment: The environment; this process's unless given.
+///   - timeout: Seconds before the child is killed.
+/// - Returns: The status and both streams.
+@discardableResult
+public func runProcess(
+  _ executable: String, _ arguments: [String], in folder: URL? = nil,
+  environment: [String: String]? = nil, timeout: TimeInterval = 600
+) throws -> ProcessOutput {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: executable)
+  process.arguments = arguments
+  process.standardInput = FileHandle.nullDevice
+  if let folder { process.currentDirectoryURL = folder }
+  if let environment { process.environment = environment }
+  let output = Pipe()
+  let error = Pipe()
+  process.standardOutput = output
+  process.standardError = error
+  try process.run()
+  let watchdog = DispatchWorkItem { [process] in
+    if process.isRunning {
+      FileHandle.standardError.write(
+        Data("killing \(executable) \(arguments) after \(timeout) s\n".utf8))
+      kill(process.processIdentifier, SIGKILL)
+    }
+  }
+  DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+  defer { watchdog.cancel() }
+  nonisolated(unsafe) var errorData = Data()
+  let group = DispatchGroup()
+  DispatchQueue.global().async(group: group) {
+    errorData = error.fileHandleForReading.readDataToEndOfFile()
+  }
+  let outputData = output.fileHandleForReading.readDataToEndOfFile()
+  group.wait()
+  process.waitUntilExit()
+  return ProcessOutput(
+    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+    error: String(decoding: errorData, as: UTF8.self))
+}
+
+/// Why a product of this package could not be found beside the test bundle.
+public struct MissingProduct: Error, CustomStringConvertible {
+  /// The product.
+  public var name: String
+  /// The folders looked in.
+  public var searched: [String]
+  public var description: String {
+    "\(name) is not built beside the test bundle (looked in \(searched)); build every product "
+      + "first with `swift build --build-tests` (Scripts/test does), then rerun"
+  }
+}
+
+/// An executable product built beside this test bundle (the same build folder, whatever
+/// `--scratch-path` was used), such as `merge-refs`.
+/// - Parameter name: The product's name.
+/// - Returns: Its path.
+public func builtProduct(_ name: String) throws -> URL {
+  var folders: [URL] = []
+  if let executable = Bundle.main.executableURL {
+    folders.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
+  }
+  for bundle in [Bundle.main] + Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+    folders.append(bundle.bundleURL.deletingLastPathComponent())
+  }
+  folders.append(Bundle.main.bundleURL)
+  folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+  for folder in folders {
+    let candidate = folder.appendingPathComponent(name)
+    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+  }
+  throw MissingProduct(name: name, searched: folders.map(\.path))
+}
