@@ -26,7 +26,8 @@ let package = Package(
       name: "ChartRenderTests",
       dependencies: [
         "ChartRenderer", .product(name: "ReferenceImageTesting", package: "ReferenceImages"),
-      ]
+      ],
+      exclude: ["__References__"]
     ),
     .testTarget(
       name: "RemoteImageClientTests",

@@ -55,20 +55,29 @@ public struct BarChart: Sendable {
     frame.drawAxes(title: title, on: &canvas, theme: theme)
     guard !values.isEmpty else { return canvas.image }
     let slot = frame.plot.width / Double(values.count)
-    let barWidth = min(slot * 0.6, 48)
+    let barWidth = min(slot * 0.6, 48).rounded()
     let color = theme.color(at: 0)
     let zero = frame.y(0).rounded() - 1
+    // Enough decimals for every value (up to two), so 1.8 does not print as 2.
+    let valueDigits =
+      (0...2).first { digits in
+        values.allSatisfy {
+          abs($0 * AxisScale.power(digits) - ($0 * AxisScale.power(digits)).rounded()) < 1e-6
+        }
+      } ?? 2
     for (index, value) in values.enumerated() where value.isFinite {
       let center = frame.plot.x + slot * (Double(index) + 0.5)
       let end = frame.y(value).rounded()
+      // Whole-pixel sides keep the bars crisp.
       let bar = Rect(
-        x: center - barWidth / 2, y: min(end, zero), width: barWidth, height: abs(zero - end))
+        x: (center - barWidth / 2).rounded(), y: min(end, zero), width: barWidth,
+        height: abs(zero - end))
       drawBar(bar, growsUp: value >= 0, color: color, on: &canvas)
       if index < labels.count {
         frame.drawCategory(labels[index], x: center, on: &canvas, theme: theme)
       }
       if showsValues {
-        let text = AxisScale.format(value, fractionDigits: frame.scale.fractionDigits)
+        let text = AxisScale.format(value, fractionDigits: valueDigits)
         let textY = value >= 0 ? bar.y - 12 : bar.maxY + 5
         canvas.drawText(
           text, at: Point(x: center, y: textY), alignment: .center, color: theme.title)
@@ -85,11 +94,14 @@ public struct BarChart: Sendable {
     let near = growsUp ? bar.maxY : bar.y
     let paint = Paint.linearGradient(
       LinearGradient(start: Point(x: 0, y: far), end: Point(x: 0, y: near), from: light, to: color))
+    // Round only the far end: extend the shape past the zero line and clip it there, one
+    // shape so no edge pixel blends twice.
     let radius = min(4, bar.height)
-    canvas.fillRoundedRect(bar, radius: radius, paint)
-    // Square off the corners on the zero line: cover the half of the bar nearest it.
-    let half = bar.height / 2
-    canvas.fillRect(
-      Rect(x: bar.x, y: growsUp ? bar.y + half : bar.y, width: bar.width, height: half), paint)
+    let extended = Rect(
+      x: bar.x, y: growsUp ? bar.y : bar.y - radius, width: bar.width,
+      height: bar.height + radius)
+    canvas.clipRect = bar
+    canvas.fillRoundedRect(extended, radius: radius, paint)
+    canvas.clipRect = nil
   }
 }
