@@ -60,13 +60,14 @@ let package = Package(
     ),
     // libFuzzer targets (Scripts/fuzz builds them with -DFUZZING -sanitize=fuzzer); in a normal
     // build each is a program that replays a corpus, so `swift build` still compiles them.
+    .target(name: "FuzzSupport"),
     .executableTarget(
       name: "FuzzPNGDecoder",
-      dependencies: ["ReferenceImageCore"]
+      dependencies: ["ReferenceImageCore", "FuzzSupport"]
     ),
     .executableTarget(
       name: "FuzzArchiveMerge",
-      dependencies: ["ReferenceArchive", "ReferenceImageCore"]
+      dependencies: ["ReferenceArchive", "ReferenceImageCore", "FuzzSupport"]
     ),
     // Helpers the test targets share: temporary folders, child processes, built products.
     .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import ReferenceArchive
 import ReferenceImageCore
 
@@ -142,22 +143,12 @@ enum ArchiveMergeFuzz {
     return 0
   }
 
-  @_extern(c, "LLVMFuzzerRunDriver")
-  func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt
-  ) -> CInt
-
-  /// SwiftPM links an executable's `main` to `<target>_main` (so tests can import executables),
-  /// which hides libFuzzer's `main`; this one starts libFuzzer's driver instead.
+  /// Starts libFuzzer (see `FuzzSupport.runLibFuzzer`).
   @_cdecl("FuzzArchiveMerge_main")
   public func fuzzerMain(
     _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
   ) -> CInt {
-    var argc = argc
-    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return runFuzzerDriver(&argc, &argv) { start, count in fuzz(start, count) }
+    FuzzSupport.runLibFuzzer(argc, argv) { start, count in fuzz(start, count) }
   }
 #else
   @main
@@ -170,16 +161,8 @@ enum ArchiveMergeFuzz {
         try ArchiveMergeSeeds.write(to: URL(fileURLWithPath: arguments[1]))
         return
       }
-      let files = arguments.flatMap(FuzzCorpus.files(in:))
-      for file in files {
-        guard let bytes = FileManager.default.contents(atPath: file) else {
-          FileHandle.standardError.write(Data("cannot read \(file)\n".utf8))
-          exit(1)
-        }
-        ArchiveMergeFuzz.run([UInt8](bytes))
-      }
+      FuzzSupport.replay(arguments, target: "FuzzArchiveMerge", ArchiveMergeFuzz.run)
       try? FileManager.default.removeItem(at: ArchiveMergeFuzz.sandbox)
-      print("FuzzArchiveMerge: \(files.count) inputs replayed, no failure")
     }
   }
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 import ReferenceImageCore
 
 /// A libFuzzer target for `PNGDecoder`: `size(of:)` and `decode` on arbitrary bytes, under small
@@ -46,37 +47,21 @@ enum PNGDecoderFuzz {
     return 0
   }
 
-  @_extern(c, "LLVMFuzzerRunDriver")
-  func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt
-  ) -> CInt
-
-  /// SwiftPM links an executable's `main` to `<target>_main` (so tests can import executables),
-  /// which hides libFuzzer's `main`; this one starts libFuzzer's driver instead.
+  /// Starts libFuzzer (see `FuzzSupport.runLibFuzzer`).
   @_cdecl("FuzzPNGDecoder_main")
   public func fuzzerMain(
     _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
   ) -> CInt {
-    var argc = argc
-    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-    return runFuzzerDriver(&argc, &argv) { start, count in fuzz(start, count) }
+    FuzzSupport.runLibFuzzer(argc, argv) { start, count in fuzz(start, count) }
   }
 #else
   @main
   struct FuzzPNGDecoderReplay {
     /// Replays every file given, and every file directly inside every folder given.
     static func main() {
-      let files = CommandLine.arguments.dropFirst().flatMap(FuzzCorpus.files(in:))
-      for file in files {
-        guard let bytes = FileManager.default.contents(atPath: file) else {
-          FileHandle.standardError.write(Data("cannot read \(file)\n".utf8))
-          exit(1)
-        }
-        PNGDecoderFuzz.run([UInt8](bytes))
-      }
-      print("FuzzPNGDecoder: \(files.count) inputs replayed, no failure")
+      FuzzSupport.replay(
+        Array(CommandLine.arguments.dropFirst()), target: "FuzzPNGDecoder", PNGDecoderFuzz.run)
     }
+
   }
 #endif

@@ -13,21 +13,12 @@ struct SourceFetcher {
   /// Decodes the requested images; entries that cannot be read or decoded are left out.
   func images(_ requests: [Request], inventories: [SourceInventory]) -> [Request: RGBAImage] {
     var images: [Request: RGBAImage] = [:]
-    for (sourceIndex, wanted) in Dictionary(grouping: requests, by: \.sourceIndex) {
-      let paths = Set(wanted.map(\.path))
-      try? SourceReader(limits: limits).forEachEntry(of: inventories[sourceIndex].source) {
-        entry in
-        guard paths.contains(entry.path), let image = try? PNGDecoder().decode(entry.bytes) else {
-          return
-        }
-        images[Request(sourceIndex: sourceIndex, path: entry.path)] = image
-      }
-    }
+    forEachImage(requests, inventories: inventories) { images[$0] = $1 }
     return images
   }
 
-  /// Like `images`, but hands each decoded image to `body` instead of keeping them all, so a
-  /// report over thousands of images holds one at a time.
+  /// Hands each decoded image to `body` as it is read, so a report over thousands of images
+  /// holds one at a time.
   func forEachImage(
     _ requests: [Request], inventories: [SourceInventory],
     _ body: (Request, RGBAImage) -> Void
@@ -36,8 +27,10 @@ struct SourceFetcher {
       $0.key < $1.key
     }) {
       let paths = Set(wanted.map(\.path))
-      try? SourceReader(limits: limits).forEachEntry(of: inventories[sourceIndex].source) {
-        entry in
+      // Only the wanted entries are read; the others are skipped by their headers.
+      try? SourceReader(limits: limits).forEachEntry(
+        of: inventories[sourceIndex].source, wantsData: { paths.contains($0) }
+      ) { entry in
         guard paths.contains(entry.path), let image = try? PNGDecoder().decode(entry.bytes) else {
           return
         }
