@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "ReferenceImageCore", targets: ["ReferenceImageCore"]),
     .library(name: "ReferenceArchive", targets: ["ReferenceArchive"]),
+    .library(name: "ReferenceMerge", targets: ["ReferenceMerge"]),
     .library(name: "ReferenceImageTesting", targets: ["ReferenceImageTesting"]),
     .executable(name: "merge-refs", targets: ["merge-refs"]),
   ],
@@ -42,6 +43,12 @@ let package = Package(
       name: "ReferenceArchive",
       dependencies: ["ReferenceImageCore", "CArchive", "CLibCrypto"]
     ),
+    // Merging archives into a package's reference folders: used by merge-refs, never linked
+    // into a user's test binary.
+    .target(
+      name: "ReferenceMerge",
+      dependencies: ["ReferenceImageCore", "ReferenceArchive"]
+    ),
     .target(name: "CReferenceImageRegistration"),
     .target(
       name: "ReferenceImageTesting",
@@ -50,7 +57,7 @@ let package = Package(
     .executableTarget(
       name: "merge-refs",
       dependencies: [
-        "ReferenceArchive",
+        "ReferenceMerge",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -67,18 +74,18 @@ let package = Package(
     ),
     .executableTarget(
       name: "FuzzArchiveMerge",
-      dependencies: ["ReferenceArchive", "ReferenceImageCore", "FuzzSupport"]
+      dependencies: ["ReferenceArchive", "ReferenceMerge", "ReferenceImageCore", "FuzzSupport"]
     ),
     // Helpers the test targets share: temporary folders, child processes, built products.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["ReferenceArchive", "ReferenceImageCore", "TestSupport"],
+      dependencies: ["ReferenceArchive", "ReferenceMerge", "ReferenceImageCore", "TestSupport"],
       exclude: ["__Fixtures__"]
     ),
     .testTarget(
       name: "MergeRefsTests",
-      dependencies: ["ReferenceArchive", "TestSupport"],
+      dependencies: ["ReferenceArchive", "ReferenceMerge", "TestSupport"],
       exclude: ["__Fixtures__"]
     ),
     .testTarget(

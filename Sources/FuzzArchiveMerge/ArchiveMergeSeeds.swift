@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+import ReferenceMerge
 
 /// The seed archives of the merge fuzzer, written with `ZipWriter` as the coordinator writes
 /// them: each reaches a different part of the planner from the same scratch package.

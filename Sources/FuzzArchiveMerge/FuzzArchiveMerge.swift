@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 import ReferenceArchive
 import ReferenceImageCore
+import ReferenceMerge
 
 /// A libFuzzer target for what `merge-refs` does with an archive: `ZipReader` over the bytes in
 /// memory, then the same bytes as a zip file through `MergeSource.expand`, `MergePlanner` and,

@@ -1,9 +1,9 @@
 /// The rules an archive entry's path must follow before anything is written for it.
-enum EntryPath {
+package enum EntryPath {
   /// Checks a path from an archive or folder source.
   /// - Returns: The path, unchanged, when it is safe.
   /// - Throws: The reason it is refused.
-  static func validate(_ path: String) -> String? {
+  package static func validate(_ path: String) -> String? {
     if path.isEmpty { return "the path is empty" }
     if path.hasPrefix("/") || path.hasPrefix("\\") { return "the path is absolute" }
     if path.contains("\\") { return "the path contains a backslash" }

@@ -43,7 +43,7 @@ public enum FileSystem {
   }
 
   /// Whether a regular file exists at a path (not following a final symbolic link).
-  static func isRegularFile(_ path: String) -> Bool {
+  package static func isRegularFile(_ path: String) -> Bool {
     var status = stat()
     return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
   }
@@ -76,7 +76,7 @@ public enum FileSystem {
   /// The name prefix of every temporary file this package writes, so leftovers can be found.
   public static let temporaryPrefix = ".refimg-tmp-"
 
-  static func temporaryName(for name: String) -> String {
+  package static func temporaryName(for name: String) -> String {
     "\(temporaryPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
   }
 
@@ -104,7 +104,7 @@ public enum FileSystem {
   }
 
   /// Writes bytes to a new or truncated file, not atomically (for private folders).
-  static func write(_ bytes: [UInt8], to url: URL) throws(ArchiveError) {
+  package static func write(_ bytes: [UInt8], to url: URL) throws(ArchiveError) {
     try writeFile(bytes, to: url)
   }
 
@@ -127,7 +127,7 @@ public enum FileSystem {
     }
   }
 
-  static func reason(_ error: Error) -> String {
+  package static func reason(_ error: Error) -> String {
     if let error = error as? CocoaError, let underlying = error.userInfo[NSUnderlyingErrorKey] {
       return "\(underlying)"
     }

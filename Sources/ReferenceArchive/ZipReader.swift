@@ -19,6 +19,12 @@ public struct ArchiveEntry: Sendable {
   public var kind: Kind
   /// Its contents (empty for everything but regular files).
   public var bytes: [UInt8]
+
+  package init(path: String, kind: Kind, bytes: [UInt8]) {
+    self.path = path
+    self.kind = kind
+    self.bytes = bytes
+  }
 }
 
 /// Reads zip archives with libarchive (`archive_read_support_format_zip_seekable`, which trusts

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReferenceArchive
+import ReferenceMerge
 
 /// `merge-refs`: lands generation archives in the reference folders. Parsing, validation and
 /// printing only; the decisions live in `ReferenceArchive`.

@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+import ReferenceMerge
 import XCTest
 
 /// Kills and crashes real `swift test` runs of the fixture package while they generate images

@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+import ReferenceMerge
 import XCTest
 
 /// Hostile and broken sources: each is refused naming the archive and the entry, `merge-refs`

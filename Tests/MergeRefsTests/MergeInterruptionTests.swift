@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+import ReferenceMerge
 import XCTest
 
 /// `merge-refs` killed at random moments: no reference is ever half written, and rerunning the

@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+import ReferenceMerge
 import XCTest
 
 /// Every plan outcome (added, updated, unchanged, conflict, orphan) and every kind of source,

@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+import ReferenceMerge
 import XCTest
 
 /// The command line: argument errors, `--dry-run`, `--check`, `--json`, `--keep-going`, and

@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+import ReferenceMerge
 import XCTest
 
 /// An IMAGE_GENERATION_OUTPUT folder given as a source: its archives, and the staging folders of

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceImageCore
 
 /// Reads chosen images back out of their sources, decoded, for conflict counts and reports.

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// The outcome of a `merge-refs` run in a form for people (`text`) and machines (`json`).
 public struct MergeSummary: Codable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// Carries out a plan: writes added and updated images (each atomically, in its own folder),
 /// deletes orphans when pruning, and never touches anything outside the destination.

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// Reads the entries of any `MergeSource` the same way, one entry in memory at a time.
 struct SourceReader {

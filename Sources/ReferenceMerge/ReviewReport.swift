@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceImageCore
 
 /// A self-contained HTML page for reviewing a merge: every added, updated, conflicting and

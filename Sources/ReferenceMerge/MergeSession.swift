@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// One whole `merge-refs` run: expand the sources, plan, check the rules that stop a merge,
 /// apply, and summarise. The command line only parses arguments and prints.

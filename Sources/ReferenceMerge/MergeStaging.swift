@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// A hidden folder inside the destination where entries that will probably be written are put
 /// while the sources are read, so applying the plan is a rename instead of a second read of

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// The SHA-256 of each destination file a merge asks about, read once and remembered, so that
 /// sources, planner and report agree on what the destination holds.

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// What `merge-refs` will do (or did) for every destination path, decided by content alone.
 public struct MergePlan: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceImageCore
 
 /// What one source holds, learned by reading it once: its manifest and, per image, the hashes

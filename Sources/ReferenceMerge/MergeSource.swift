@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// One source of images for `merge-refs`: a coordinator archive, an archive nested inside an
 /// artifact zip, or a folder (an unpacked archive, or the staging folder of a run that crashed).

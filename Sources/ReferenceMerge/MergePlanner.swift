@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceImageCore
 
 /// Decides, for every destination path, what a merge does. It reads each source once, keeps

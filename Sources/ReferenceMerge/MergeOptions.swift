@@ -1,3 +1,5 @@
+import ReferenceArchive
+
 /// The choices that shape a merge.
 public struct MergeOptions: Sendable {
   /// What to do when sources disagree about a path.
