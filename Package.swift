@@ -37,11 +37,11 @@ let package = Package(
     ),
     .target(
       name: "ReferenceImageCore",
-      dependencies: ["CSpng"]
+      dependencies: ["CSpng", "CLibCrypto"]
     ),
     .target(
       name: "ReferenceArchive",
-      dependencies: ["ReferenceImageCore", "CArchive", "CLibCrypto"]
+      dependencies: ["ReferenceImageCore", "CArchive"]
     ),
     // Merging archives into a package's reference folders: used by merge-refs, never linked
     // into a user's test binary.

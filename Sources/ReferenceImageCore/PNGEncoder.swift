@@ -4,7 +4,8 @@ import Foundation
 /// Encodes an `RGBAImage` as an 8-bit RGBA PNG with libspng (`spng_encode_image`).
 ///
 /// The output is deterministic: the same pixels and setting always give the same bytes, and no
-/// time or text chunk is written.
+/// time or text chunk is written. Every file carries a `PNGPixelDigest` chunk (`riDG`) just
+/// before its image data, so readers can learn its pixel hash without decoding.
 public struct PNGEncoder: Sendable {
   /// The trade between encoding time and file size.
   public enum Setting: String, Sendable, Hashable, CaseIterable {
@@ -36,9 +37,33 @@ public struct PNGEncoder: Sendable {
 
   /// Encodes an image.
   /// - Parameter image: The pixels to encode.
-  /// - Returns: The PNG file's bytes.
+  /// - Returns: The PNG file's bytes, with a `PNGPixelDigest` chunk.
   /// - Throws: `PNGError` if libspng fails (in practice only when memory runs out).
   public func encode(_ image: RGBAImage) throws(PNGError) -> [UInt8] {
+    try encodeWithDigest(image).png
+  }
+
+  /// Encodes an image and returns the digest stored in it, so a caller that also records the
+  /// pixel hash (an archive manifest) hashes the pixels once and records the same value.
+  /// - Parameter image: The pixels to encode.
+  /// - Returns: The PNG file's bytes and the digest its `riDG` chunk holds.
+  /// - Throws: `PNGError` if libspng fails (in practice only when memory runs out).
+  public func encodeWithDigest(
+    _ image: RGBAImage
+  ) throws(PNGError) -> (png: [UInt8], digest: PNGPixelDigest) {
+    let plain = try encodeWithoutDigest(image)
+    let pixelSHA256 = image.pixels.withUnsafeBytes(SHA256.digest)
+    guard let png = PNGPixelDigest.inserting(pixelSHA256: pixelSHA256, into: plain) else {
+      throw .libspng(
+        step: "adding the pixel digest", code: Int32(SPNG_EINTERNAL.rawValue),
+        message: "libspng wrote a file without image data")
+    }
+    let digest = PNGPixelDigest(
+      width: image.width, height: image.height, pixelSHA256: SHA256.hexString(pixelSHA256))
+    return (png, digest)
+  }
+
+  private func encodeWithoutDigest(_ image: RGBAImage) throws(PNGError) -> [UInt8] {
     let context = try SpngContext(encoder: true)
     let ctx = context.pointer
     try context.check(

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceImageCore
 
 /// The SHA-256 of each destination file a merge asks about, read once and remembered, so that
 /// sources, planner and report agree on what the destination holds.

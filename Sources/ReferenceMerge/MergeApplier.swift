@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceImageCore
 
 /// Carries out a plan: writes added and updated images (each atomically, in its own folder),
 /// deletes orphans when pruning, and never touches anything outside the destination.

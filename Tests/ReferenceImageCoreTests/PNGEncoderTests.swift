@@ -49,7 +49,7 @@ final class PNGEncoderTests: XCTestCase {
     XCTAssertEqual(try PNGDecoder().decode(fast), try PNGDecoder().decode(small))
   }
 
-  func testEncode_output_hasOnlyCriticalChunksAndNoTimestamp() throws {
+  func testEncode_output_hasCriticalChunksAndThePixelDigestButNoTimestamp() throws {
     let bytes = try PNGEncoder(setting: .small).encode(Self.screenshotLike())
     let chunks = CoreFixtures.chunks(of: bytes)
     let types = chunks.map(\.type)
@@ -59,7 +59,8 @@ final class PNGEncoderTests: XCTestCase {
     for forbidden in ["tIME", "tEXt", "zTXt", "iTXt"] {
       XCTAssertFalse(types.contains(forbidden), "\(forbidden) in \(types)")
     }
-    XCTAssertEqual(Set(types), ["IHDR", "IDAT", "IEND"], "\(types)")
+    XCTAssertEqual(Set(types), ["IHDR", "riDG", "IDAT", "IEND"], "\(types)")
+    XCTAssertEqual(types.firstIndex(of: "riDG"), 1, "the digest sits right after IHDR")
     let last = try XCTUnwrap(chunks.last)
     XCTAssertEqual(last.start + 12, bytes.count, "nothing after IEND")
     // IHDR: 8-bit RGBA, not interlaced.
