@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "ReferenceMerge", targets: ["ReferenceMerge"]),
     .library(name: "ReferenceImageTesting", targets: ["ReferenceImageTesting"]),
     .executable(name: "merge-refs", targets: ["merge-refs"]),
+    .executable(name: "add-pixel-digests", targets: ["add-pixel-digests"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -58,6 +59,13 @@ let package = Package(
       name: "merge-refs",
       dependencies: [
         "ReferenceMerge",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "add-pixel-digests",
+      dependencies: [
+        "ReferenceArchive",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
