@@ -50,6 +50,9 @@ public struct ImageComparison: Sendable {
   }
 
   /// Compares two images of any sizes.
+  ///
+  /// Large images are compared in bands of rows on every core; the counts, the largest channel
+  /// difference and the bounding box are the same as one scan's, whatever the number of cores.
   /// - Parameters:
   ///   - image: The image under test.
   ///   - reference: The reference it should match.
@@ -57,6 +60,14 @@ public struct ImageComparison: Sendable {
   /// - Returns: The verdict with its numbers; a size mismatch is a failing result.
   public func compare(
     _ image: RGBAImage, to reference: RGBAImage, bound: DifferenceBound = .none
+  ) -> ComparisonResult {
+    compare(image, to: reference, bound: bound, bands: nil)
+  }
+
+  /// `compare(_:to:bound:)` with a chosen number of bands, so tests can check that the split
+  /// never changes a result; `nil` picks it from the image size and the cores.
+  package func compare(
+    _ image: RGBAImage, to reference: RGBAImage, bound: DifferenceBound, bands: Int?
   ) -> ComparisonResult {
     guard image.width == reference.width, image.height == reference.height else {
       return ComparisonResult(
@@ -68,25 +79,40 @@ public struct ImageComparison: Sendable {
       return ComparisonResult(
         outcome: .identical, allowedDifferingPixels: allowed, comparisonName: name)
     }
-    let found = differences(image, reference, marks: nil)
+    let plan = BandPlan(width: image.width, height: image.height, bands: bands)
+    let found = differences(image, reference, plan: plan, marks: nil, afterBand: nil)
+    return result(found, allowed: allowed)
+  }
+
+  func result(_ found: PixelDifferences, allowed: Int) -> ComparisonResult {
     let outcome: ComparisonResult.Outcome =
       found.differingPixelCount <= allowed ? .withinBound(found) : .differs(found)
     return ComparisonResult(outcome: outcome, allowedDifferingPixels: allowed, comparisonName: name)
   }
 
-  /// Runs the strategy over two same-size images, optionally recording a mark per pixel.
+  /// Runs the strategy over two same-size images, one band of rows per task on every core,
+  /// optionally recording a mark per pixel. `prepareBand` runs just before each band's scan
+  /// and `afterBand` right after it, on the same core, while the band's pixels and marks are
+  /// still in its cache.
   func differences(
-    _ image: RGBAImage, _ reference: RGBAImage, marks: UnsafeMutablePointer<UInt8>?
+    _ image: RGBAImage, _ reference: RGBAImage, plan: BandPlan,
+    marks: UnsafeMutablePointer<UInt8>?, afterBand: ((Range<Int>) -> Void)?,
+    prepareBand: ((Range<Int>) -> Void)? = nil
   ) -> PixelDifferences {
     precondition(image.width == reference.width && image.height == reference.height)
     return image.pixels.withUnsafeBytes { actual in
       reference.pixels.withUnsafeBytes { expected in
-        scan(
-          PixelScan(
-            width: image.width, height: image.height,
-            actual: actual.baseAddress!.assumingMemoryBound(to: UInt32.self),
-            reference: expected.baseAddress!.assumingMemoryBound(to: UInt32.self),
-            marks: marks))
+        let actualWords = actual.baseAddress!.assumingMemoryBound(to: UInt32.self)
+        let expectedWords = expected.baseAddress!.assumingMemoryBound(to: UInt32.self)
+        return plan.run(totalPixelCount: image.pixelCount) { rows in
+          prepareBand?(rows)
+          let found = scan(
+            PixelScan(
+              width: image.width, height: image.height, actual: actualWords,
+              reference: expectedWords, marks: marks, rows: rows))
+          afterBand?(rows)
+          return found
+        }
       }
     }
   }

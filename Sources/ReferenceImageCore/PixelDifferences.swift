@@ -47,6 +47,27 @@ public struct PixelDifferences: Sendable, Hashable {
     self.boundingBox = boundingBox
   }
 
+  /// The differences of several bands of the same image, as one scan of all of them would count
+  /// them: every figure is a sum, a maximum or a union, so the order does not matter.
+  static func merged(_ bands: [PixelDifferences], totalPixelCount: Int) -> PixelDifferences {
+    var merged = identical(totalPixelCount: totalPixelCount)
+    for band in bands {
+      merged.differingPixelCount += band.differingPixelCount
+      merged.toleratedPixelCount += band.toleratedPixelCount
+      merged.largestChannelDifference = max(
+        merged.largestChannelDifference, band.largestChannelDifference)
+      if let box = band.boundingBox {
+        merged.boundingBox =
+          merged.boundingBox.map { union in
+            PixelBox(
+              minX: min(union.minX, box.minX), minY: min(union.minY, box.minY),
+              maxX: max(union.maxX, box.maxX), maxY: max(union.maxY, box.maxY))
+          } ?? box
+      }
+    }
+    return merged
+  }
+
   /// The result for two identical images.
   static func identical(totalPixelCount: Int) -> PixelDifferences {
     PixelDifferences(

@@ -8,13 +8,20 @@ enum PixelMark: UInt8 {
 
 /// Two same-size pixel buffers under comparison, seen as 32-bit words (one per pixel) and as
 /// bytes, plus an optional per-pixel mark buffer for difference images.
+///
+/// A scan covers one band of whole rows; a strategy may read any pixel of either image (the
+/// anti-aliasing detector looks two rows beyond its band) but marks only pixels of its band, so
+/// bands can be scanned on different cores.
 struct PixelScan {
   let width: Int
   let height: Int
   let actual: UnsafePointer<UInt32>
   let reference: UnsafePointer<UInt32>
   let marks: UnsafeMutablePointer<UInt8>?
+  /// The rows this scan covers.
+  let rows: Range<Int>
 
+  /// Every pixel of the image, not only of the band.
   var count: Int { width * height }
   var actualBytes: UnsafePointer<UInt8> {
     UnsafeRawPointer(actual).assumingMemoryBound(to: UInt8.self)
@@ -23,7 +30,8 @@ struct PixelScan {
     UnsafeRawPointer(reference).assumingMemoryBound(to: UInt8.self)
   }
 
-  /// Calls `body` with the index of every pixel whose bytes differ, in row-major order.
+  /// Calls `body` with the index of every pixel of the band whose bytes differ, in row-major
+  /// order.
   ///
   /// Eight pixels are checked at once as four 64-bit words, so identical stretches (the vast
   /// majority in a render test) cost one load and one branch per eight pixels.
@@ -31,8 +39,9 @@ struct PixelScan {
   func forEachChangedPixel(_ body: (Int) -> Void) {
     let a = UnsafeRawPointer(actual)
     let b = UnsafeRawPointer(reference)
-    var index = 0
-    while index + 8 <= count {
+    var index = rows.lowerBound &* width
+    let end = rows.upperBound &* width
+    while index &+ 8 <= end {
       let offset = index &* 4
       let changed =
         (a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
@@ -50,7 +59,7 @@ struct PixelScan {
       }
       index &+= 8
     }
-    while index < count {
+    while index < end {
       if actual[index] != reference[index] { body(index) }
       index &+= 1
     }
@@ -98,6 +107,7 @@ struct DifferenceTally {
     maxY = max(maxY, y)
   }
 
+  /// The counts of the band; `PixelDifferences.merged` adds bands together.
   func result(totalPixelCount: Int) -> PixelDifferences {
     PixelDifferences(
       differingPixelCount: differing, toleratedPixelCount: tolerated,
