@@ -40,10 +40,10 @@ extension ImageComparison {
     let plan = BandPlan(width: overlapWidth, height: overlapHeight, bands: bands)
     let identical = actual.hasSamePixels(as: expected)
 
-    var output = try! RGBAImage(width: width, height: height, color: DifferenceColors.differing)
     let marks = UnsafeMutablePointer<UInt8>.allocate(capacity: overlapWidth * overlapHeight)
     defer { marks.deallocate() }
-    let found = output.withUnsafeMutablePixelBytes { out in
+    var found = PixelDifferences.identical(totalPixelCount: actual.pixelCount)
+    func draw(into out: UnsafeMutableRawBufferPointer) {
       actual.pixels.withUnsafeBytes { a in
         expected.pixels.withUnsafeBytes { b in
           let canvas = DifferenceCanvas(
@@ -51,19 +51,35 @@ extension ImageComparison {
             width: overlapWidth, actual: a.baseAddress!.assumingMemoryBound(to: UInt8.self),
             reference: b.baseAddress!.assumingMemoryBound(to: UInt8.self), marks: marks)
           if identical {
-            return plan.run(totalPixelCount: actual.pixelCount) { rows in
+            found = plan.run(totalPixelCount: actual.pixelCount) { rows in
               canvas.clearMarks(rows)
               canvas.draw(rows)
               return .identical(totalPixelCount: actual.pixelCount)
             }
-          }
-          return differences(actual, expected, plan: plan, marks: marks) { rows in
-            canvas.draw(rows)
-          } prepareBand: { rows in
-            canvas.clearMarks(rows)
+          } else {
+            found = differences(actual, expected, plan: plan, marks: marks) { rows in
+              canvas.draw(rows)
+            } prepareBand: { rows in
+              canvas.clearMarks(rows)
+            }
           }
         }
       }
+    }
+    let byteCount = width * height * 4
+    let output: RGBAImage
+    if width == overlapWidth && height == overlapHeight {
+      // Every byte is drawn by the bands, so the buffer is not filled first: the bands also
+      // take its page faults, on every core.
+      let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+        draw(into: UnsafeMutableRawBufferPointer(buffer))
+        initialized = byteCount
+      }
+      output = try! RGBAImage(width: width, height: height, pixels: pixels)
+    } else {
+      var canvas = try! RGBAImage(width: width, height: height, color: DifferenceColors.differing)
+      canvas.withUnsafeMutablePixelBytes { draw(into: $0) }
+      output = canvas
     }
     let result: ComparisonResult
     if image.width != reference.width || image.height != reference.height {
@@ -97,32 +113,57 @@ struct DifferenceCanvas {
     (marks + rows.lowerBound &* width).update(repeating: 0, count: rows.count &* width)
   }
 
-  /// Draws the rows from their marks.
+  /// Draws the rows from their marks: first every pixel as a matching one, eight at a time,
+  /// then the few marked pixels over them.
   func draw(_ rows: Range<Int>) {
     for y in rows {
       let row = y &* width
       let target = output + y &* outputWidth
-      for x in 0..<width {
-        let index = row &+ x
-        let source = index &* 4
-        let mark = marks[index]
-        let color: RGBAColor
-        if mark == PixelMark.same.rawValue {
-          color = DifferenceColors.dimmed(
-            red: reference[source], green: reference[source &+ 1], blue: reference[source &+ 2],
-            alpha: reference[source &+ 3])
-        } else {
-          color = DifferenceColors.color(
+      let source = UnsafeRawPointer(reference + row &* 4)
+      var x = 0
+      while x &+ 8 <= width {
+        let words = source.loadUnaligned(fromByteOffset: x &* 4, as: SIMD8<UInt32>.self)
+        UnsafeMutableRawPointer(target + x).storeBytes(
+          of: DifferenceColors.dimmed(words), as: SIMD8<UInt32>.self)
+        x &+= 8
+      }
+      while x < width {
+        let offset = (row &+ x) &* 4
+        target[x] =
+          DifferenceColors.dimmed(
+            red: reference[offset], green: reference[offset &+ 1],
+            blue: reference[offset &+ 2], alpha: reference[offset &+ 3]
+          ).packed
+        x &+= 1
+      }
+      drawMarked(row: row, target: target)
+    }
+  }
+
+  /// Draws the pixels of one row that the comparison marked, skipping eight unmarked at a time.
+  private func drawMarked(row: Int, target: UnsafeMutablePointer<UInt32>) {
+    let rowMarks = UnsafeRawPointer(marks + row)
+    var x = 0
+    while x < width {
+      if x &+ 8 <= width && rowMarks.loadUnaligned(fromByteOffset: x, as: UInt64.self) == 0 {
+        x &+= 8
+        continue
+      }
+      let mark = marks[row &+ x]
+      if mark != PixelMark.same.rawValue {
+        let offset = (row &+ x) &* 4
+        target[x] =
+          DifferenceColors.color(
             PixelMark(rawValue: mark) ?? .differing,
             RGBAColor(
-              red: actual[source], green: actual[source &+ 1], blue: actual[source &+ 2],
-              alpha: actual[source &+ 3]),
+              red: actual[offset], green: actual[offset &+ 1], blue: actual[offset &+ 2],
+              alpha: actual[offset &+ 3]),
             RGBAColor(
-              red: reference[source], green: reference[source &+ 1],
-              blue: reference[source &+ 2], alpha: reference[source &+ 3]))
-        }
-        target[x] = color.packed
+              red: reference[offset], green: reference[offset &+ 1],
+              blue: reference[offset &+ 2], alpha: reference[offset &+ 3])
+          ).packed
       }
+      x &+= 1
     }
   }
 }
@@ -156,6 +197,43 @@ enum DifferenceColors {
     let luma = (299 &* Int(red) &+ 587 &* Int(green) &+ 114 &* Int(blue)) / 1000
     let gray = UInt8(truncatingIfNeeded: luma &* Int(alpha) / 255 / 4)
     return RGBAColor(red: gray, green: gray, blue: gray)
+  }
+
+  /// `dimmed(red:green:blue:alpha:)` for eight pixels at once, as little-endian RGBA words.
+  /// Single-precision arithmetic gives the same integers: every sum and product is below 2^24,
+  /// so exact, and a correctly rounded quotient never reaches the next integer (the nearest
+  /// one above lies at least 1/1020 away, far more than the rounding error). Conversions go
+  /// through the bits of 2^23 + n, which compile to plain vector instructions.
+  @inline(__always)
+  static func dimmed(_ words: SIMD8<UInt32>) -> SIMD8<UInt32> {
+    let mask = SIMD8<UInt32>(repeating: 0xFF)
+    let red = float(words & mask)
+    let green = float((words &>> 8) & mask)
+    let blue = float((words &>> 16) & mask)
+    let alpha = float(words &>> 24)
+    let luma = float(floorToInteger((299 * red + 587 * green + 114 * blue) / 1000))
+    // floor(floor(luma × alpha / 255) / 4) is floor(luma × alpha / 1020) for integers.
+    let gray = floorToInteger(luma * alpha / 1020)
+    return gray | (gray &<< 8) | (gray &<< 16) | SIMD8<UInt32>(repeating: 0xFF00_0000)
+  }
+
+  private static let twoToThe23 = SIMD8<Float>(repeating: 8_388_608)
+
+  /// Integers below 2^23 as floats.
+  @inline(__always)
+  private static func float(_ integers: SIMD8<UInt32>) -> SIMD8<Float> {
+    unsafeBitCast(integers | SIMD8<UInt32>(repeating: 0x4B00_0000), to: SIMD8<Float>.self)
+      - twoToThe23
+  }
+
+  /// The floor of non-negative floats below 2^22 as integers: adding 2^23 rounds to the nearest
+  /// integer, then one is taken back where that rounded up.
+  @inline(__always)
+  private static func floorToInteger(_ values: SIMD8<Float>) -> SIMD8<UInt32> {
+    let shifted = values + twoToThe23
+    var integers = unsafeBitCast(shifted, to: SIMD8<UInt32>.self) & 0x7F_FFFF
+    integers.replace(with: integers &- 1, where: shifted - twoToThe23 .> values)
+    return integers
   }
 
   static func dimmed(_ value: UInt8) -> UInt8 { UInt8(Int(value) * 3 / 4) }

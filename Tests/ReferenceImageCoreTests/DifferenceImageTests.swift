@@ -88,4 +88,31 @@ final class DifferenceImageTests: XCTestCase {
     XCTAssertEqual(redPositions(difference), uncovered)
     XCTAssertEqual(uncovered.count, 20 - 6)
   }
+
+  func testDifferenceImage_matchingPixels_areTheDimmedLumaForEveryColourAndAlpha() throws {
+    // 4 Mpx covering every red and green value, blue in steps, and every alpha: the eight-wide
+    // drawing must give exactly the integer formula of the documented palette.
+    let side = 2048
+    var pixels = [UInt8](repeating: 0, count: side * side * 4)
+    for index in 0..<(side * side) {
+      pixels[index * 4] = UInt8(index & 255)
+      pixels[index * 4 + 1] = UInt8((index >> 8) & 255)
+      pixels[index * 4 + 2] = UInt8(truncatingIfNeeded: (index >> 16) * 4 + (index & 3) * 61)
+      pixels[index * 4 + 3] = index % 2 == 0 ? 255 : UInt8(truncatingIfNeeded: index &* 7)
+    }
+    let image = try RGBAImage(width: side, height: side, pixels: pixels)
+    let difference = ImageComparison.exact.differenceImage(image, image)
+    var mismatches = 0
+    for index in 0..<(side * side) {
+      let offset = index * 4
+      let luma =
+        (299 * Int(pixels[offset]) + 587 * Int(pixels[offset + 1]) + 114
+          * Int(pixels[offset + 2])) / 1000
+      let gray = UInt8(luma * Int(pixels[offset + 3]) / 255 / 4)
+      if difference.pixels[offset..<(offset + 4)].elementsEqual([gray, gray, gray, 255]) == false {
+        mismatches += 1
+      }
+    }
+    XCTAssertEqual(mismatches, 0)
+  }
 }
