@@ -8,18 +8,29 @@ struct BenchmarkOptions {
   /// Where to leave the PNG and raw RGBA pair (for other tools to measure); a temporary
   /// folder, removed at the end, when nil.
   var keepImages: String?
+  /// The folder holding `pixelmatch-7.2.0/index.js`.
+  var anchors = "../shared/anchors"
+  /// Only the comparison rows: no PNG decoding or encoding, for profiling.
+  var comparisonsOnly = false
+  /// The node script that times pixelmatch.
+  var pixelmatchScript = "Scripts/pixelmatch-timing.mjs"
 
   static let usage = """
-    usage: Benchmarks [--repetitions N] [--size PIXELS] [--keep-images DIR]
+    usage: Benchmarks [--repetitions N] [--size PIXELS] [--keep-images DIR] [--anchors DIR]
+                      [--comparisons-only]
 
-    Measures ReferenceImageCore on screenshot-like images against memcmp, ImageMagick's
-    `compare -metric AE` and libpng, in the same run. Build in release:
+    Measures ReferenceImageCore on screenshot-like images against memcmp, pixelmatch's
+    JavaScript (with node), ImageMagick's `compare -metric AE` and libpng, in the same run.
+    Run from the repository root. Build in release:
       swift build -c release --product Benchmarks --scratch-path .build-release
     or run Scripts/benchmark, which builds, installs ImageMagick when missing and runs this.
 
       --repetitions N    measured repetitions per figure after one warm-up (default 7)
       --size PIXELS      side of the square images (default 2000: 4 Mpx, the issue's size)
       --keep-images DIR  write reference.png, actual.png and their .rgba files to DIR and keep them
+      --anchors DIR      the folder holding pixelmatch-7.2.0/index.js (default ../shared/anchors,
+                         beside the checkout)
+      --comparisons-only the comparison rows alone (no PNG decode or encode), for profiling
     """
 
   /// Parses arguments (without the program name).
@@ -45,6 +56,10 @@ struct BenchmarkOptions {
         options.side = side
       case "--keep-images":
         options.keepImages = try value(argument)
+      case "--comparisons-only":
+        options.comparisonsOnly = true
+      case "--anchors":
+        options.anchors = try value(argument)
       case "--help", "-h":
         throw UsageError(nil)
       default:

@@ -82,6 +82,11 @@ enum Format {
     return digits + " B"
   }
 
+  /// A part of a whole as a percentage, such as "1.2%".
+  static func share(_ part: Int, of whole: Int) -> String {
+    fixed(Double(part) * 100 / Double(max(whole, 1)), 1) + "%"
+  }
+
   static func percent(_ value: Double) -> String {
     (value >= 0 ? "+" : "") + fixed(value * 100, 1) + "%"
   }

@@ -13,13 +13,24 @@ struct Screenshot {
   let height: Int
   private(set) var pixels: [UInt8]
   private var random: SplitMix64
+  /// How far headings, menu items and labels move right and chart lines move down, in pixels:
+  /// 1 gives the render a changed font metric or layout rounding makes, where glyph edges and
+  /// thin lines change by far more than the perceptual threshold.
+  private let shift: Int
 
   /// Draws the whole screenshot.
-  init(width: Int, height: Int, seed: UInt64) {
+  /// - Parameters:
+  ///   - width: The width in pixels.
+  ///   - height: The height in pixels.
+  ///   - seed: Decides the layout, text and charts.
+  ///   - shift: Moves short texts (headings, menu items, labels) right and chart lines down by
+  ///     this many pixels, leaving everything else (and the random layout) as it is.
+  init(width: Int, height: Int, seed: UInt64, shift: Int = 0) {
     self.width = width
     self.height = height
     self.pixels = [UInt8](repeating: 0, count: width * height * 4)
     self.random = SplitMix64(seed: seed)
+    self.shift = shift
     draw()
   }
 
@@ -201,6 +212,8 @@ struct Screenshot {
   ) {
     var lineY = y
     var line = 0
+    // Headings, menu items and labels move; paragraphs stay, so about 1% of pixels change.
+    let dx = lines <= 3 ? shift : 0
     while line < lines && lineY + Glyphs.height <= maxY {
       var penX = x
       // Ragged right margins, like real paragraphs.
@@ -212,7 +225,7 @@ struct Screenshot {
           for gy in 0..<Glyphs.height {
             for gx in 0..<Glyphs.width {
               let coverage = Glyphs.shared.coverage(glyph, gx, gy)
-              if coverage > 0 { blend(penX + gx, lineY + gy, color, coverage) }
+              if coverage > 0 { blend(penX + gx + dx, lineY + gy, color, coverage) }
             }
           }
           penX += Glyphs.width - 1
@@ -252,15 +265,19 @@ struct Screenshot {
   private mutating func lineChart(x: Int, y: Int, width w: Int, height h: Int) {
     // Axes and grid lines: crisp one-pixel lines.
     for step in 0...4 {
-      let gridY = y + step * (h - 1) / 4
+      let gridY = y + step * (h - 1) / 4 + shift
       fill(x: x, y: gridY, width: w, height: 1, Color(225, 228, 232))
     }
-    fill(x: x, y: y, width: 1, height: h, Color(160, 166, 172))
+    fill(x: x + shift, y: y, width: 1, height: h, Color(160, 166, 172))
     var points: [(Double, Double)] = []
     var value = 0.5
     for index in 0...24 {
       value = max(0.05, min(0.95, value + (Double(random.next() % 1000) / 1000 - 0.5) * 0.3))
-      points.append((Double(x) + Double(index) * Double(w - 1) / 24, Double(y) + value * Double(h)))
+      points.append(
+        (
+          Double(x) + Double(index) * Double(w - 1) / 24,
+          Double(y + shift) + value * Double(h)
+        ))
     }
     for (start, end) in zip(points, points.dropFirst()) {
       segment(start, end, thickness: 2.2, Color(0, 112, 243))
