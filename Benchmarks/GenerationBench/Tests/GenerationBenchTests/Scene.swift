@@ -1,0 +1,115 @@
+import Foundation
+import ReferenceImageCore
+
+/// Deterministic, screenshot-like procedural images: a two-colour gradient background, flat
+/// cards, anti-aliased discs, a chart line and rows of "text" bars, all varying with the seed,
+/// so PNGs compress like real renders rather than like flat colour.
+enum Scene {
+  static let width = 800
+  static let height = 600
+
+  static func render(seed: Int) -> RGBAImage {
+    var random = SplitMix(state: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1)
+    var pixels = [UInt8](repeating: 255, count: width * height * 4)
+    pixels.withUnsafeMutableBufferPointer { buffer in
+      let p = buffer.baseAddress!
+      let top = (random.byte(), random.byte(), random.byte())
+      let bottom = (random.byte(), random.byte(), random.byte())
+      for y in 0..<height {
+        let t = y * 256 / height
+        let r = UInt8((Int(top.0) * (256 - t) + Int(bottom.0) * t) >> 8)
+        let g = UInt8((Int(top.1) * (256 - t) + Int(bottom.1) * t) >> 8)
+        let b = UInt8((Int(top.2) * (256 - t) + Int(bottom.2) * t) >> 8)
+        var o = y * width * 4
+        for x in 0..<width {
+          let shade = UInt8(truncatingIfNeeded: x >> 4)
+          p[o] = r &+ shade
+          p[o + 1] = g
+          p[o + 2] = b &+ (shade >> 1)
+          o += 4
+        }
+      }
+      for _ in 0..<6 {
+        let x0 = random.int(below: width - 120)
+        let y0 = random.int(below: height - 80)
+        fill(
+          p, x: x0, y: y0, w: 60 + random.int(below: 60), h: 30 + random.int(below: 50),
+          color: (random.byte(), random.byte(), random.byte()))
+      }
+      for _ in 0..<5 {
+        disc(
+          p, cx: Double(random.int(below: width)), cy: Double(random.int(below: height)),
+          radius: 15 + Double(random.int(below: 60)),
+          color: (random.byte(), random.byte(), random.byte()))
+      }
+      let phase = Double(random.int(below: 628)) / 100
+      for x in 0..<width {
+        let y = Int(Double(height) / 2 + 120 * sin(Double(x) / 70 + phase))
+        fill(p, x: x, y: y, w: 1, h: 3, color: (20, 20, 20))
+      }
+      for row in 0..<12 {
+        var x = 20
+        while x < width / 2 {
+          let word = 8 + random.int(below: 40)
+          fill(p, x: x, y: 20 + row * 14, w: word, h: 7, color: (40, 40, 48))
+          x += word + 6
+        }
+      }
+    }
+    return try! RGBAImage(width: width, height: height, pixels: pixels)
+  }
+
+  private static func fill(
+    _ p: UnsafeMutablePointer<UInt8>, x: Int, y: Int, w: Int, h: Int,
+    color: (UInt8, UInt8, UInt8)
+  ) {
+    for row in max(y, 0)..<min(y + h, height) {
+      var o = (row * width + max(x, 0)) * 4
+      for _ in max(x, 0)..<min(x + w, width) {
+        p[o] = color.0
+        p[o + 1] = color.1
+        p[o + 2] = color.2
+        o += 4
+      }
+    }
+  }
+
+  private static func disc(
+    _ p: UnsafeMutablePointer<UInt8>, cx: Double, cy: Double, radius: Double,
+    color: (UInt8, UInt8, UInt8)
+  ) {
+    let x0 = max(Int(cx - radius) - 1, 0)
+    let x1 = min(Int(cx + radius) + 2, width)
+    let y0 = max(Int(cy - radius) - 1, 0)
+    let y1 = min(Int(cy + radius) + 2, height)
+    guard x0 < x1, y0 < y1 else { return }
+    for y in y0..<y1 {
+      for x in x0..<x1 {
+        let dx = Double(x) + 0.5 - cx
+        let dy = Double(y) + 0.5 - cy
+        let coverage = min(max(radius - (dx * dx + dy * dy).squareRoot() + 0.5, 0), 1)
+        guard coverage > 0 else { continue }
+        let o = (y * width + x) * 4
+        let a = Int(coverage * 256)
+        p[o] = UInt8((Int(color.0) * a + Int(p[o]) * (256 - a)) >> 8)
+        p[o + 1] = UInt8((Int(color.1) * a + Int(p[o + 1]) * (256 - a)) >> 8)
+        p[o + 2] = UInt8((Int(color.2) * a + Int(p[o + 2]) * (256 - a)) >> 8)
+      }
+    }
+  }
+}
+
+struct SplitMix {
+  var state: UInt64
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  mutating func byte() -> UInt8 { UInt8(truncatingIfNeeded: next()) }
+  mutating func int(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
