@@ -17,7 +17,7 @@ struct ImageMagick {
     guard FileManager.default.isExecutableFile(atPath: path) else {
       return .failure(LocateFailure(description: "\(path) is missing"))
     }
-    guard let run = try? Self.run(url, ["-version"]),
+    guard let run = try? ChildProcess.run(url, ["-version"]),
       let firstLine = run.standardOutput.split(separator: "\n").first,
       firstLine.contains("ImageMagick")
     else {
@@ -39,7 +39,7 @@ struct ImageMagick {
   /// - Returns: The count ImageMagick reports.
   /// - Throws: `Failure` when `compare` fails (exit status 2) or prints no number.
   func absoluteErrorCount(_ inputs: [String]) throws -> Int {
-    let run = try Self.run(executable, ["-metric", "AE"] + inputs + ["null:"])
+    let run = try ChildProcess.run(executable, ["-metric", "AE"] + inputs + ["null:"])
     // Exit status 1 only means "the images differ".
     guard run.status == 0 || run.status == 1,
       let count = Double(run.standardError.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -48,39 +48,5 @@ struct ImageMagick {
         description: "compare exited with \(run.status): \(run.standardError.prefix(300))")
     }
     return Int(count)
-  }
-
-  private struct Run {
-    var status: Int32
-    var standardOutput: String
-    var standardError: String
-  }
-
-  /// Runs a program with an argument array (never a shell string), reading both pipes to the
-  /// end before waiting so a chatty child cannot fill a pipe and deadlock.
-  private static func run(_ executable: URL, _ arguments: [String]) throws -> Run {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let group = DispatchGroup()
-    nonisolated(unsafe) var outputData = Data()
-    group.enter()
-    DispatchQueue.global().async {
-      outputData = output.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus,
-      standardOutput: String(decoding: outputData, as: UTF8.self),
-      standardError: String(decoding: errorData, as: UTF8.self))
   }
 }

@@ -65,33 +65,14 @@ struct PixelmatchJS {
   func measure(
     actual: String, reference: String, width: Int, height: Int, runs: Int
   ) throws -> Figures {
-    let process = Process()
-    process.executableURL = node
-    process.arguments = [
-      script.path, index.path, actual, reference, "\(width)", "\(height)", "\(runs)",
-    ]
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    nonisolated(unsafe) var errorData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-      errorData = error.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0,
-      let parsed = try? JSONDecoder().decode(Output.self, from: outputData)
+    let run = try ChildProcess.run(
+      node,
+      [script.path, index.path, actual, reference, "\(width)", "\(height)", "\(runs)"])
+    guard run.status == 0,
+      let parsed = try? JSONDecoder().decode(Output.self, from: Data(run.standardOutput.utf8))
     else {
       throw Failure(
-        description: "node exited with \(process.terminationStatus): "
-          + String(decoding: errorData, as: UTF8.self).prefix(300))
+        description: "node exited with \(run.status): \(run.standardError.prefix(300))")
     }
     return Figures(
       count: parsed.count, diffCount: parsed.diffCount,
