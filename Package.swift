@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "ReferenceImageTesting", targets: ["ReferenceImageTesting"]),
     .executable(name: "merge-refs", targets: ["merge-refs"]),
     .executable(name: "add-pixel-digests", targets: ["add-pixel-digests"]),
+    .plugin(name: "RegenerateReferences", targets: ["RegenerateReferences"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
@@ -61,6 +62,23 @@ let package = Package(
         "ReferenceMerge",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
+    ),
+    // `swift package --allow-writing-to-package-directory regenerate-references` in a package
+    // that depends on this one: a generation run of its tests, then merge-refs.
+    .plugin(
+      name: "RegenerateReferences",
+      capability: .command(
+        intent: .custom(
+          verb: "regenerate-references",
+          description:
+            "Run the tests in generation mode with parallel workers and merge the new references"
+        ),
+        permissions: [
+          .writeToPackageDirectory(
+            reason: "merge-refs writes the regenerated reference images into the package")
+        ]
+      ),
+      dependencies: ["merge-refs"]
     ),
     .executableTarget(
       name: "add-pixel-digests",

@@ -59,6 +59,11 @@ final class FixturePackage: @unchecked Sendable {
     try swift(["test", "--skip-build"] + arguments, environment: environment)
   }
 
+  /// Runs `swift package` with arguments and extra environment.
+  func swiftPackage(_ arguments: [String], environment: [String: String]) throws -> ProcessOutput {
+    try swift(["package"] + arguments, environment: environment)
+  }
+
   /// The archives in the output folder, sorted by name (which is by start time).
   func archives() throws -> [URL] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: archiveFolder.path)) ?? []

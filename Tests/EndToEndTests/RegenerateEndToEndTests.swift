@@ -1,8 +1,8 @@
 import Foundation
 import XCTest
 
-/// Runs `Scripts/regenerate` on the fixture package, as a user would, and opens its review
-/// report in headless Chromium.
+/// Runs `Scripts/regenerate` (the `regenerate-references` plugin behind a script) on the fixture
+/// package, as a user would, and opens its review report in headless Chromium.
 final class RegenerateEndToEndTests: XCTestCase {
   private var fixture: FixturePackage!
 
@@ -15,7 +15,6 @@ final class RegenerateEndToEndTests: XCTestCase {
     -> ProcessOutput
   {
     var merged = ProcessInfo.processInfo.environment
-    merged["MERGE_REFS"] = try mergeRefsBinary().path
     merged.merge(environment) { $1 }
     return try runProcess(
       FixturePackage.checkout.appendingPathComponent("Scripts/regenerate").path,
@@ -60,7 +59,6 @@ final class RegenerateEndToEndTests: XCTestCase {
   func testRegenerate_bundledExample_reportsUnchangedAndLeavesGitClean() throws {
     let example = FixturePackage.checkout.appendingPathComponent("Examples/ChartRenderer")
     var environment = ProcessInfo.processInfo.environment
-    environment["MERGE_REFS"] = try mergeRefsBinary().path
     for key in ["IMAGE_GENERATION_MODE", "IMAGE_GENERATION_OUTPUT", "IMAGE_REFERENCE_DIR"] {
       environment[key] = nil
     }
@@ -72,9 +70,13 @@ final class RegenerateEndToEndTests: XCTestCase {
       run.output.split(separator: "\n").last { $0.contains(" unchanged, ") }, run.all)
     XCTAssertTrue(summary.hasPrefix("0 added, 0 updated, "), String(summary))
     XCTAssertFalse(summary.contains(" 0 unchanged"), String(summary))
+    // The plugin built the tests in its own scratch folder; verify with that build.
     let verify = try runProcess(
-      "/usr/bin/env", ["swift", "test", "--skip-build", "--package-path", example.path],
-      environment: environment)
+      "/usr/bin/env",
+      [
+        "swift", "test", "--skip-build", "--package-path", example.path, "--scratch-path",
+        example.appendingPathComponent(".build/regenerate-references").path,
+      ], environment: environment)
     XCTAssertEqual(verify.status, 0, verify.all)
     let git = try runProcess(
       "/usr/bin/env",

@@ -1,0 +1,133 @@
+import Foundation
+
+/// One regeneration: the generation run of the package's tests, then the merge.
+struct Regeneration {
+  let request: RegenerationRequest
+  let package: URL
+  let mergeRefs: URL
+
+  /// Runs the tests (unless sources were given) and the merge.
+  /// - Returns: merge-refs' exit status, or 0 when no test stored an image.
+  func perform() throws -> Int32 {
+    let archives: [String]
+    if let sources = request.sources {
+      archives = [sources.path]
+    } else {
+      let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "reference-images.\(UUID().uuidString.prefix(8))")
+      try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+      try generate(into: output)
+      archives = try writtenArchives(in: output)
+      if archives.isEmpty {
+        print("no archive was written: no test stored an image (mode \(request.mode))")
+        return 0
+      }
+    }
+    let report =
+      request.report ?? package.appendingPathComponent(".build/reference-review.html")
+    print("== merging \(archives.count) source(s) into \(package.path)")
+    return try run(
+      mergeRefs,
+      (request.dryRun ? ["--dry-run"] : []) + ["--report", report.path] + archives + [package.path])
+  }
+
+  /// The scratch folder of the child `swift` commands: not `.build`, which `swift package`
+  /// keeps locked while this plugin runs.
+  private var scratch: URL { package.appendingPathComponent(".build/regenerate-references") }
+
+  /// Builds the tests, then runs them with the generation environment and parallel workers,
+  /// their log in `output/test-log.txt`.
+  private func generate(into output: URL) throws {
+    let place = ["--package-path", package.path, "--scratch-path", scratch.path]
+    print("== building \(package.path) (scratch folder \(scratch.path))")
+    let build = try run(swiftURL, ["swift", "build", "--build-tests"] + place)
+    guard build == 0 else {
+      throw RegenerationError(message: "building the tests failed (exit \(build)); see above")
+    }
+    print(
+      "== running tests with IMAGE_GENERATION_MODE=\(request.mode), parallel workers; "
+        + "archives in \(output.path)")
+    let log = output.appendingPathComponent("test-log.txt")
+    var environment = ProcessInfo.processInfo.environment
+    environment["IMAGE_GENERATION_MODE"] = request.mode
+    environment["IMAGE_GENERATION_OUTPUT"] = output.path
+    let filter = request.filter.map { ["--filter", $0] } ?? []
+    let status = try run(
+      swiftURL, ["swift", "test", "--skip-build", "--parallel"] + place + filter,
+      environment: environment, log: log)
+    printHighlights(of: log)
+    if status != 0 {
+      if request.mode == "all" {
+        printError(
+          "error: tests failed in mode all (full log: \(log.path)); merging what they wrote")
+      } else {
+        print(
+          "note: tests failed, as expected in mode \(request.mode) for missing or changed "
+            + "images (log: \(log.path))")
+      }
+    }
+  }
+
+  /// The archives the workers wrote, and the staging folder of any worker that crashed
+  /// (merge-refs reads it and flags it incomplete).
+  private func writtenArchives(in output: URL) throws -> [String] {
+    let files = FileManager.default
+    let zips = try files.contentsOfDirectory(atPath: output.path)
+      .filter { $0.hasSuffix(".zip") }.sorted()
+      .map { output.appendingPathComponent($0).path }
+    let staging = output.appendingPathComponent(".staging")
+    let leftovers = ((try? files.contentsOfDirectory(atPath: staging.path)) ?? []).sorted()
+      .map { staging.appendingPathComponent($0).path }
+    return zips + leftovers
+  }
+
+  /// The lines of the test log a person wants: what ReferenceImages wrote, errors, totals; each
+  /// distinct line once, with its count, most frequent first.
+  private func printHighlights(of log: URL) {
+    guard let text = try? String(contentsOf: log, encoding: .utf8) else { return }
+    let wanted = ["ReferenceImages: ", "error: ", "Test run with"]
+    var counts: [Substring: Int] = [:]
+    for line in text.split(separator: "\n") {
+      let interesting =
+        wanted.contains { line.contains($0) }
+        || (line.contains("Executed ") && line.contains(" tests"))
+      if interesting { counts[line, default: 0] += 1 }
+    }
+    let sorted = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+    for (line, count) in sorted.prefix(20) { print("\(count) \(line)") }
+  }
+
+  private var swiftURL: URL { URL(fileURLWithPath: "/usr/bin/env") }
+
+  /// Runs a program to the end; its output goes to ours, or to `log` when given.
+  private func run(
+    _ program: URL, _ arguments: [String],
+    environment: [String: String] = ProcessInfo.processInfo.environment, log: URL? = nil
+  ) throws -> Int32 {
+    let process = Process()
+    process.executableURL = program
+    process.arguments = arguments
+    process.environment = environment
+    if let log {
+      FileManager.default.createFile(atPath: log.path, contents: nil)
+      let handle = try FileHandle(forWritingTo: log)
+      process.standardOutput = handle
+      process.standardError = handle
+    }
+    // Our output is buffered; flush it so lines appear in order.
+    fflush(nil)
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  private func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+  }
+}
+
+/// A failure of the generation step, with what to look at.
+struct RegenerationError: Error, CustomStringConvertible {
+  let message: String
+  var description: String { message }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The plugin's arguments, parsed and validated.
+struct RegenerationRequest {
+  /// A bad argument, with the message that names it.
+  struct UsageError: Error {
+    let message: String
+    /// Where the caller wants the exit status, when that much was parsed.
+    let statusFile: URL?
+  }
+
+  static let usage = """
+    USAGE: swift package --allow-writing-to-package-directory regenerate-references
+             [--mode all|missing|failed] [--filter REGEX] [--sources FOLDER] [--dry-run]
+             [--report FILE.html] [--status-file FILE]
+
+    Runs the package's tests with IMAGE_GENERATION_MODE and parallel workers, merges every
+    archive they wrote into the package with merge-refs, prints the summary and writes a review
+    page (default .build/reference-review.html). --filter passes REGEX to `swift test --filter`.
+    --sources merges archives collected elsewhere (a folder of CI artifacts) instead of running
+    the tests. Relative paths start at the package root.
+
+    The plugin exits with merge-refs' status (0 success, 1 write failed, 2 conflicts, 3 refused
+    input, 64 invalid arguments); `swift package` reports any failure as 1, so the status is
+    printed, and --status-file FILE receives it for scripts.
+    """
+
+  var mode = "all"
+  var filter: String?
+  var sources: URL?
+  var dryRun = false
+  var report: URL?
+  var statusFile: URL?
+  var showHelp = false
+
+  /// Parses the arguments; paths are resolved against the package root.
+  init(arguments: [String], package: URL) throws {
+    func resolved(_ path: String) -> URL {
+      URL(fileURLWithPath: path, relativeTo: package).standardizedFileURL
+    }
+    // Found first, so that even a usage error reaches the script waiting for the status.
+    if let index = arguments.firstIndex(of: "--status-file"), index + 1 < arguments.count {
+      statusFile = resolved(arguments[index + 1])
+    }
+    let statusFile = self.statusFile
+    var remaining = arguments[...]
+    func value(_ option: String, _ what: String) throws -> String {
+      guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+        throw UsageError(message: "\(option) needs \(what)", statusFile: statusFile)
+      }
+      return next
+    }
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "--mode": mode = try value("--mode", "all, missing or failed")
+      case "--filter": filter = try value("--filter", "a regular expression")
+      case "--sources": sources = resolved(try value("--sources", "a folder"))
+      case "--report": report = resolved(try value("--report", "a file name"))
+      case "--status-file": _ = try value("--status-file", "a file name")
+      case "--dry-run": dryRun = true
+      case "-h", "--help": showHelp = true
+      default:
+        throw UsageError(
+          message: "unknown argument \(argument) (see --help)", statusFile: statusFile)
+      }
+    }
+    guard ["all", "missing", "failed"].contains(mode) else {
+      throw UsageError(
+        message: "--mode must be all, missing or failed, not '\(mode)'", statusFile: statusFile)
+    }
+  }
+}

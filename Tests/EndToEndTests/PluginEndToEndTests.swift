@@ -1,0 +1,82 @@
+import Foundation
+import XCTest
+
+/// Runs `swift package regenerate-references` in the fixture package, which depends on this
+/// checkout by path: the plugin a user gets from the dependency.
+final class PluginEndToEndTests: XCTestCase {
+  private var fixture: FixturePackage!
+
+  override func setUpWithError() throws {
+    fixture = try FixturePackage.built()
+    try fixture.reset()
+  }
+
+  private func plugin(_ arguments: [String], environment: [String: String] = [:]) throws
+    -> ProcessOutput
+  {
+    try fixture.swiftPackage(
+      ["--allow-writing-to-package-directory", "regenerate-references"] + arguments,
+      environment: environment)
+  }
+
+  func testPlugin_generatesMergesAndWritesTheReviewPage() throws {
+    let first = try plugin([])
+    XCTAssertEqual(first.status, 0, first.all)
+    XCTAssertTrue(
+      first.output.contains("12 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 0 refused"),
+      first.all)
+    let defaultReport = fixture.root.appendingPathComponent(".build/reference-review.html")
+    XCTAssertTrue(first.output.contains("review report: \(defaultReport.path)"), first.all)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: defaultReport.path))
+    let landed = fixture.root.appendingPathComponent(
+      "Tests/ChartTests/__References__/BarChartTests/bars.png")
+    XCTAssertTrue(FileManager.default.fileExists(atPath: landed.path))
+
+    // Only the filtered tests run; the changed bars land, the rest stays.
+    let report = fixture.root.appendingPathComponent("review/changed.html")
+    let changed = try plugin(
+      ["--mode", "failed", "--filter", "BarChartTests", "--report", "review/changed.html"],
+      environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+    XCTAssertEqual(changed.status, 0, changed.all)
+    XCTAssertTrue(
+      changed.output.contains("0 added, 2 updated, 0 unchanged, 0 conflicts"), changed.all)
+    XCTAssertTrue(
+      changed.output.contains("  Tests/ChartTests/__References__/BarChartTests/bars.png"))
+    let page = try String(contentsOf: report, encoding: .utf8)
+    XCTAssertTrue(page.contains("BarChartTests/flat-bars.png"), "the page shows the change")
+
+    let verify = try fixture.test(
+      ["--filter", "BarChartTests"], environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+    XCTAssertEqual(verify.status, 0, "the merged references match\n\(verify.all)")
+  }
+
+  func testPlugin_dryRun_writesNothing() throws {
+    let run = try plugin(["--dry-run", "--mode", "missing"])
+    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertTrue(run.output.contains("12 added"), run.all)
+    XCTAssertTrue(run.output.contains("(dry run: nothing written)"), run.all)
+    XCTAssertFalse(
+      FileManager.default.fileExists(
+        atPath: fixture.root.appendingPathComponent("Tests/ChartTests/__References__").path))
+  }
+
+  /// merge-refs' status reaches the caller: `swift package` turns it into 1 and the plugin says
+  /// which; `--status-file` gets the exact number.
+  func testPlugin_mergeRefsFailure_isTheExitStatus() throws {
+    let sources = fixture.root.appendingPathComponent(".build/bad-sources")
+    try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+    try Data("not a zip".utf8).write(to: sources.appendingPathComponent("broken.zip"))
+    let statusFile = fixture.root.appendingPathComponent(".build/status.txt")
+    let run = try plugin(["--sources", sources.path, "--status-file", statusFile.path])
+    XCTAssertEqual(run.status, 1, run.all)
+    XCTAssertTrue(run.all.contains("merge-refs exited with status 3"), run.all)
+    XCTAssertTrue(run.output.contains("0 added, 0 updated"), run.all)
+    XCTAssertEqual(try String(contentsOf: statusFile, encoding: .utf8), "3\n")
+  }
+
+  func testPlugin_badMode_isAUsageErrorNamingTheValue() throws {
+    let run = try plugin(["--mode", "sometimes"])
+    XCTAssertNotEqual(run.status, 0)
+    XCTAssertTrue(run.error.contains("--mode must be all, missing or failed, not 'sometimes'"))
+  }
+}
