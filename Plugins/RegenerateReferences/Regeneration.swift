@@ -13,8 +13,12 @@ struct Regeneration {
     if let sources = request.sources {
       archives = [sources.path]
     } else {
-      let output = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "reference-images.\(UUID().uuidString.prefix(8))")
+      // The plugin's own folder, emptied for each run: the archives and log of the last run
+      // stay there to look at, and no other run's archives are ever merged.
+      let output = scratch.appendingPathComponent("archives")
+      if FileManager.default.fileExists(atPath: output.path) {
+        try FileManager.default.removeItem(at: output)
+      }
       try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
       try generate(into: output)
       archives = try writtenArchives(in: output)

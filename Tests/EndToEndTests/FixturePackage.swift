@@ -64,6 +64,11 @@ final class FixturePackage: @unchecked Sendable {
     try swift(["package"] + arguments, environment: environment)
   }
 
+  /// Runs a command line with `sh -c` in the package root, as a person would type it.
+  func shell(_ line: String, environment: [String: String]) throws -> ProcessOutput {
+    try run(["sh", "-c", line], environment: environment)
+  }
+
   /// The archives in the output folder, sorted by name (which is by start time).
   func archives() throws -> [URL] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: archiveFolder.path)) ?? []
@@ -75,6 +80,13 @@ final class FixturePackage: @unchecked Sendable {
   private func swift(_ arguments: [String], environment: [String: String]) throws
     -> ProcessOutput
   {
+    try run(["swift"] + arguments, environment: environment)
+  }
+
+  /// Runs a program in the package root without the generation variables of this process.
+  private func run(_ arguments: [String], environment: [String: String]) throws
+    -> ProcessOutput
+  {
     var merged = ProcessInfo.processInfo.environment
     for key in [
       "IMAGE_GENERATION_MODE", "IMAGE_GENERATION_OUTPUT", "IMAGE_DIFF_DIR",
@@ -84,8 +96,7 @@ final class FixturePackage: @unchecked Sendable {
       merged[key] = nil
     }
     merged.merge(environment) { $1 }
-    return try runProcess(
-      "/usr/bin/env", ["swift"] + arguments, in: root, environment: merged)
+    return try runProcess("/usr/bin/env", arguments, in: root, environment: merged)
   }
 }
 

@@ -30,6 +30,64 @@ final class ReadmeTests: XCTestCase {
       "paste the output of `merge-refs --help` into README.md")
   }
 
+  /// The fenced `sh` block of README.md that starts with `firstLine`, as commands: one per
+  /// line, comments dropped.
+  private func commands(startingWith firstLine: String) throws -> [String] {
+    try block(startingWith: firstLine, language: "sh").split(separator: "\n").map {
+      String($0.split(separator: "#", maxSplits: 1)[0]).trimmingCharacters(in: .whitespaces)
+    }
+  }
+
+  /// The user's path of README.md, its commands run exactly as written in a package that
+  /// depends on this checkout: a failing first test run, the plugin, a passing run, and
+  /// `swift run merge-refs` on archives laid out as CI artifacts.
+  func testReadme_userPath_commandsWorkInADependentPackage() throws {
+    let fixture = try FixturePackage.built()
+    try fixture.reset()
+    let shell = { (line: String, environment: [String: String]) in
+      try fixture.shell(line, environment: environment)
+    }
+    XCTAssertEqual(try commands(startingWith: "swift test"), ["swift test"])
+    let first = try shell("swift test", [:])
+    XCTAssertNotEqual(first.status, 0, "no reference yet")
+    XCTAssertTrue(
+      first.all.contains("Tests/ChartTests/__References__/BarChartTests/bars.png"), first.all)
+
+    let regenerate = try commands(
+      startingWith: "swift package --allow-writing-to-package-directory regenerate-references")
+    XCTAssertEqual(regenerate.count, 2)
+    let recorded = try shell(regenerate[0], [:])
+    XCTAssertEqual(recorded.status, 0, recorded.all)
+    XCTAssertTrue(recorded.output.contains("12 added, 0 updated, 0 unchanged"), recorded.all)
+    // Nothing fails any more, so mode failed records nothing and the dry run has nothing to do.
+    let dryRun = try shell(regenerate[1], [:])
+    XCTAssertEqual(dryRun.status, 0, dryRun.all)
+    XCTAssertTrue(dryRun.output.contains("no test stored an image (mode failed)"), dryRun.all)
+    let verify = try shell("swift test", [:])
+    XCTAssertEqual(verify.status, 0, verify.all)
+
+    // CI: shards' archives downloaded as artifacts/<artifact>/*.zip.
+    let generate = try fixture.test([], environment: ["IMAGE_GENERATION_MODE": "1"])
+    XCTAssertEqual(generate.status, 0, generate.all)
+    let shard = fixture.root.appendingPathComponent("artifacts/reference-archives-0")
+    try? FileManager.default.removeItem(at: shard.deletingLastPathComponent())
+    try FileManager.default.createDirectory(at: shard, withIntermediateDirectories: true)
+    for archive in try fixture.archives() {
+      try FileManager.default.copyItem(
+        at: archive, to: shard.appendingPathComponent(archive.lastPathComponent))
+    }
+    let ci = try commands(startingWith: "swift run merge-refs --require-complete")
+    XCTAssertEqual(ci.count, 2)
+    for line in ci {
+      let run = try shell(line, [:])
+      XCTAssertEqual(run.status, 0, "\(line)\n\(run.all)")
+      XCTAssertTrue(run.output.contains("0 added, 0 updated, 12 unchanged"), run.all)
+    }
+    XCTAssertTrue(
+      FileManager.default.fileExists(
+        atPath: fixture.root.appendingPathComponent("review.html").path))
+  }
+
   func testReadme_workflow_isTheCommittedWorkflowAndValidYAML() throws {
     let file = checkout.appendingPathComponent(".github/workflows/reference-images.yml")
     let workflow = try String(contentsOf: file, encoding: .utf8)
@@ -42,10 +100,19 @@ final class ReadmeTests: XCTestCase {
       XCTAssertTrue(help.contains(option), "merge-refs has no \(option)")
     }
     XCTAssertTrue(workflow.contains("IMAGE_GENERATION_MODE: 1"))
-    for script in ["Scripts/install-dependencies", "Scripts/merge-refs"] {
-      XCTAssertTrue(workflow.contains(script))
+    // A user's repository has none of this repository's scripts: merge-refs comes from the
+    // dependency, and the system packages are the ones the package's library targets declare.
+    XCTAssertFalse(workflow.contains("Scripts/"), "the workflow must work in a user's package")
+    XCTAssertTrue(workflow.contains("swift run merge-refs --require-complete"))
+    let manifest = try String(
+      contentsOf: checkout.appendingPathComponent("Package.swift"), encoding: .utf8)
+    for library in ["CSpng", "CArchive", "CLibCrypto"] {
+      let declaration = try XCTUnwrap(
+        manifest.firstMatch(of: try Regex("name: \"\(library)\"[^)]*\\.apt\\(\\[\"([^\"]+)\"")))
+      let apt = try XCTUnwrap(declaration.output[1].substring)
       XCTAssertTrue(
-        FileManager.default.isExecutableFile(atPath: checkout.appendingPathComponent(script).path))
+        workflow.contains("apt-get install -y pkg-config") && workflow.contains(" \(apt)"),
+        "the workflow installs \(apt) for \(library)")
     }
     let check = try runProcess(
       "/usr/bin/env",
