@@ -113,7 +113,9 @@ struct Regeneration {
     process.arguments = arguments
     process.environment = environment
     if let log {
-      FileManager.default.createFile(atPath: log.path, contents: nil)
+      guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
+        throw RegenerationError(message: "cannot create the test log \(log.path)")
+      }
       let handle = try FileHandle(forWritingTo: log)
       process.standardOutput = handle
       process.standardError = handle

@@ -18,6 +18,8 @@ public struct MergeOptions: Sendable {
   public var requireComplete = false
   /// Skip corrupt or hostile sources instead of stopping.
   public var keepGoing = false
+  /// When set, only the paths it includes land (`--include`, `--include-from`).
+  public var include: IncludeFilter?
   /// Archive limits.
   public var limits = ArchiveLimits.default
 

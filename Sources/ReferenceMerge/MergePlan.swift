@@ -62,6 +62,8 @@ public struct MergePlan: Sendable {
   public var items: [Item]
   /// Whether orphans were looked for (only when every source is a complete run).
   public var orphanSearchDone: Bool
+  /// Changes left out by `--include` (see `IncludeFilter`): never written, never pruned.
+  public var skipped: [Item] = []
 
   /// Items with one outcome.
   public func items(_ outcome: Outcome) -> [Item] { items.filter { $0.outcome == outcome } }

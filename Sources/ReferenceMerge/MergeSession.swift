@@ -30,6 +30,8 @@ public struct MergeSession: Sendable {
   let writesNothing: Bool
   let progress: MergeProgress
   let reportURL: URL?
+  /// The program the review page's command line runs: `merge-refs` unless set.
+  public var program = "merge-refs"
 
   /// Creates a session.
   /// - Parameters:
@@ -85,6 +87,7 @@ public struct MergeSession: Sendable {
       plan.items.removeAll { $0.outcome == .orphan }
       plan.orphanSearchDone = false
     }
+    options.include?.apply(to: &plan)
     errors += plan.badSources.map { "\($0.error)" }
     errors += plan.destinationProblems.map { "\($0)" }
     var warnings = plan.incompleteSources.map {
@@ -97,7 +100,9 @@ public struct MergeSession: Sendable {
     if let reportURL {
       // Written before applying, so "before" shows the references as they were.
       do {
-        try ReviewReport(limits: options.limits).write(plan, to: reportURL)
+        var report = ReviewReport(limits: options.limits)
+        report.landCommand = landCommand(sourcePaths: sourcePaths)
+        try report.write(plan, to: reportURL)
         reportPath = reportURL.path
       } catch {
         errors.append("could not write the review report: \(error)")
@@ -148,6 +153,18 @@ public struct MergeSession: Sendable {
           report: reportPath),
         exitCode: ExitCodes.writeFailed, hasChanges: hasChanges, plan: plan)
     }
+  }
+
+  /// The command that lands this merge again, for the review page to add its decision to: the
+  /// options that shape the result, every source and the destination, as absolute paths.
+  private func landCommand(sourcePaths: [String]) -> [String] {
+    var command = [program]
+    if options.onConflict == .newest { command += ["--on-conflict", "newest"] }
+    if options.prune { command.append("--prune") }
+    if options.requireComplete { command.append("--require-complete") }
+    if options.keepGoing { command.append("--keep-going") }
+    command += sourcePaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+    return command + [destination.path]
   }
 
   /// The exit code that stops the merge before anything is written, or nil to go on.

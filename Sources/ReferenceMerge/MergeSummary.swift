@@ -36,6 +36,8 @@ public struct MergeSummary: Codable, Sendable {
   public var orphanSearchDone: Bool
   public var sources: [Source]
   public var changes: [Change]
+  /// Changes left out by `--include`, with the outcome they would have had.
+  public var skipped: [Change]
   public var errors: [String]
   public var warnings: [String]
   /// The review report written, if any.
@@ -70,7 +72,7 @@ public struct MergeSummary: Codable, Sendable {
           name: $0.source.description, worker: nil, images: 0, complete: false,
           incompleteReason: "refused: \($0.error)")
       }
-    changes = plan.items.filter { $0.outcome != .unchanged }.map { item in
+    let change = { (item: MergePlan.Item) in
       let holders = item.outcome == .conflict ? item.rivals : item.chosen.map { [$0] } ?? []
       return Change(
         path: item.path, outcome: item.outcome.rawValue,
@@ -78,6 +80,8 @@ public struct MergeSummary: Codable, Sendable {
         workers: holders.map { plan.inventories[$0.sourceIndex].workerSummary },
         differingPixels: item.conflictingPixels, resolvedByNewest: item.resolvedByNewest)
     }
+    changes = plan.items.filter { $0.outcome != .unchanged }.map(change)
+    skipped = plan.skipped.map(change)
     self.errors = errors
     self.warnings = warnings
   }
@@ -117,6 +121,10 @@ public struct MergeSummary: Codable, Sendable {
         lines.append(line)
       }
     }
+    if !skipped.isEmpty {
+      lines.append("skipped (not included; left as they are):")
+      lines += skipped.map { "  \($0.path) (\($0.outcome))" }
+    }
     lines += warnings.map { "warning: \($0)" }
     lines += errors.map { "error: \($0)" }
     if let report { lines.append("review report: \(report)") }
@@ -129,6 +137,7 @@ public struct MergeSummary: Codable, Sendable {
     var line =
       "\(added) added, \(updated) updated, \(unchanged) unchanged, \(conflicts) conflicts, "
       + "\(orphans) orphans\(pruned > 0 ? " (\(pruned) pruned)" : ""), \(refused) refused"
+    if !skipped.isEmpty { line += ", \(skipped.count) skipped" }
     if dryRun {
       line += " (dry run: nothing written)"
     } else if !applied {

@@ -4,7 +4,13 @@ import ReferenceImageCore
 
 /// The markup, style and script of the review report.
 enum ReportHTML {
-  static func header(plan: MergePlan) -> String {
+  /// The name of the exported decision file, which the page's command line reads.
+  static let decisionFileName = "reference-decisions.txt"
+
+  static func header(plan: MergePlan, landCommand: [String]) -> String {
+    let command =
+      ([shellQuoted(landCommand[0]), "--include-from", decisionFileName]
+      + landCommand.dropFirst().map(shellQuoted)).joined(separator: " ")
     let counts = plan.counts
     let filters = [MergePlan.Outcome.added, .updated, .conflict, .orphan].map { outcome in
       let count = counts[outcome] ?? 0
@@ -32,6 +38,15 @@ enum ReportHTML {
       \(counts[.orphan] ?? 0) orphans — destination \(escape(plan.destination.path))</p>
       <nav>\(filters)</nav>
       <details><summary>\(plan.inventories.count) sources</summary><ul>\(sources)</ul></details>
+      <div id="decision" data-file="\(decisionFileName)">
+      <button type="button" id="accept-all">Accept all</button> \
+      <button type="button" id="reject-all">Reject all</button> \
+      <span id="accepted-count"></span> \
+      <a id="download" download="\(decisionFileName)" href="#">Download accepted paths</a>
+      <details><summary>then run, in the folder where \(decisionFileName) was saved</summary>
+      <pre id="command">\(escape(command))</pre>
+      <pre id="decision-file"></pre></details>
+      </div>
       </header>
       <main id="cards">
 
@@ -56,7 +71,8 @@ enum ReportHTML {
     return """
       <section class="card \(item.outcome.rawValue)" data-outcome="\(item.outcome.rawValue)" \
       data-path="\(escape(item.path))">
-      <h2><span class="badge">\(item.outcome.rawValue)</span> \(escape(item.path))</h2>
+      <h2><label class="decide"><input type="checkbox" class="accept" checked> accept</label> \
+      <span class="badge">\(item.outcome.rawValue)</span> \(escape(item.path))</h2>
       <ul class="meta">\(meta.map { "<li>\(escape($0))</li>" }.joined())</ul>
       <div class="figures">\(figureHTML)\(overlayHTML)</div>
       </section>
@@ -79,6 +95,13 @@ enum ReportHTML {
     let data = Data(png).base64EncodedString()
     return "<img alt=\"\" width=\"\(image.width)\" height=\"\(image.height)\" "
       + "data-src=\"data:image/png;base64,\(data)\">"
+  }
+
+  /// A shell word: as is when it is made of safe characters, else single-quoted.
+  static func shellQuoted(_ word: String) -> String {
+    let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+@%,")
+    if !word.isEmpty && word.allSatisfy(safe.contains) { return word }
+    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 
   static func escape(_ text: String) -> String {
@@ -107,6 +130,9 @@ enum ReportHTML {
     .stack .top{position:absolute;inset:0;clip-path:inset(0 0 0 50%)}
     .overlay input{width:100%}
     .hidden{display:none}
+    #decision{margin:6px 0}#decision pre{white-space:pre-wrap;word-break:break-all;background:#f4f4f2;padding:4px}
+    .decide{float:right;font-weight:normal;font-size:13px}
+    .card.rejected{opacity:.45}.card.rejected .badge{text-decoration:line-through}
     """
 
   private static let script = """
@@ -120,6 +146,23 @@ enum ReportHTML {
     document.querySelectorAll('nav input').forEach(box=>box.addEventListener('change',()=>{
       cards.filter(c=>c.dataset.outcome===box.dataset.outcome).forEach(c=>c.classList.toggle('hidden',!box.checked));
     }));
+    // Review decisions: every card accepted until rejected; the export is the accepted paths,
+    // one per line, for merge-refs --include-from.
+    const decide=()=>{
+      const accepted=cards.filter(c=>c.querySelector('input.accept').checked);
+      cards.forEach(c=>c.classList.toggle('rejected',!c.querySelector('input.accept').checked));
+      const command=document.getElementById('command').textContent;
+      const text='# Reference images accepted in review ('+accepted.length+' of '+cards.length+').\\n'
+        +'# Land them with:\\n# '+command+'\\n'+accepted.map(c=>c.dataset.path+'\\n').join('');
+      document.getElementById('decision-file').textContent=text;
+      document.getElementById('download').href='data:text/plain;charset=utf-8,'+encodeURIComponent(text);
+      document.getElementById('accepted-count').textContent=accepted.length+' of '+cards.length+' accepted';
+    };
+    cards.forEach(c=>c.querySelector('input.accept').addEventListener('change',decide));
+    const setAll=value=>()=>{cards.forEach(c=>c.querySelector('input.accept').checked=value);decide();};
+    document.getElementById('accept-all').addEventListener('click',setAll(true));
+    document.getElementById('reject-all').addEventListener('click',setAll(false));
+    decide();
     document.querySelectorAll('.overlay input').forEach(r=>r.addEventListener('input',()=>{
       r.parentElement.querySelector('.top').style.clipPath='inset(0 0 0 '+r.value+'%)';
     }));

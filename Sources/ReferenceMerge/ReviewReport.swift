@@ -11,6 +11,9 @@ import ReferenceImageCore
 public struct ReviewReport: Sendable {
   /// The limits for reading sources again.
   public var limits: ArchiveLimits
+  /// The `merge-refs` command that lands the merge (program, options, sources, destination);
+  /// the page shows it with `--include-from` and the exported decision file.
+  public var landCommand: [String] = ["merge-refs", "SOURCE...", "DESTINATION"]
 
   /// Creates a report writer.
   public init(limits: ArchiveLimits = .default) {
@@ -23,7 +26,7 @@ public struct ReviewReport: Sendable {
   ///   - url: The HTML file to write (atomically).
   /// - Throws: `ArchiveError.io` when the file cannot be written.
   public func write(_ plan: MergePlan, to url: URL) throws(ArchiveError) {
-    var html = ReportHTML.header(plan: plan)
+    var html = ReportHTML.header(plan: plan, landCommand: landCommand)
     let fetcher = SourceFetcher(limits: limits)
     let changed = plan.items.filter { $0.outcome == .added || $0.outcome == .updated }
     let requests = changed.compactMap { item in

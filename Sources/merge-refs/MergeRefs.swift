@@ -56,6 +56,19 @@ struct MergeRefs: ParsableCommand {
     help: "Apply the good sources when some are corrupt or refused.")
   var keepGoing = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Land only paths matching this glob (*, ?, ** for folders); repeatable. Other changes are "
+        + "listed as skipped and never pruned.", valueName: "PATTERN"))
+  var include: [String] = []
+
+  @Option(
+    name: .customLong("include-from"),
+    help: ArgumentHelp(
+      "Land only paths matching a line of FILE (one path or glob per line, # comments), such as "
+        + "the review page's download.", valueName: "FILE"))
+  var includeFrom: String?
+
   @Flag(name: .customLong("dry-run"), help: "Print the plan; write nothing.")
   var dryRun = false
 
@@ -67,7 +80,9 @@ struct MergeRefs: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Write an HTML review page (before, after, difference).", valueName: "FILE.html"))
+      "Write an HTML review page (before, after, difference), where each change can be "
+        + "accepted or rejected and the decision exported for --include-from.",
+      valueName: "FILE.html"))
   var report: String?
 
   mutating func validate() throws {
@@ -89,6 +104,13 @@ struct MergeRefs: ParsableCommand {
     for source in paths.dropLast() where !FileManager.default.fileExists(atPath: source) {
       throw ValidationError("the source \(source) does not exist")
     }
+    if let includeFrom {
+      do {
+        include += try IncludeFilter.patterns(inFileAt: URL(fileURLWithPath: includeFrom))
+      } catch {
+        throw ValidationError("\(error)")
+      }
+    }
   }
 
   func run() throws {
@@ -97,11 +119,15 @@ struct MergeRefs: ParsableCommand {
     options.prune = prune
     options.requireComplete = requireComplete
     options.keepGoing = keepGoing
-    let session = MergeSession(
+    if includeFrom != nil || !include.isEmpty {
+      options.include = IncludeFilter(patterns: include)
+    }
+    var session = MergeSession(
       options: options,
       destination: URL(fileURLWithPath: paths[paths.count - 1]).standardizedFileURL,
       writesNothing: dryRun || check, progress: TerminalProgress(enabled: !json && isatty(1) == 1),
       reportURL: report.map { URL(fileURLWithPath: $0).standardizedFileURL })
+    session.program = invocationName
     let outcome = session.run(sourcePaths: Array(paths.dropLast()))
     print(json ? outcome.summary.json() : outcome.summary.text())
     if check && outcome.exitCode == 0 && outcome.hasChanges {
@@ -109,6 +135,13 @@ struct MergeRefs: ParsableCommand {
     }
     if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
   }
+}
+
+/// How this program was started, absolute when it was given as a path, so the review page's
+/// command runs from any folder.
+private var invocationName: String {
+  let name = CommandLine.arguments.first ?? "merge-refs"
+  return name.contains("/") ? URL(fileURLWithPath: name).standardizedFileURL.path : name
 }
 
 extension MergeOptions.ConflictPolicy: ExpressibleByArgument {}

@@ -86,6 +86,19 @@ final class ReadmeTests: XCTestCase {
     XCTAssertTrue(
       FileManager.default.fileExists(
         atPath: fixture.root.appendingPathComponent("review.html").path))
+
+    // The --include examples, with a decision file as the review page exports it.
+    try "# accepted\nTests/ChartTests/__References__/BarChartTests/bars.png\n".write(
+      to: fixture.root.appendingPathComponent("reference-decisions.txt"), atomically: true,
+      encoding: .utf8)
+    let include = try commands(startingWith: "swift run merge-refs --include 'Tests/ChartTests/**'")
+    XCTAssertEqual(include.count, 2)
+    for line in include {
+      let run = try shell(line, [:])
+      XCTAssertEqual(run.status, 0, "\(line)\n\(run.all)")
+      XCTAssertTrue(run.output.contains("0 added, 0 updated, "), run.all)
+      XCTAssertTrue(run.output.contains(" unchanged, 0 conflicts"), run.all)
+    }
   }
 
   func testReadme_workflow_isTheCommittedWorkflowAndValidYAML() throws {
