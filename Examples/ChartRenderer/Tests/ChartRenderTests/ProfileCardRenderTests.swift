@@ -1,6 +1,5 @@
 import ChartRenderer
 import Foundation
-import ReferenceImageCore
 import ReferenceImageTesting
 import XCTest
 

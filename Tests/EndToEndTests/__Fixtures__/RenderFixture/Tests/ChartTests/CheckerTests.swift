@@ -1,4 +1,3 @@
-import ReferenceImageCore
 import ReferenceImageTesting
 import Shapes
 import XCTest

@@ -1,5 +1,4 @@
 import Foundation
-import ReferenceImageCore
 import ReferenceImageTesting
 import XCTest
 
