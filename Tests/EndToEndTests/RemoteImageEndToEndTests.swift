@@ -17,7 +17,7 @@ final class RemoteImageEndToEndTests: XCTestCase {
         "no stubbed image for https://images.example.com/not-stubbed.png: the render shows the "
           + "placeholder colour (magenta, #FF00FF) there"),
       run.all)
-    XCTAssertTrue(run.all.contains("UnstubbedImage.swift:14"), "points at loader()\n\(run.all)")
+    XCTAssertTrue(run.all.contains("UnstubbedImage.swift:13"), "points at loader()\n\(run.all)")
     XCTAssertTrue(run.all.contains("1 issue"), run.all)
     XCTAssertEqual(try fixture.archives(), [], "the failing test stored no image")
   }
