@@ -1,8 +1,10 @@
 import Foundation
 import ReferenceImageCore
 
-/// Compares a rendered image with its reference, or records it, depending on
-/// `IMAGE_GENERATION_MODE`. Works in XCTest and Swift Testing tests alike.
+/// Compares a rendered image with its reference, or records it, depending on the generation
+/// mode: `IMAGE_GENERATION_MODE`, unless ``withReferenceImages(mode:referenceFolder:operation:)``
+/// or the `.referenceImages(mode:referenceFolder:)` trait sets another for the calling test.
+/// Works in XCTest and Swift Testing tests alike.
 ///
 /// ```swift
 /// func testBarChart() throws {
@@ -21,7 +23,8 @@ import ReferenceImageCore
 ///   - comparison: How pixels are compared; `.exact` unless given.
 ///   - bound: How many differing pixels are allowed; none unless given.
 ///   - referenceFolder: A folder instead of the default `__References__/<TestFile>/` beside the
-///     test file (absolute, or relative to the package root).
+///     test file (absolute, or relative to the package root); nil for the scoped setting, if
+///     any.
 public func assertImage(
   _ image: RGBAImage, named name: String, comparison: ImageComparison = .exact,
   bound: DifferenceBound = .none, referenceFolder: URL? = nil,
@@ -49,7 +52,8 @@ public func assertImage(
     column: column)
 }
 
-/// One run of `assertImage`: the decisions of the generation modes, in order.
+/// One run of `assertImage`: resolve the settings and the location, decide (`ImageDecision`),
+/// then carry the decision out: store, write artifacts, report.
 struct ImageAssertion {
   let image: RGBAImage
   let name: String
@@ -59,74 +63,55 @@ struct ImageAssertion {
   let context: TestContext
   let coordinator = ImageCoordinator.shared
 
-  var mode: GenerationMode { coordinator.environment.mode }
-
   func run() {
     coordinator.registerIfNeeded()
     let test = context.testName(coordinator: coordinator)
     if context.isSwiftTesting { coordinator.testStarted(test, isXCTest: false) }
+    let settings = ReferenceImageSettings.current
+    let mode = settings.mode ?? coordinator.environment.mode
+    // A bad mode is reported before the name is looked at: it is the first thing to fix.
     if case .invalid(let value) = mode {
       return context.fail(GenerationMode.invalidMessage(value))
     }
     let location: ReferenceLocation
     do {
       location = try ReferenceLocation(
-        name: name, filePath: "\(context.filePath)", folder: referenceFolder)
+        name: name, filePath: "\(context.filePath)",
+        folder: referenceFolder ?? settings.referenceFolder)
     } catch {
       return context.fail("\(error)")
     }
     coordinator.noteVerified(location)
-    if mode == .all {
-      return store(at: location, test: test)
-    }
-    verify(at: location, test: test)
+    let decision = ImageDecision(
+      mode: mode,
+      reference: ReferenceState.read(
+        at: location, comparing: image, by: comparison, bound: bound))
+    perform(decision, at: location, test: test)
   }
 
-  private func verify(at location: ReferenceLocation, test: String) {
+  private func perform(_ decision: ImageDecision, at location: ReferenceLocation, test: String) {
+    if decision.storesImage {
+      do {
+        try coordinator.store(image, at: location, test: test)
+      } catch {
+        context.fail("\(error)")
+      }
+    }
+    guard let failure = decision.failure else { return }
+    let artifacts = writeArtifacts(failure.artifacts, location: location)
+    context.fail(failure.message(at: location, comparison: comparison, artifacts: artifacts))
+  }
+
+  /// Writes the artifacts and returns the sentence naming them; empty when none are asked for.
+  private func writeArtifacts(
+    _ artifacts: ImageDecision.Failure.Artifacts, location: ReferenceLocation
+  ) -> String {
     let reference: RGBAImage?
-    do {
-      reference = try ReferenceImages.loadReference(at: location)
-    } catch {
-      if mode == .failed { store(at: location, test: test) }
-      return context.fail("\(error)")
+    switch artifacts {
+    case .none: return ""
+    case .actual: reference = nil
+    case .actualReferenceAndDifference(let image): reference = image
     }
-    guard let reference else { return missingReference(at: location, test: test) }
-    let result = comparison.compare(image, to: reference, bound: bound)
-    guard !result.passed else { return }
-    if mode == .failed { store(at: location, test: test) }
-    var message = "\(location.relativePath): \(result) (\(comparison.name) comparison)"
-    message += "; " + artifactSummary(reference: reference, location: location)
-    if mode != .failed {
-      message += "; if the change is intended, run with IMAGE_GENERATION_MODE=failed to record it"
-    }
-    context.fail(message)
-  }
-
-  private func missingReference(at location: ReferenceLocation, test: String) {
-    switch mode {
-    case .missing:
-      store(at: location, test: test)
-    case .failed:
-      store(at: location, test: test)
-      context.fail("no reference at \(location.url.path); recorded it for merge-refs")
-    default:
-      let artifacts = artifactSummary(reference: nil, location: location)
-      context.fail(
-        "no reference at \(location.url.path); run with IMAGE_GENERATION_MODE=missing "
-          + "(`IMAGE_GENERATION_MODE=missing swift test`) and merge the archive with merge-refs "
-          + "to record it; \(artifacts)")
-    }
-  }
-
-  private func store(at location: ReferenceLocation, test: String) {
-    do {
-      try coordinator.store(image, at: location, test: test)
-    } catch {
-      context.fail("\(error)")
-    }
-  }
-
-  private func artifactSummary(reference: RGBAImage?, location: ReferenceLocation) -> String {
     let folder = coordinator.environment.artifactFolder(packageRoot: location.packageRoot)
     do {
       return try FailureArtifacts.write(

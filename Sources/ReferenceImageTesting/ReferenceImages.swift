@@ -4,8 +4,11 @@ import ReferenceImageCore
 
 /// The low-level pieces behind `assertImage`, for people building their own helpers.
 public enum ReferenceImages {
-  /// The generation mode of this process, from `IMAGE_GENERATION_MODE`.
-  public static var mode: GenerationMode { ImageCoordinator.shared.environment.mode }
+  /// The generation mode in effect here: the one set by `withReferenceImages(mode:)` or the
+  /// `.referenceImages(mode:)` trait around the caller, else `IMAGE_GENERATION_MODE`.
+  public static var mode: GenerationMode {
+    ReferenceImageSettings.current.mode ?? ImageCoordinator.shared.environment.mode
+  }
 
   /// Whether this run records images (`all`, `missing` or `failed`).
   public static var shouldStoreNewImages: Bool { mode.storesImages }
@@ -18,12 +21,31 @@ public enum ReferenceImages {
   public static func loadReference(at location: ReferenceLocation) throws(ReferenceImageError)
     -> RGBAImage?
   {
+    guard let bytes = try referenceBytes(at: location) else { return nil }
+    return try decodeReference(bytes, at: location)
+  }
+
+  /// The reference file's bytes, or nil when no file exists there.
+  static func referenceBytes(at location: ReferenceLocation) throws(ReferenceImageError)
+    -> [UInt8]?
+  {
     let path = location.url.path
     guard FileManager.default.fileExists(atPath: path) else { return nil }
     do {
-      return try PNGDecoder().decode(try FileSystem.read(location.url))
+      return try FileSystem.read(location.url)
     } catch {
       throw .unreadableReference(path: path, reason: "\(error)")
+    }
+  }
+
+  /// Decodes a reference file's bytes.
+  static func decodeReference(_ bytes: [UInt8], at location: ReferenceLocation)
+    throws(ReferenceImageError) -> RGBAImage
+  {
+    do {
+      return try PNGDecoder().decode(bytes)
+    } catch {
+      throw .unreadableReference(path: location.url.path, reason: "\(error)")
     }
   }
 

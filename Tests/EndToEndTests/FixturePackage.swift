@@ -91,7 +91,7 @@ final class FixturePackage: @unchecked Sendable {
     for key in [
       "IMAGE_GENERATION_MODE", "IMAGE_GENERATION_OUTPUT", "IMAGE_DIFF_DIR",
       "IMAGE_REFERENCE_DIR", "RENDER_FIXTURE_CHANGE", "RENDER_FIXTURE_CRASH",
-      "RENDER_FIXTURE_UNSTUBBED",
+      "RENDER_FIXTURE_UNSTUBBED", "RENDER_FIXTURE_SCOPED",
     ] {
       merged[key] = nil
     }

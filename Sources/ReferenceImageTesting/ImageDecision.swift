@@ -1,0 +1,113 @@
+import ReferenceImageCore
+
+/// What one `assertImage` call does, decided from the generation mode and what was found at the
+/// reference path before anything is written or reported. `ImageAssertion` carries it out: it
+/// stores the image when asked, writes the artifacts the failure names, and reports the message.
+struct ImageDecision: Equatable {
+  /// Whether the rendered image goes into the run's archive.
+  var storesImage: Bool
+  /// Why the assertion fails; nil when it passes.
+  var failure: Failure?
+
+  /// Why an assertion fails.
+  enum Failure: Equatable {
+    /// The generation mode is not one of the documented values.
+    case invalidMode(String)
+    /// A file exists at the reference path but is not a usable reference.
+    case unreadableReference(ReferenceImageError)
+    /// No reference exists; `recorded` when this run stored the image for `merge-refs`.
+    case missingReference(recorded: Bool)
+    /// The image does not match its reference; `recorded` when this run stored the image.
+    case mismatch(reference: RGBAImage, result: ComparisonResult, recorded: Bool)
+  }
+
+  /// Decides an assertion.
+  /// - Parameters:
+  ///   - mode: The generation mode in effect for the test.
+  ///   - reference: What is at the reference path, compared with the rendered image; evaluated
+  ///     only by the modes that compare (`verify`, `missing`, `failed`), so `all` never reads it.
+  init(mode: GenerationMode, reference: @autoclosure () -> ReferenceState) {
+    switch mode {
+    case .invalid(let value):
+      self.init(storesImage: false, failure: .invalidMode(value))
+    case .all:
+      self.init(storesImage: true, failure: nil)
+    case .verify, .missing, .failed:
+      self.init(comparingMode: mode, reference: reference())
+    }
+  }
+
+  init(storesImage: Bool, failure: Failure?) {
+    self.storesImage = storesImage
+    self.failure = failure
+  }
+
+  private init(comparingMode mode: GenerationMode, reference: ReferenceState) {
+    let recordsFailures = mode == .failed
+    switch reference {
+    case .matchesByDigest:
+      self.init(storesImage: false, failure: nil)
+    case .compared(_, let result) where result.passed:
+      self.init(storesImage: false, failure: nil)
+    case .compared(let image, let result):
+      self.init(
+        storesImage: recordsFailures,
+        failure: .mismatch(reference: image, result: result, recorded: recordsFailures))
+    case .missing where mode == .missing:
+      self.init(storesImage: true, failure: nil)
+    case .missing:
+      self.init(
+        storesImage: recordsFailures, failure: .missingReference(recorded: recordsFailures))
+    case .unreadable(let error):
+      self.init(storesImage: recordsFailures, failure: .unreadableReference(error))
+    }
+  }
+}
+
+extension ImageDecision.Failure {
+  /// Which failure artifacts go with the message.
+  enum Artifacts: Equatable {
+    case none
+    /// The rendered image alone: there is no reference to show.
+    case actual
+    /// The rendered image, the reference and their difference image.
+    case actualReferenceAndDifference(reference: RGBAImage)
+  }
+
+  /// The artifacts a person needs to see this failure.
+  var artifacts: Artifacts {
+    switch self {
+    case .missingReference(recorded: false): .actual
+    case .mismatch(let reference, _, _): .actualReferenceAndDifference(reference: reference)
+    case .invalidMode, .unreadableReference, .missingReference(recorded: true): .none
+    }
+  }
+
+  /// The failure message.
+  /// - Parameters:
+  ///   - location: The reference's location.
+  ///   - comparison: The comparison the assertion used.
+  ///   - artifacts: The sentence listing the artifacts written, when `artifacts` asks for some.
+  func message(at location: ReferenceLocation, comparison: ImageComparison, artifacts: String)
+    -> String
+  {
+    switch self {
+    case .invalidMode(let value):
+      return GenerationMode.invalidMessage(value)
+    case .unreadableReference(let error):
+      return "\(error)"
+    case .missingReference(recorded: true):
+      return "no reference at \(location.url.path); recorded it for merge-refs"
+    case .missingReference(recorded: false):
+      return "no reference at \(location.url.path); run with IMAGE_GENERATION_MODE=missing "
+        + "(`IMAGE_GENERATION_MODE=missing swift test`) and merge the archive with merge-refs "
+        + "to record it; \(artifacts)"
+    case .mismatch(_, let result, let recorded):
+      let hint =
+        recorded
+        ? "" : "; if the change is intended, run with IMAGE_GENERATION_MODE=failed to record it"
+      return "\(location.relativePath): \(result) (\(comparison.name) comparison); \(artifacts)"
+        + hint
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+
+/// What an assertion found at the reference path, compared with the rendered image: the input
+/// of `ImageDecision` besides the mode.
+enum ReferenceState: Equatable {
+  /// No file exists at the reference path.
+  case missing
+  /// A file exists but is not a usable reference: not a PNG, truncated, unreadable.
+  case unreadable(ReferenceImageError)
+  /// The reference holds the rendered pixels, known from a trusted digest of its pixels without
+  /// decoding it.
+  case matchesByDigest
+  /// The reference was decoded and compared with the rendered image.
+  case compared(reference: RGBAImage, result: ReferenceImageCore.ComparisonResult)
+
+  /// Reads the reference at `location` and compares `image` with it.
+  /// - Parameters:
+  ///   - location: Where the reference lives.
+  ///   - image: The rendered image.
+  ///   - comparison: How pixels are compared.
+  ///   - bound: How many differing pixels are allowed.
+  static func read(
+    at location: ReferenceLocation, comparing image: RGBAImage, by comparison: ImageComparison,
+    bound: DifferenceBound
+  ) -> ReferenceState {
+    let file: [UInt8]
+    do {
+      guard let bytes = try ReferenceImages.referenceBytes(at: location) else { return .missing }
+      file = bytes
+    } catch {
+      return .unreadable(error)
+    }
+    // A trusted pixel digest in `file` equal to the digest of `image.pixels` answers here with
+    // `.matchesByDigest`, before the decode below.
+    do {
+      let reference = try ReferenceImages.decodeReference(file, at: location)
+      return .compared(
+        reference: reference, result: comparison.compare(image, to: reference, bound: bound))
+    } catch {
+      return .unreadable(error)
+    }
+  }
+}

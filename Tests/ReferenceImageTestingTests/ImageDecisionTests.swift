@@ -1,0 +1,198 @@
+import Foundation
+import XCTest
+
+@testable import ReferenceImageTesting
+
+/// `assertImage`'s decision for every generation mode and every state of the reference, decided
+/// in-process with no file, archive or test framework involved.
+final class ImageDecisionTests: XCTestCase {
+  private var reference: RGBAImage!
+  private var states: [String: ReferenceState]!
+
+  override func setUpWithError() throws {
+    reference = try sampleImage(seed: 3, width: 10, height: 10)
+    var twoPixelsOff = reference!
+    twoPixelsOff[1, 1] = RGBAColor(red: 255, green: 0, blue: 255)
+    twoPixelsOff[8, 8] = RGBAColor(red: 255, green: 0, blue: 255)
+    let larger = try sampleImage(seed: 3, width: 11, height: 10)
+    states = [
+      "missing": .missing,
+      "unreadable": .unreadable(.unreadableReference(path: "/p/a.png", reason: "not a PNG")),
+      "matches by digest": .matchesByDigest,
+      "identical": compared(reference, bound: .none),
+      "within bound": compared(twoPixelsOff, bound: .maximumDifferingPixels(2)),
+      "mismatched": compared(twoPixelsOff, bound: .maximumDifferingPixels(1)),
+      "size mismatch": compared(larger, bound: .none),
+    ]
+  }
+
+  func testDecision_everyComparingModeAndReferenceState() {
+    let unreadable = states["unreadable"]!
+    guard case .unreadable(let error) = unreadable else { return XCTFail("fixture") }
+    let mismatched = states["mismatched"]!
+    let sizeMismatch = states["size mismatch"]!
+    let pass = ImageDecision(storesImage: false, failure: nil)
+    // (mode, state) -> decision; every cell of the table is listed.
+    let expected: [(GenerationMode, String, ImageDecision)] = [
+      (.verify, "missing", .init(storesImage: false, failure: .missingReference(recorded: false))),
+      (.verify, "unreadable", .init(storesImage: false, failure: .unreadableReference(error))),
+      (.verify, "matches by digest", pass),
+      (.verify, "identical", pass),
+      (.verify, "within bound", pass),
+      (.verify, "mismatched", mismatch(mismatched, recorded: false, stores: false)),
+      (.verify, "size mismatch", mismatch(sizeMismatch, recorded: false, stores: false)),
+      (.missing, "missing", .init(storesImage: true, failure: nil)),
+      (.missing, "unreadable", .init(storesImage: false, failure: .unreadableReference(error))),
+      (.missing, "matches by digest", pass),
+      (.missing, "identical", pass),
+      (.missing, "within bound", pass),
+      (.missing, "mismatched", mismatch(mismatched, recorded: false, stores: false)),
+      (.missing, "size mismatch", mismatch(sizeMismatch, recorded: false, stores: false)),
+      (.failed, "missing", .init(storesImage: true, failure: .missingReference(recorded: true))),
+      (.failed, "unreadable", .init(storesImage: true, failure: .unreadableReference(error))),
+      (.failed, "matches by digest", pass),
+      (.failed, "identical", pass),
+      (.failed, "within bound", pass),
+      (.failed, "mismatched", mismatch(mismatched, recorded: true, stores: true)),
+      (.failed, "size mismatch", mismatch(sizeMismatch, recorded: true, stores: true)),
+    ]
+    XCTAssertEqual(Set(expected.map(\.1)), Set(states.keys), "every state is covered")
+    for mode in [GenerationMode.verify, .missing, .failed] {
+      XCTAssertEqual(expected.filter { $0.0 == mode }.count, states.count, "\(mode)")
+    }
+    for (mode, state, decision) in expected {
+      XCTAssertEqual(
+        ImageDecision(mode: mode, reference: states[state]!), decision, "\(mode) \(state)")
+    }
+  }
+
+  func testDecision_allMode_storesWithoutReadingTheReference() {
+    for state in states.values {
+      var reads = 0
+      let decision = ImageDecision(mode: .all, reference: read(state, counting: &reads))
+      XCTAssertEqual(decision, ImageDecision(storesImage: true, failure: nil))
+      XCTAssertEqual(reads, 0)
+    }
+  }
+
+  func testDecision_invalidMode_failsNamingTheValueWithoutReadingOrStoring() {
+    for state in states.values {
+      var reads = 0
+      let decision = ImageDecision(mode: .invalid("yes"), reference: read(state, counting: &reads))
+      XCTAssertEqual(decision, ImageDecision(storesImage: false, failure: .invalidMode("yes")))
+      XCTAssertEqual(reads, 0)
+    }
+  }
+
+  func testDecision_comparingModes_readTheReferenceOnce() {
+    for mode in [GenerationMode.verify, .missing, .failed] {
+      var reads = 0
+      _ = ImageDecision(mode: mode, reference: read(.missing, counting: &reads))
+      XCTAssertEqual(reads, 1, "\(mode)")
+    }
+  }
+
+  // MARK: Artifacts and messages
+
+  func testArtifacts_onlyMissingUnrecordedAndMismatchesWriteThem() {
+    guard case .compared(let image, let result) = states["mismatched"]! else {
+      return XCTFail("fixture")
+    }
+    let error = ReferenceImageError.unreadableReference(path: "/p", reason: "r")
+    XCTAssertEqual(ImageDecision.Failure.missingReference(recorded: false).artifacts, .actual)
+    XCTAssertEqual(ImageDecision.Failure.missingReference(recorded: true).artifacts, .none)
+    XCTAssertEqual(ImageDecision.Failure.unreadableReference(error).artifacts, .none)
+    XCTAssertEqual(ImageDecision.Failure.invalidMode("x").artifacts, .none)
+    for recorded in [true, false] {
+      XCTAssertEqual(
+        ImageDecision.Failure.mismatch(reference: image, result: result, recorded: recorded)
+          .artifacts,
+        .actualReferenceAndDifference(reference: image))
+    }
+  }
+
+  func testMessages_keepTheirWordingAndHints() throws {
+    let package = try TemporaryPackage(self)
+    let location = try package.location("bars")
+    let path = location.url.path
+    guard case .compared(let image, let result) = states["mismatched"]! else {
+      return XCTFail("fixture")
+    }
+    func message(_ failure: ImageDecision.Failure) -> String {
+      failure.message(at: location, comparison: .exact, artifacts: "artifacts: actual A")
+    }
+    XCTAssertEqual(
+      message(.missingReference(recorded: false)),
+      "no reference at \(path); run with IMAGE_GENERATION_MODE=missing "
+        + "(`IMAGE_GENERATION_MODE=missing swift test`) and merge the archive with merge-refs "
+        + "to record it; artifacts: actual A")
+    XCTAssertEqual(
+      message(.missingReference(recorded: true)),
+      "no reference at \(path); recorded it for merge-refs")
+    XCTAssertEqual(
+      message(.mismatch(reference: image, result: result, recorded: false)),
+      "Tests/ChartTests/__References__/BarChartTests/bars.png: \(result) (exact comparison); "
+        + "artifacts: actual A; if the change is intended, run with IMAGE_GENERATION_MODE=failed "
+        + "to record it")
+    XCTAssertEqual(
+      message(.mismatch(reference: image, result: result, recorded: true)),
+      "Tests/ChartTests/__References__/BarChartTests/bars.png: \(result) (exact comparison); "
+        + "artifacts: actual A")
+    let error = ReferenceImageError.unreadableReference(path: path, reason: "not a PNG")
+    XCTAssertEqual(message(.unreadableReference(error)), "\(error)")
+    XCTAssertEqual(message(.invalidMode("yes")), GenerationMode.invalidMessage("yes"))
+  }
+
+  // MARK: Reading the reference
+
+  func testRead_fileStates() throws {
+    let package = try TemporaryPackage(self)
+    let image = try sampleImage(seed: 4)
+    func read(_ name: String) throws -> ReferenceState {
+      ReferenceState.read(
+        at: try package.location(name), comparing: image, by: .exact, bound: .none)
+    }
+    XCTAssertEqual(try read("absent"), .missing)
+
+    let same = try package.location("same")
+    try write(try PNGEncoder().encode(image), to: same)
+    guard case .compared(let decoded, let result) = try read("same") else {
+      return XCTFail("a PNG is decoded and compared")
+    }
+    XCTAssertEqual(decoded, image)
+    XCTAssertTrue(result.passed)
+
+    try write(Array("not a PNG".utf8), to: try package.location("text"))
+    guard case .unreadable(.unreadableReference(let path, _)) = try read("text") else {
+      return XCTFail("a file that is not a PNG is unreadable")
+    }
+    XCTAssertEqual(path, try package.location("text").url.path)
+  }
+
+  // MARK: Helpers
+
+  private func compared(_ image: RGBAImage, bound: DifferenceBound) -> ReferenceState {
+    .compared(
+      reference: reference,
+      result: ImageComparison.exact.compare(image, to: reference, bound: bound)
+    )
+  }
+
+  private func mismatch(_ state: ReferenceState, recorded: Bool, stores: Bool) -> ImageDecision {
+    guard case .compared(let image, let result) = state else { preconditionFailure() }
+    return ImageDecision(
+      storesImage: stores,
+      failure: .mismatch(reference: image, result: result, recorded: recorded))
+  }
+
+  private func read(_ state: ReferenceState, counting reads: inout Int) -> ReferenceState {
+    reads += 1
+    return state
+  }
+
+  private func write(_ bytes: [UInt8], to location: ReferenceLocation) throws {
+    try FileManager.default.createDirectory(
+      at: location.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(bytes).write(to: location.url)
+  }
+}
