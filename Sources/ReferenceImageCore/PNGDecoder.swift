@@ -138,6 +138,7 @@ public struct PNGDecoder: Sendable {
     _ bytes: UnsafeRawBufferPointer, _ body: (SpngContext) throws(PNGError) -> Result
   ) throws(PNGError) -> Result {
     guard bytes.count >= 8, bytes.starts(with: Self.signature) else {
+      if let pointer = GitLFSPointer(bytes) { throw .gitLFSPointer(pointer) }
       throw .notPNG(byteCount: bytes.count)
     }
     let context = try SpngContext(encoder: false)

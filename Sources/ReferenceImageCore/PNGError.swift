@@ -8,6 +8,8 @@ public enum PNGError: Error, Sendable, Equatable, CustomStringConvertible {
   case libspng(step: String, code: Int32, message: String)
   /// An allocation failed.
   case outOfMemory
+  /// The data is a Git LFS pointer file, not the PNG it stands for: Git LFS has not fetched it.
+  case gitLFSPointer(GitLFSPointer)
 
   public var description: String {
     switch self {
@@ -22,6 +24,9 @@ public enum PNGError: Error, Sendable, Equatable, CustomStringConvertible {
       return "malformed PNG (\(step)): \(message)"
     case .outOfMemory:
       return "out of memory while processing a PNG"
+    case .gitLFSPointer(let pointer):
+      return "not a PNG but \(pointer): the image was never fetched; run `git lfs pull` "
+        + "(after `git lfs install` if Git LFS is new on this machine)"
     }
   }
 }

@@ -60,6 +60,9 @@ struct ImageDecision: Equatable {
         storesImage: recordsFailures, failure: .missingReference(recorded: recordsFailures))
     case .unreadable(let error):
       self.init(storesImage: recordsFailures, failure: .unreadableReference(error))
+    case .gitLFSPointer(let path):
+      // Recording would land a new image over a reference nobody has compared it with.
+      self.init(storesImage: false, failure: .unreadableReference(.gitLFSPointer(path: path)))
     }
   }
 }

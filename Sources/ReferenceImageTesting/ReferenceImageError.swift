@@ -10,6 +10,8 @@ public enum ReferenceImageError: Error, Sendable, Equatable, CustomStringConvert
   case duplicateImage(path: String, firstTest: String, secondTest: String)
   /// The reference exists but cannot be read or decoded.
   case unreadableReference(path: String, reason: String)
+  /// The reference is a Git LFS pointer file: Git LFS has not fetched the image.
+  case gitLFSPointer(path: String)
   /// A file could not be written.
   case writeFailed(path: String, reason: String)
 
@@ -29,6 +31,10 @@ public enum ReferenceImageError: Error, Sendable, Equatable, CustomStringConvert
     case .unreadableReference(let path, let reason):
       return "reference \(path) is unreadable: \(reason); delete it and run with "
         + "IMAGE_GENERATION_MODE=missing to record it again"
+    case .gitLFSPointer(let path):
+      return "reference \(path) is a Git LFS pointer file, not the image: Git LFS has not "
+        + "fetched it; run `git lfs pull` (after `git lfs install` if Git LFS is new on this "
+        + "machine) and run the tests again"
     case .writeFailed(let path, let reason):
       return "could not write \(path): \(reason)"
     }

@@ -16,8 +16,9 @@ public enum ReferenceImages {
   /// Loads a reference image.
   /// - Parameter location: Where the reference lives.
   /// - Returns: The decoded image, or nil when no file exists there.
-  /// - Throws: `ReferenceImageError.unreadableReference` when the file exists but is not a
-  ///   valid PNG or cannot be read.
+  /// - Throws: `ReferenceImageError.gitLFSPointer` when the file is a Git LFS pointer that was
+  ///   never fetched, `.unreadableReference` when it exists but is not a valid PNG or cannot be
+  ///   read.
   public static func loadReference(at location: ReferenceLocation) throws(ReferenceImageError)
     -> RGBAImage?
   {
@@ -44,6 +45,8 @@ public enum ReferenceImages {
   {
     do {
       return try PNGDecoder().decode(bytes)
+    } catch .gitLFSPointer {
+      throw .gitLFSPointer(path: location.url.path)
     } catch {
       throw .unreadableReference(path: location.url.path, reason: "\(error)")
     }

@@ -9,6 +9,9 @@ enum ReferenceState: Equatable {
   case missing
   /// A file exists but is not a usable reference: not a PNG, truncated, unreadable.
   case unreadable(ReferenceImageError)
+  /// The file is a Git LFS pointer: the real reference was never fetched, so it can be neither
+  /// compared nor safely replaced.
+  case gitLFSPointer(path: String)
   /// The reference holds the rendered pixels, known from a trusted digest of its pixels without
   /// decoding it.
   case matchesByDigest
@@ -32,6 +35,7 @@ enum ReferenceState: Equatable {
     } catch {
       return .unreadable(error)
     }
+    if GitLFSPointer.isPointer(file) { return .gitLFSPointer(path: location.url.path) }
     // A trusted pixel digest in `file` equal to the digest of `image.pixels` answers here with
     // `.matchesByDigest`, before the decode below.
     do {

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import XCTest
 
 @testable import ReferenceImageTesting
@@ -18,6 +19,7 @@ final class ImageDecisionTests: XCTestCase {
     states = [
       "missing": .missing,
       "unreadable": .unreadable(.unreadableReference(path: "/p/a.png", reason: "not a PNG")),
+      "git lfs pointer": .gitLFSPointer(path: "/p/a.png"),
       "matches by digest": .matchesByDigest,
       "identical": compared(reference, bound: .none),
       "within bound": compared(twoPixelsOff, bound: .maximumDifferingPixels(2)),
@@ -32,10 +34,13 @@ final class ImageDecisionTests: XCTestCase {
     let mismatched = states["mismatched"]!
     let sizeMismatch = states["size mismatch"]!
     let pass = ImageDecision(storesImage: false, failure: nil)
+    let lfs = ImageDecision(
+      storesImage: false, failure: .unreadableReference(.gitLFSPointer(path: "/p/a.png")))
     // (mode, state) -> decision; every cell of the table is listed.
     let expected: [(GenerationMode, String, ImageDecision)] = [
       (.verify, "missing", .init(storesImage: false, failure: .missingReference(recorded: false))),
       (.verify, "unreadable", .init(storesImage: false, failure: .unreadableReference(error))),
+      (.verify, "git lfs pointer", lfs),
       (.verify, "matches by digest", pass),
       (.verify, "identical", pass),
       (.verify, "within bound", pass),
@@ -43,6 +48,7 @@ final class ImageDecisionTests: XCTestCase {
       (.verify, "size mismatch", mismatch(sizeMismatch, recorded: false, stores: false)),
       (.missing, "missing", .init(storesImage: true, failure: nil)),
       (.missing, "unreadable", .init(storesImage: false, failure: .unreadableReference(error))),
+      (.missing, "git lfs pointer", lfs),
       (.missing, "matches by digest", pass),
       (.missing, "identical", pass),
       (.missing, "within bound", pass),
@@ -50,6 +56,7 @@ final class ImageDecisionTests: XCTestCase {
       (.missing, "size mismatch", mismatch(sizeMismatch, recorded: false, stores: false)),
       (.failed, "missing", .init(storesImage: true, failure: .missingReference(recorded: true))),
       (.failed, "unreadable", .init(storesImage: true, failure: .unreadableReference(error))),
+      (.failed, "git lfs pointer", lfs),
       (.failed, "matches by digest", pass),
       (.failed, "identical", pass),
       (.failed, "within bound", pass),
@@ -167,6 +174,23 @@ final class ImageDecisionTests: XCTestCase {
       return XCTFail("a file that is not a PNG is unreadable")
     }
     XCTAssertEqual(path, try package.location("text").url.path)
+
+    let pointer = try package.location("pointer")
+    try write(lfsPointer(to: try PNGEncoder().encode(image)), to: pointer)
+    XCTAssertEqual(try read("pointer"), .gitLFSPointer(path: pointer.url.path))
+  }
+
+  func testLoadReference_gitLFSPointer_throwsNamingGitLFSPull() throws {
+    let package = try TemporaryPackage(self)
+    let location = try package.location("pointer")
+    try write(lfsPointer(to: try PNGEncoder().encode(try sampleImage(seed: 2))), to: location)
+    XCTAssertThrowsError(try ReferenceImages.loadReference(at: location)) { error in
+      XCTAssertEqual(error as? ReferenceImageError, .gitLFSPointer(path: location.url.path))
+      let text = "\(error)"
+      XCTAssertTrue(text.contains("\(location.url.path) is a Git LFS pointer file"), text)
+      XCTAssertTrue(text.contains("run `git lfs pull`"), text)
+      XCTAssertFalse(text.contains("IMAGE_GENERATION_MODE"), "recording is not the fix: \(text)")
+    }
   }
 
   // MARK: Helpers
@@ -188,6 +212,13 @@ final class ImageDecisionTests: XCTestCase {
   private func read(_ state: ReferenceState, counting reads: inout Int) -> ReferenceState {
     reads += 1
     return state
+  }
+
+  /// The pointer file Git LFS leaves for `file` until it is fetched.
+  private func lfsPointer(to file: [UInt8]) -> [UInt8] {
+    Array(
+      ("version https://git-lfs.github.com/spec/v1\noid sha256:\(SHA256.hex(file))\n"
+        + "size \(file.count)\n").utf8)
   }
 
   private func write(_ bytes: [UInt8], to location: ReferenceLocation) throws {
