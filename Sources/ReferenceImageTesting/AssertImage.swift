@@ -25,6 +25,10 @@ import ReferenceImageCore
 ///   - referenceFolder: A folder instead of the default `__References__/<TestFile>/` beside the
 ///     test file (absolute, or relative to the package root); nil for the scoped setting, if
 ///     any.
+///   - fileID: The calling file's `#fileID`, for Swift Testing's issue location.
+///   - filePath: The calling file's `#filePath`: it locates the references and the package.
+///   - line: The calling line, where a failure is reported.
+///   - column: The calling column, where a Swift Testing issue is reported.
 public func assertImage(
   _ image: RGBAImage, named name: String, comparison: ImageComparison = .exact,
   bound: DifferenceBound = .none, referenceFolder: URL? = nil,
@@ -38,8 +42,19 @@ public func assertImage(
   ).run()
 }
 
-/// Like `assertImage(_:named:comparison:bound:referenceFolder:)`, with the bound given as the
-/// fraction of pixels that must match: `requiredAccuracy: 0.999` allows one pixel in a thousand.
+/// Like ``assertImage(_:named:comparison:bound:referenceFolder:fileID:filePath:line:column:)``,
+/// with the bound given as the fraction of pixels that must match: `requiredAccuracy: 0.999`
+/// allows one pixel in a thousand.
+/// - Parameters:
+///   - image: The rendered image.
+///   - name: The reference's name, without `.png`; unique within the test file.
+///   - comparison: How pixels are compared; `.exact` unless given.
+///   - requiredAccuracy: The fraction of pixels that must match, 0 to 1.
+///   - referenceFolder: A folder instead of the default; nil for the scoped setting, if any.
+///   - fileID: The calling file's `#fileID`, for Swift Testing's issue location.
+///   - filePath: The calling file's `#filePath`: it locates the references and the package.
+///   - line: The calling line, where a failure is reported.
+///   - column: The calling column, where a Swift Testing issue is reported.
 public func assertImage(
   _ image: RGBAImage, named name: String, comparison: ImageComparison = .exact,
   requiredAccuracy: Double, referenceFolder: URL? = nil,

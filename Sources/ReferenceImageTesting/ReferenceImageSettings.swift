@@ -73,6 +73,7 @@ public func withReferenceImages<Result>(
 /// - Parameters:
 ///   - mode: The generation mode inside the scope; nil keeps the enclosing one.
 ///   - referenceFolder: The reference folder inside the scope; nil keeps the enclosing one.
+///   - isolation: The caller's actor, which `operation` keeps running on.
 ///   - operation: The code to run.
 /// - Returns: What `operation` returns.
 /// - Throws: What `operation` throws.
