@@ -76,7 +76,7 @@ struct ImageAssertion {
   let bound: DifferenceBound
   let referenceFolder: URL?
   let context: TestContext
-  let coordinator = ImageCoordinator.shared
+  var coordinator = ImageCoordinator.shared
 
   func run() {
     coordinator.registerIfNeeded()

@@ -71,6 +71,30 @@ final class ReferenceImageSettingsTests: XCTestCase {
   }
 }
 
+extension ReferenceImageSettingsTests {
+  /// The whole assertion under XCTest, with a private coordinator whose environment says verify:
+  /// inside `withReferenceImages(mode: .all, referenceFolder:)` the image is recorded, at the
+  /// scoped folder, without a reference and without a failure.
+  func testAssertion_insideWithReferenceImages_recordsIntoTheScopedFolder() throws {
+    let output = try makeTemporaryFolder(self).appendingPathComponent("archives")
+    let coordinator = makeCoordinator(output: output, mode: "0")
+    // Inside this package (the root above this file), where no reference exists.
+    let folder = ".build/scoped-settings-\(UUID().uuidString.prefix(8))"
+    let image = try sampleImage(seed: 11)
+    withReferenceImages(mode: .all, referenceFolder: URL(fileURLWithPath: folder)) {
+      ImageAssertion(
+        image: image, name: "scoped", comparison: .exact, bound: .none, referenceFolder: nil,
+        context: TestContext(fileID: #fileID, filePath: #filePath, line: #line, column: #column),
+        coordinator: coordinator
+      ).run()
+    }
+    let archive = try XCTUnwrap(coordinator.finishRun())
+    let manifest = try XCTUnwrap(try ArchiveContents(archive).manifest)
+    XCTAssertEqual(manifest.images.map(\.path), [folder + "/scoped.png"])
+    XCTAssertEqual(manifest.mode, "verify", "the run's mode is the environment's")
+  }
+}
+
 /// Suspends each caller until `count` callers have arrived.
 actor Barrier {
   private let count: Int
