@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceImageCore
 import XCTest
 
 /// A checkout made without Git LFS has pointer files where the references should be: a real

@@ -1,5 +1,4 @@
 import Foundation
-import ReferenceArchive
 import XCTest
 
 @testable import ReferenceImageTesting
