@@ -160,13 +160,25 @@ final class ImageDecisionTests: XCTestCase {
     }
     XCTAssertEqual(try read("absent"), .missing)
 
-    let same = try package.location("same")
-    try write(try PNGEncoder().encode(image), to: same)
-    guard case .compared(let decoded, let result) = try read("same") else {
-      return XCTFail("a PNG is decoded and compared")
+    // PNGEncoder writes the pixel digest: the same pixels match without a decode.
+    try write(try PNGEncoder().encode(image), to: try package.location("same"))
+    XCTAssertEqual(try read("same"), .matchesByDigest)
+
+    // Other pixels, or a file without a digest, are decoded and compared.
+    var changed = image
+    changed[0, 0] = RGBAColor(red: 1, green: 2, blue: 3)
+    try write(try PNGEncoder().encode(changed), to: try package.location("changed"))
+    guard case .compared(let decoded, let result) = try read("changed") else {
+      return XCTFail("a PNG with other pixels is decoded and compared")
     }
-    XCTAssertEqual(decoded, image)
-    XCTAssertTrue(result.passed)
+    XCTAssertEqual(decoded, changed)
+    XCTAssertFalse(result.passed)
+    try write(withoutDigestChunk(try PNGEncoder().encode(image)), to: try package.location("plain"))
+    guard case .compared(let plainDecoded, let plainResult) = try read("plain") else {
+      return XCTFail("a PNG without a digest is decoded and compared")
+    }
+    XCTAssertEqual(plainDecoded, image)
+    XCTAssertTrue(plainResult.passed)
 
     try write(Array("not a PNG".utf8), to: try package.location("text"))
     guard case .unreadable(.unreadableReference(let path, _)) = try read("text") else {
@@ -211,6 +223,21 @@ final class ImageDecisionTests: XCTestCase {
   private func read(_ state: ReferenceState, counting reads: inout Int) -> ReferenceState {
     reads += 1
     return state
+  }
+
+  /// The PNG without its `riDG` chunk, as a file from another tool would be.
+  private func withoutDigestChunk(_ png: [UInt8]) -> [UInt8] {
+    var kept = Array(png[0..<8])
+    var offset = 8
+    while offset + 12 <= png.count {
+      let length = png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      let type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
+      let end = offset + 12 + length
+      if type != PNGPixelDigest.chunkType { kept += png[offset..<end] }
+      offset = end
+    }
+    XCTAssertLessThan(kept.count, png.count, "the encoder wrote a digest chunk")
+    return kept
   }
 
   /// The pointer file Git LFS leaves for `file` until it is fetched.
