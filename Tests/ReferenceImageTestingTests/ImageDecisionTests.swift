@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import ReferenceImageTesting
@@ -180,6 +181,29 @@ final class ImageDecisionTests: XCTestCase {
     XCTAssertEqual(plainDecoded, image)
     XCTAssertTrue(plainResult.passed)
 
+    // Another tool changed the pixels but kept the digest chunk: the digest no longer vouches
+    // for the image data, so the reference is decoded, and the edit fails the comparison.
+    let grafted = PNGChunks.grafting(
+      imageDataOf: try PNGEncoder().encode(changed), onto: try PNGEncoder().encode(image))
+    try write(grafted, to: try package.location("grafted"))
+    guard case .compared(let graftedDecoded, let graftedResult) = try read("grafted") else {
+      return XCTFail("pixels changed under a kept digest are decoded and compared")
+    }
+    XCTAssertEqual(graftedDecoded, changed)
+    XCTAssertFalse(graftedResult.passed)
+
+    // The same pixels compressed anew under the kept chunk: decoded, and they still pass.
+    let reencoded = PNGChunks.grafting(
+      imageDataOf: try PNGEncoder(setting: .small).encode(image),
+      onto: try PNGEncoder(setting: .fast).encode(image))
+    XCTAssertNotEqual(reencoded, try PNGEncoder(setting: .fast).encode(image))
+    try write(reencoded, to: try package.location("reencoded"))
+    guard case .compared(let reencodedDecoded, let reencodedResult) = try read("reencoded") else {
+      return XCTFail("re-encoded image data under a kept digest is decoded and compared")
+    }
+    XCTAssertEqual(reencodedDecoded, image)
+    XCTAssertTrue(reencodedResult.passed)
+
     try write(Array("not a PNG".utf8), to: try package.location("text"))
     guard case .unreadable(.unreadableReference(let path, _)) = try read("text") else {
       return XCTFail("a file that is not a PNG is unreadable")
@@ -227,15 +251,7 @@ final class ImageDecisionTests: XCTestCase {
 
   /// The PNG without its `riDG` chunk, as a file from another tool would be.
   private func withoutDigestChunk(_ png: [UInt8]) -> [UInt8] {
-    var kept = Array(png[0..<8])
-    var offset = 8
-    while offset + 12 <= png.count {
-      let length = png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-      let type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
-      let end = offset + 12 + length
-      if type != PNGPixelDigest.chunkType { kept += png[offset..<end] }
-      offset = end
-    }
+    let kept = PNGChunks.removing(PNGPixelDigest.chunkType, from: png)
     XCTAssertLessThan(kept.count, png.count, "the encoder wrote a digest chunk")
     return kept
   }
