@@ -17,59 +17,83 @@ extension ImageComparison {
     // 35215 is the largest possible value of the YIQ difference metric.
     let maximumDelta = 35215 * threshold * threshold
     return ImageComparison(name: "perceptual (threshold \(threshold))") { scan in
-      var tally = DifferenceTally(width: scan.width)
-      let a = scan.actualBytes
-      let b = scan.referenceBytes
-      // The anti-aliasing detector reads the row below a pixel, and the row below that (the
-      // darkest or brightest neighbour's own neighbours). Run as soon as the scan finds the
-      // pixel, those rows are not in cache yet, and each clearly changed pixel waits for main
-      // memory: about 0.35 µs a pixel, more than half the time on a 1%-changed 4 Mpx
-      // screenshot. So such pixels wait in `pending` until the scan has read the two rows
-      // below them; the verdicts do not depend on the order.
-      var pending: [Int] = []
-      var pendingHead = 0
-      func classify(_ index: Int) {
-        let y = index / scan.width
-        let x = index &- y &* scan.width
-        if YIQ.isAntiAliasedInEither(scan, x, y) {
-          tally.tolerated &+= 1
-          scan.mark(index, .antiAliased)
-        } else {
-          tally.addDiffering(index)
-          scan.mark(index, .differing)
-        }
-      }
-      let lag = 3 * scan.width
-      scan.forEachChangedPixel { index in
-        tally.largestChannelDifference = max(
-          tally.largestChannelDifference, scan.largestChannelDifference(at: index))
-        let offset = index &* 4
-        let delta = YIQ.colorDelta(a, b, offset, offset, brightnessOnly: false)
-        guard abs(delta) > maximumDelta else {
-          tally.tolerated &+= 1
-          scan.mark(index, .tolerated)
-          return
-        }
-        if includeAntiAliasing {
-          tally.addDiffering(index)
-          scan.mark(index, .differing)
-          return
-        }
-        while pendingHead < pending.count && pending[pendingHead] < index &- lag {
-          classify(pending[pendingHead])
-          pendingHead &+= 1
-        }
-        if pendingHead >= 4096 && pendingHead * 2 >= pending.count {
-          pending.removeFirst(pendingHead)
-          pendingHead = 0
-        }
-        pending.append(index)
-      }
-      while pendingHead < pending.count {
-        classify(pending[pendingHead])
-        pendingHead &+= 1
-      }
-      return tally.result(totalPixelCount: scan.count)
+      var band = PerceptualBandScan(
+        scan: scan, maximumDelta: maximumDelta, includeAntiAliasing: includeAntiAliasing)
+      return band.run()
+    }
+  }
+}
+
+/// One band of a perceptual comparison. Its state lives in a struct rather than in variables
+/// captured by closures, which Swift would check for exclusive access on every pixel.
+struct PerceptualBandScan {
+  let scan: PixelScan
+  let maximumDelta: Double
+  let includeAntiAliasing: Bool
+  var tally: DifferenceTally
+  /// Clearly changed pixels waiting for the anti-aliasing detector. It reads the row below a
+  /// pixel and the row below that (the darkest or brightest neighbour's own neighbours). Run as
+  /// soon as the scan finds the pixel, those rows are not in cache yet, and each clearly
+  /// changed pixel waits for main memory: about 0.35 µs a pixel, more than half the time on a
+  /// 1%-changed 4 Mpx screenshot. So such pixels wait here until the scan has read the two rows
+  /// below them; the verdicts do not depend on the order.
+  var pending: [Int] = []
+  var pendingHead = 0
+
+  init(scan: PixelScan, maximumDelta: Double, includeAntiAliasing: Bool) {
+    self.scan = scan
+    self.maximumDelta = maximumDelta
+    self.includeAntiAliasing = includeAntiAliasing
+    tally = DifferenceTally(width: scan.width)
+  }
+
+  mutating func run() -> PixelDifferences {
+    scan.forEachChangedPixel { index in visitChanged(index) }
+    while pendingHead < pending.count {
+      classify(pending[pendingHead])
+      pendingHead &+= 1
+    }
+    return tally.result(totalPixelCount: scan.count)
+  }
+
+  @inline(__always)
+  private mutating func visitChanged(_ index: Int) {
+    tally.largestChannelDifference = max(
+      tally.largestChannelDifference, scan.largestChannelDifference(at: index))
+    let offset = index &* 4
+    let delta = YIQ.colorDelta(
+      scan.actualBytes, scan.referenceBytes, offset, offset, brightnessOnly: false)
+    guard abs(delta) > maximumDelta else {
+      tally.tolerated &+= 1
+      scan.mark(index, .tolerated)
+      return
+    }
+    if includeAntiAliasing {
+      tally.addDiffering(index)
+      scan.mark(index, .differing)
+      return
+    }
+    let lag = 3 &* scan.width
+    while pendingHead < pending.count && pending[pendingHead] < index &- lag {
+      classify(pending[pendingHead])
+      pendingHead &+= 1
+    }
+    if pendingHead >= 4096 && pendingHead * 2 >= pending.count {
+      pending.removeFirst(pendingHead)
+      pendingHead = 0
+    }
+    pending.append(index)
+  }
+
+  private mutating func classify(_ index: Int) {
+    let y = index / scan.width
+    let x = index &- y &* scan.width
+    if YIQ.isAntiAliasedInEither(scan, x, y) {
+      tally.tolerated &+= 1
+      scan.mark(index, .antiAliased)
+    } else {
+      tally.addDiffering(index)
+      scan.mark(index, .differing)
     }
   }
 }

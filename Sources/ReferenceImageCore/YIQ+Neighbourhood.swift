@@ -3,16 +3,24 @@
 ///
 /// The anti-aliasing detector compares a pixel with each neighbour, keeps the first darkest and
 /// first brightest one and then counts the equal neighbours of those. Done one neighbour at a
-/// time, every comparison is a branch the processor cannot predict (about half the time of a
-/// clearly changed pixel); done on all eight lanes at once, with the order kept by taking the
-/// first lane that holds the extreme, it has no data-dependent branch and the same verdict.
+/// time with early exits, every comparison is a branch the processor cannot predict; here the
+/// eight brightness differences are computed in vector lanes and the extremes and counts are
+/// folded with selects, which give the same verdict without data-dependent branches.
+///
+/// Lanes are read with constant indices only: a lane index held in a loop variable makes the
+/// compiler spill the whole vector to the stack and reload it lane by lane.
 struct Neighbourhood {
   let center: UInt32
-  /// The neighbours' words; lane `n` sits at (`columnOffsets[n]`, `rowOffsets[n]`).
-  let words: SIMD8<UInt32>
+  /// The neighbours' words, zero-extended to 64 bits so the channels become doubles by plain
+  /// vector instructions (see `channel`); lane `n` sits at `offset(ofLane: n)`.
+  let words: SIMD8<UInt64>
 
-  static let columnOffsets: SIMD8<Int32> = [-1, -1, -1, 0, 0, 1, 1, 1]
-  static let rowOffsets: SIMD8<Int32> = [-1, 0, 1, -1, 1, -1, 0, 1]
+  /// Where lane `lane` sits relative to the centre. Each offset plus one is a nibble of a
+  /// constant (lane 0 lowest): columns 0,0,0,1,1,2,2,2 and rows 0,1,2,0,2,0,1,2.
+  @inline(__always)
+  static func offset(ofLane lane: Int) -> (x: Int, y: Int) {
+    ((0x2221_1000 >> (lane &* 4)) & 0xF &- 1, (0x2102_0210 >> (lane &* 4)) & 0xF &- 1)
+  }
 
   /// - Parameters:
   ///   - pixels: The image as one word per pixel.
@@ -24,13 +32,27 @@ struct Neighbourhood {
     let here = pixels + index
     let below = pixels + (index &+ width)
     center = here[0]
-    words = SIMD8(above[-1], here[-1], below[-1], above[0], below[0], above[1], here[1], below[1])
+    words = SIMD8(
+      UInt64(above[-1]), UInt64(here[-1]), UInt64(below[-1]), UInt64(above[0]),
+      UInt64(below[0]), UInt64(above[1]), UInt64(here[1]), UInt64(below[1]))
   }
 
-  /// pixelmatch's `hasManySiblings`: three or more neighbours of exactly the centre's colour.
+  /// How many of an interior pixel's eight neighbours have exactly its colour; pixelmatch's
+  /// `hasManySiblings` is whether there are three or more. All eight are counted, branch-free;
+  /// stopping at the third, as pixelmatch does, gives the same answer.
   @inline(__always)
-  var hasManySiblings: Bool {
-    count(words .== SIMD8(repeating: center)) > 2
+  static func equalNeighbourCount(
+    _ pixels: UnsafePointer<UInt32>, _ index: Int, _ width: Int
+  ) -> Int {
+    let above = pixels + (index &- width)
+    let here = pixels + index
+    let below = pixels + (index &+ width)
+    let center = here[0]
+    @inline(__always) func one(_ word: UInt32) -> Int { word == center ? 1 : 0 }
+    let equal =
+      one(above[-1]) &+ one(here[-1]) &+ one(below[-1]) &+ one(above[0]) &+ one(below[0])
+      &+ one(above[1]) &+ one(here[1]) &+ one(below[1])
+    return equal
   }
 
   /// pixelmatch's `brightnessDelta` from the centre to each neighbour, with the same operations
@@ -50,7 +72,7 @@ struct Neighbourhood {
     var dr = r1 - red
     var dg = g1 - green
     var db = b1 - blue
-    if a1 < 255 || any(alpha .< 255) {
+    if !isOpaque {
       // The blend gives exactly r1 − r2 where both pixels are opaque (255 × (r1 − r2) / 255
       // is exact), so applying it to every lane matches pixelmatch's per-pixel choice.
       let background = YIQ.checkerboard(centerOffset)
@@ -62,16 +84,23 @@ struct Neighbourhood {
     return dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
   }
 
-  /// One 8-bit channel of every lane, as doubles.
+  /// Whether the centre and all eight neighbours have alpha 255.
   @inline(__always)
-  private static func channel(_ words: SIMD8<UInt32>, _ shift: UInt32) -> SIMD8<Double> {
-    SIMD8<Double>((words &>> shift) & 0xFF)
+  private var isOpaque: Bool {
+    let all =
+      UInt64(center) & words[0] & words[1] & words[2] & words[3] & words[4] & words[5]
+      & words[6] & words[7]
+    return all >> 24 == 0xFF
   }
 
-  /// The number of true lanes.
+  /// One 8-bit channel of every lane, as doubles. The standard library's integer-to-double
+  /// vector conversion is a call to generic code; instead the channel becomes the low bits of
+  /// 2^52's mantissa, and 2^52 is subtracted, which is exact.
   @inline(__always)
-  private func count(_ mask: SIMDMask<SIMD8<Int32>>) -> Int {
-    Int(SIMD8<Int32>(repeating: 0).replacing(with: 1, where: mask).wrappedSum())
+  private static func channel(_ words: SIMD8<UInt64>, _ shift: UInt64) -> SIMD8<Double> {
+    let twoToThe52 = SIMD8<UInt64>(repeating: 0x4330_0000_0000_0000)
+    let bits = ((words &>> shift) & 0xFF) | twoToThe52
+    return unsafeBitCast(bits, to: SIMD8<Double>.self) - 4_503_599_627_370_496
   }
 }
 
@@ -85,36 +114,38 @@ extension YIQ {
   ) -> Bool {
     let index = y1 &* width &+ x1
     let deltas = Neighbourhood(image, index, width).brightnessDeltas(centerOffset: index &* 4)
-    // pixelmatch stops at the third equal neighbour; the verdict is false either way.
-    let zero = SIMD8<Double>(repeating: 0)
-    if countLanes(deltas .== zero) > 2 { return false }
-    // Its darkest starts at 0 and takes a neighbour only when strictly lower, so it ends as the
-    // first lane holding the minimum, if that is negative; likewise the brightest.
-    let darkest = deltas.min()
-    let brightest = deltas.max()
-    if !(darkest < 0) || !(brightest > 0) { return false }
-    let darkestLane = firstLane(deltas .== SIMD8(repeating: darkest))
-    let brightestLane = firstLane(deltas .== SIMD8(repeating: brightest))
-    let darkestX = x1 &+ Int(Neighbourhood.columnOffsets[darkestLane])
-    let darkestY = y1 &+ Int(Neighbourhood.rowOffsets[darkestLane])
-    let brightestX = x1 &+ Int(Neighbourhood.columnOffsets[brightestLane])
-    let brightestY = y1 &+ Int(Neighbourhood.rowOffsets[brightestLane])
+    var extremes = Extremes()
+    extremes.visit(deltas[0], lane: 0)
+    extremes.visit(deltas[1], lane: 1)
+    extremes.visit(deltas[2], lane: 2)
+    extremes.visit(deltas[3], lane: 3)
+    extremes.visit(deltas[4], lane: 4)
+    extremes.visit(deltas[5], lane: 5)
+    extremes.visit(deltas[6], lane: 6)
+    extremes.visit(deltas[7], lane: 7)
+    let darkestOffset = Neighbourhood.offset(ofLane: extremes.darkestLane)
+    let brightestOffset = Neighbourhood.offset(ofLane: extremes.brightestLane)
+    let darkestX = x1 &+ darkestOffset.x
+    let darkestY = y1 &+ darkestOffset.y
+    let brightestX = x1 &+ brightestOffset.x
+    let brightestY = y1 &+ brightestOffset.y
+    if extremes.zeroes > 2 || extremes.darkest == 0 || extremes.brightest == 0 { return false }
     return
-      (hasManySiblingsAnywhere(words1, darkestX, darkestY, width, height)
-      && hasManySiblingsAnywhere(words2, darkestX, darkestY, width, height))
-      || (hasManySiblingsAnywhere(words1, brightestX, brightestY, width, height)
-        && hasManySiblingsAnywhere(words2, brightestX, brightestY, width, height))
+      (hasManySiblingsAnywhere(words1, darkestX, darkestY, width, height) != 0
+      && hasManySiblingsAnywhere(words2, darkestX, darkestY, width, height) != 0)
+      || (hasManySiblingsAnywhere(words1, brightestX, brightestY, width, height) != 0
+        && hasManySiblingsAnywhere(words2, brightestX, brightestY, width, height) != 0)
   }
 
-  /// `hasManySiblings` with the eight-lane comparison where the pixel is interior.
+  /// `hasManySiblings` as 1 or 0, branch-free where the pixel is interior.
   @inline(__always)
   static func hasManySiblingsAnywhere(
     _ words: UnsafePointer<UInt32>, _ x: Int, _ y: Int, _ width: Int, _ height: Int
-  ) -> Bool {
+  ) -> Int {
     if x > 0 && y > 0 && x < width &- 1 && y < height &- 1 {
-      return Neighbourhood(words, y &* width &+ x, width).hasManySiblings
+      return Neighbourhood.equalNeighbourCount(words, y &* width &+ x, width) > 2 ? 1 : 0
     }
-    return hasManySiblings(words, x, y, width, height)
+    return hasManySiblings(words, x, y, width, height) ? 1 : 0
   }
 
   /// The checkerboard colour pixelmatch 7.x blends translucent pixels over, chosen by the
@@ -127,16 +158,26 @@ extension YIQ {
       48 + 159 * Double(Int(Double(k) / 2.618033988749895) % 2)
     )
   }
+}
 
-  @inline(__always)
-  private static func countLanes(_ mask: SIMDMask<SIMD8<Int64>>) -> Int {
-    Int(SIMD8<Int64>(repeating: 0).replacing(with: 1, where: mask).wrappedSum())
-  }
+/// The counts and extremes pixelmatch's detector gathers over the neighbours, in visiting order.
+struct Extremes {
+  var zeroes = 0
+  var darkest = 0.0
+  var brightest = 0.0
+  var darkestLane = 0
+  var brightestLane = 0
 
-  /// The lowest true lane of a mask with at least one.
+  /// pixelmatch's darkest starts at 0 and takes a neighbour only when strictly lower, so it
+  /// holds the first lane with the lowest negative difference; likewise the brightest. Its
+  /// `else if` chain needs no `else` here: a zero is neither below nor above, and a value below
+  /// `darkest` (at most 0) is never above `brightest` (at least 0).
   @inline(__always)
-  private static func firstLane(_ mask: SIMDMask<SIMD8<Int64>>) -> Int {
-    let lanes: SIMD8<Int64> = [0, 1, 2, 3, 4, 5, 6, 7]
-    return Int(lanes.replacing(with: 8, where: .!mask).min())
+  mutating func visit(_ delta: Double, lane: Int) {
+    zeroes &+= delta == 0 ? 1 : 0
+    darkestLane = delta < darkest ? lane : darkestLane
+    darkest = delta < darkest ? delta : darkest
+    brightestLane = delta > brightest ? lane : brightestLane
+    brightest = delta > brightest ? delta : brightest
   }
 }
