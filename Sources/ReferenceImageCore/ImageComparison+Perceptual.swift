@@ -159,6 +159,7 @@ enum YIQ {
   /// Whether the pixel at (x1, y1) of `image` looks like anti-aliasing: among its neighbours it
   /// has both a darker and a brighter one, at most two equal ones, and the darkest or brightest
   /// neighbour sits in a flat area of both images.
+  @inline(never)
   static func isAntiAliased(
     _ image: UnsafePointer<UInt8>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
     _ words1: UnsafePointer<UInt32>, _ words2: UnsafePointer<UInt32>

@@ -61,6 +61,17 @@ struct Neighbourhood {
   ///   translucent pixels are blended over.
   @inline(__always)
   func brightnessDeltas(centerOffset: Int) -> SIMD8<Double> {
+    guard isOpaque else { return translucentBrightnessDeltas(centerOffset: centerOffset) }
+    let dr = Double(center & 0xFF) - Self.channel(words, 0)
+    let dg = Double((center >> 8) & 0xFF) - Self.channel(words, 8)
+    let db = Double((center >> 16) & 0xFF) - Self.channel(words, 16)
+    return dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
+  }
+
+  /// `brightnessDeltas` where a pixel is translucent, blended over the checkerboard. Kept out
+  /// of line: screenshots are mostly opaque, and the hot path stays small.
+  @inline(never)
+  func translucentBrightnessDeltas(centerOffset: Int) -> SIMD8<Double> {
     let red = Self.channel(words, 0)
     let green = Self.channel(words, 8)
     let blue = Self.channel(words, 16)
@@ -69,18 +80,13 @@ struct Neighbourhood {
     let g1 = Double((center >> 8) & 0xFF)
     let b1 = Double((center >> 16) & 0xFF)
     let a1 = Double(center >> 24)
-    var dr = r1 - red
-    var dg = g1 - green
-    var db = b1 - blue
-    if !isOpaque {
-      // The blend gives exactly r1 − r2 where both pixels are opaque (255 × (r1 − r2) / 255
-      // is exact), so applying it to every lane matches pixelmatch's per-pixel choice.
-      let background = YIQ.checkerboard(centerOffset)
-      let da = a1 - alpha
-      dr = (r1 * a1 - red * alpha - background.red * da) / 255
-      dg = (g1 * a1 - green * alpha - background.green * da) / 255
-      db = (b1 * a1 - blue * alpha - background.blue * da) / 255
-    }
+    // pixelmatch blends only pairs with a translucent pixel, but the blend gives exactly
+    // r1 − r2 where both are opaque (255 × (r1 − r2) / 255 is exact), so every lane takes it.
+    let background = YIQ.checkerboard(centerOffset)
+    let da = a1 - alpha
+    let dr = (r1 * a1 - red * alpha - background.red * da) / 255
+    let dg = (g1 * a1 - green * alpha - background.green * da) / 255
+    let db = (b1 * a1 - blue * alpha - background.blue * da) / 255
     return dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
   }
 
@@ -145,7 +151,16 @@ extension YIQ {
     if x > 0 && y > 0 && x < width &- 1 && y < height &- 1 {
       return Neighbourhood.equalNeighbourCount(words, y &* width &+ x, width) > 2 ? 1 : 0
     }
-    return hasManySiblings(words, x, y, width, height) ? 1 : 0
+    return hasManySiblingsOutOfLine(words, x, y, width, height) ? 1 : 0
+  }
+
+  /// The scalar `hasManySiblings` for border pixels, kept out of line so the interior path stays
+  /// small.
+  @inline(never)
+  static func hasManySiblingsOutOfLine(
+    _ words: UnsafePointer<UInt32>, _ x: Int, _ y: Int, _ width: Int, _ height: Int
+  ) -> Bool {
+    hasManySiblings(words, x, y, width, height)
   }
 
   /// The checkerboard colour pixelmatch 7.x blends translucent pixels over, chosen by the
