@@ -2,8 +2,8 @@ import Foundation
 
 /// How a comparison splits an image into bands of whole rows, one task each, run on every core.
 ///
-/// Bands hold about 64 Ki pixels: small enough that a band's two source rows, its marks and its
-/// difference-image rows stay in a core's cache between the scan and the drawing, and many
+/// Bands hold about 64 Ki pixels: small enough that a band's two source rows and its
+/// difference-image rows stay in a core's cache between the drawing and the scan, and many
 /// enough that a core that finishes early takes the next band. Images under 128 Ki pixels are
 /// one band, scanned on the calling thread, where starting tasks would cost more than it saves.
 package struct BandPlan {

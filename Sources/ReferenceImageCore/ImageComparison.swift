@@ -80,7 +80,7 @@ public struct ImageComparison: Sendable {
         outcome: .identical, allowedDifferingPixels: allowed, comparisonName: name)
     }
     let plan = BandPlan(width: image.width, height: image.height, bands: bands)
-    let found = differences(image, reference, plan: plan, marks: nil, afterBand: nil)
+    let found = differences(image, reference, plan: plan, canvas: nil)
     return result(found, allowed: allowed)
   }
 
@@ -91,13 +91,11 @@ public struct ImageComparison: Sendable {
   }
 
   /// Runs the strategy over two same-size images, one band of rows per task on every core,
-  /// optionally recording a mark per pixel. `prepareBand` runs just before each band's scan
-  /// and `afterBand` right after it, on the same core, while the band's pixels and marks are
-  /// still in its cache.
+  /// optionally painting a difference image: each band's rows are drawn as matching pixels
+  /// just before its scan, on the same core, and the scan paints the pixels it marks over them
+  /// while they are still in that core's cache.
   func differences(
-    _ image: RGBAImage, _ reference: RGBAImage, plan: BandPlan,
-    marks: UnsafeMutablePointer<UInt8>?, afterBand: ((Range<Int>) -> Void)?,
-    prepareBand: ((Range<Int>) -> Void)? = nil
+    _ image: RGBAImage, _ reference: RGBAImage, plan: BandPlan, canvas: DifferenceCanvas?
   ) -> PixelDifferences {
     precondition(image.width == reference.width && image.height == reference.height)
     return image.pixels.withUnsafeBytes { actual in
@@ -105,12 +103,11 @@ public struct ImageComparison: Sendable {
         let actualWords = actual.baseAddress!.assumingMemoryBound(to: UInt32.self)
         let expectedWords = expected.baseAddress!.assumingMemoryBound(to: UInt32.self)
         return plan.run(totalPixelCount: image.pixelCount) { rows in
-          prepareBand?(rows)
+          canvas?.draw(rows)
           let found = scan(
             PixelScan(
               width: image.width, height: image.height, actual: actualWords,
-              reference: expectedWords, marks: marks, rows: rows))
-          afterBand?(rows)
+              reference: expectedWords, canvas: canvas, rows: rows))
           return found
         }
       }

@@ -1,4 +1,4 @@
-/// How one pixel position was classified by a comparison, recorded for difference images.
+/// How one pixel position was classified by a comparison, painted on difference images.
 enum PixelMark: UInt8 {
   case same = 0
   case tolerated = 1
@@ -7,7 +7,7 @@ enum PixelMark: UInt8 {
 }
 
 /// Two same-size pixel buffers under comparison, seen as 32-bit words (one per pixel) and as
-/// bytes, plus an optional per-pixel mark buffer for difference images.
+/// bytes, plus an optional difference-image canvas on which each classified pixel is painted.
 ///
 /// A scan covers one band of whole rows; a strategy may read any pixel of either image (the
 /// anti-aliasing detector looks two rows beyond its band) but marks only pixels of its band, so
@@ -17,7 +17,8 @@ struct PixelScan {
   let height: Int
   let actual: UnsafePointer<UInt32>
   let reference: UnsafePointer<UInt32>
-  let marks: UnsafeMutablePointer<UInt8>?
+  /// Where marked pixels are painted; the band's rows are already drawn as matching pixels.
+  let canvas: DifferenceCanvas?
   /// The rows this scan covers.
   let rows: Range<Int>
 
@@ -79,7 +80,7 @@ struct PixelScan {
 
   @inline(__always)
   func mark(_ index: Int, _ mark: PixelMark) {
-    marks?[index] = mark.rawValue
+    canvas?.paint(index, mark)
   }
 }
 

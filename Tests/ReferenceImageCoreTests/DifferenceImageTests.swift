@@ -1,5 +1,6 @@
-import ReferenceImageCore
 import XCTest
+
+@testable import ReferenceImageCore
 
 final class DifferenceImageTests: XCTestCase {
   private let red = RGBAColor(red: 255, green: 0, blue: 0)
@@ -109,6 +110,50 @@ final class DifferenceImageTests: XCTestCase {
         (299 * Int(pixels[offset]) + 587 * Int(pixels[offset + 1]) + 114
           * Int(pixels[offset + 2])) / 1000
       let gray = UInt8(luma * Int(pixels[offset + 3]) / 255 / 4)
+      if difference.pixels[offset..<(offset + 4)].elementsEqual([gray, gray, gray, 255]) == false {
+        mismatches += 1
+      }
+    }
+    XCTAssertEqual(mismatches, 0)
+  }
+}
+
+extension DifferenceImageTests {
+  func testDifferenceImage_opaqueGrey_isFloorOfWeightedSumOver4000ForEverySum() {
+    // The opaque fast path replaces two divisions by one multiplication: check it for every
+    // weighted sum 299 r + 587 g + 114 b can take (0 to 255 000), eight at a time as drawn.
+    var mismatches: [Int] = []
+    var sum = 0
+    while sum <= 255_000 {
+      var sums = SIMD8<Float>()
+      for lane in 0..<8 { sums[lane] = Float(min(sum + lane, 255_000)) }
+      let grays = DifferenceColors.opaqueGray(sums)
+      for lane in 0..<8 where Int(grays[lane]) != min(sum + lane, 255_000) / 4000 {
+        mismatches.append(sum + lane)
+      }
+      sum += 8
+    }
+    XCTAssertEqual(mismatches, [])
+  }
+
+  func testDifferenceImage_opaqueMatchingPixels_areTheDimmedLumaForEveryColour() throws {
+    // Opaque rows take the one-multiplication path: every red and green, blue in steps.
+    let side = 2048
+    var pixels = [UInt8](repeating: 255, count: side * side * 4)
+    for index in 0..<(side * side) {
+      pixels[index * 4] = UInt8(index & 255)
+      pixels[index * 4 + 1] = UInt8((index >> 8) & 255)
+      pixels[index * 4 + 2] = UInt8(truncatingIfNeeded: (index >> 16) * 4 + (index & 3) * 61)
+    }
+    let image = try RGBAImage(width: side, height: side, pixels: pixels)
+    let difference = ImageComparison.exact.differenceImage(image, image)
+    var mismatches = 0
+    for index in 0..<(side * side) {
+      let offset = index * 4
+      let luma =
+        (299 * Int(pixels[offset]) + 587 * Int(pixels[offset + 1]) + 114
+          * Int(pixels[offset + 2])) / 1000
+      let gray = UInt8(luma * 255 / 255 / 4)
       if difference.pixels[offset..<(offset + 4)].elementsEqual([gray, gray, gray, 255]) == false {
         mismatches += 1
       }
