@@ -17,9 +17,14 @@ extension ImageComparison {
     // 35215 is the largest possible value of the YIQ difference metric.
     let maximumDelta = 35215 * threshold * threshold
     return ImageComparison(name: "perceptual (threshold \(threshold))") { scan in
-      var band = PerceptualBandScan(
-        scan: scan, maximumDelta: maximumDelta, includeAntiAliasing: includeAntiAliasing)
-      return band.run()
+      withUnsafeTemporaryAllocation(
+        of: Int.self, capacity: PerceptualBandScan.pendingCapacity(width: scan.width)
+      ) { pending in
+        var band = PerceptualBandScan(
+          scan: scan, maximumDelta: maximumDelta, includeAntiAliasing: includeAntiAliasing,
+          pending: pending)
+        return band.run()
+      }
     }
   }
 }
@@ -36,21 +41,34 @@ struct PerceptualBandScan {
   /// soon as the scan finds the pixel, those rows are not in cache yet, and each clearly
   /// changed pixel waits for main memory: about 0.35 µs a pixel, more than half the time on a
   /// 1%-changed 4 Mpx screenshot. So such pixels wait here until the scan has read the two rows
-  /// below them; the verdicts do not depend on the order.
-  var pending: [Int] = []
+  /// below them; the verdicts do not depend on the order. They are at most three rows apart,
+  /// so a ring (indexed by the counters masked to its power-of-two size) holds them all.
+  let pending: UnsafeMutableBufferPointer<Int>
   var pendingHead = 0
+  var pendingTail = 0
 
-  init(scan: PixelScan, maximumDelta: Double, includeAntiAliasing: Bool) {
+  /// A power of two above the most pixels that can wait at once: three rows and two more.
+  static func pendingCapacity(width: Int) -> Int {
+    1 << (Int.bitWidth - (3 * width + 2).leadingZeroBitCount)
+  }
+
+  /// - Parameter pending: Room for `pendingCapacity(width:)` indices, owned by the caller.
+  init(
+    scan: PixelScan, maximumDelta: Double, includeAntiAliasing: Bool,
+    pending: UnsafeMutableBufferPointer<Int>
+  ) {
+    precondition(pending.count == Self.pendingCapacity(width: scan.width))
     self.scan = scan
     self.maximumDelta = maximumDelta
     self.includeAntiAliasing = includeAntiAliasing
+    self.pending = pending
     tally = DifferenceTally(width: scan.width)
   }
 
   mutating func run() -> PixelDifferences {
     scan.forEachChangedPixel { index in visitChanged(index) }
-    while pendingHead < pending.count {
-      classify(pending[pendingHead])
+    while pendingHead != pendingTail {
+      classify(pending[pendingHead & (pending.count &- 1)])
       pendingHead &+= 1
     }
     return tally.result(totalPixelCount: scan.count)
@@ -74,15 +92,13 @@ struct PerceptualBandScan {
       return
     }
     let lag = 3 &* scan.width
-    while pendingHead < pending.count && pending[pendingHead] < index &- lag {
-      classify(pending[pendingHead])
+    let mask = pending.count &- 1
+    while pendingHead != pendingTail && pending[pendingHead & mask] < index &- lag {
+      classify(pending[pendingHead & mask])
       pendingHead &+= 1
     }
-    if pendingHead >= 4096 && pendingHead * 2 >= pending.count {
-      pending.removeFirst(pendingHead)
-      pendingHead = 0
-    }
-    pending.append(index)
+    pending[pendingTail & mask] = index
+    pendingTail &+= 1
   }
 
   private mutating func classify(_ index: Int) {
