@@ -197,7 +197,7 @@ enum DifferenceColors {
       // floor(floor(luma × alpha / 255) / 4) is floor(luma × alpha / 1020) for integers.
       gray = floorToInteger(luma * alpha / 1020)
     }
-    return gray | (gray &<< 8) | (gray &<< 16) | SIMD8<UInt32>(repeating: 0xFF00_0000)
+    return gray &* 0x01_0101 | SIMD8<UInt32>(repeating: 0xFF00_0000)
   }
 
   /// Whether all eight pixels have alpha 255, as screenshots mostly do.
