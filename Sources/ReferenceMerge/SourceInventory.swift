@@ -92,6 +92,13 @@ struct InventoryScanner {
       if entry.path == ArchiveManifest.entryName {
         guard manifest == nil else { throw refuse(source, entry.path, "a second manifest") }
         let decoded = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+        // Record paths name files to land and folders to search for orphans: the same rules
+        // as entry paths hold for them.
+        for path in decoded.images.map(\.path) + decoded.verifiedReferences {
+          if let reason = EntryPath.validate(path) {
+            throw refuse(source, path, "a manifest record: \(reason)")
+          }
+        }
         manifest = decoded
         records = Dictionary(decoded.images.map { ($0.path, $0) }) { first, _ in first }
         return
