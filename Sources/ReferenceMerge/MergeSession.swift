@@ -68,10 +68,22 @@ public struct MergeSession: Sendable {
         problems.append(.unlistableSource(error))
       }
     }
+    let destination: Destination
+    do {
+      destination = try Destination(root: self.destination)
+    } catch {
+      return Outcome(
+        plan: MergePlan(
+          destination: self.destination, inventories: [], badSources: [],
+          destinationProblems: [], items: [], orphanSearchDone: false),
+        problems: problems + [.writeFailed(error)], warnings: [], report: nil, options: options,
+        dryRun: writesNothing)
+    }
     // Dry runs write nothing, not even the hidden staging folder. Staging only spares a second
     // read of the sources: a destination where it cannot be created is reported when applying.
     let staging = writesNothing ? nil : try? MergeStaging(destination: destination)
     defer { staging?.remove() }
+    let progress = progress
     var plan = MergePlanner(options: options).plan(
       sources: sources, destination: destination, staging: staging
     ) {
@@ -99,7 +111,7 @@ public struct MergeSession: Sendable {
       do {
         var report = ReviewReport(limits: options.limits)
         report.landCommand = landCommand(sourcePaths: sourcePaths)
-        try report.write(plan, to: reportURL)
+        try report.write(plan, destination: destination, to: reportURL)
         reportPath = reportURL.path
       } catch {
         problems.append(.reportNotWritten(error))
@@ -113,7 +125,9 @@ public struct MergeSession: Sendable {
       dryRun: writesNothing)
     guard !outcome.stopsBeforeWriting && !writesNothing else { return outcome }
     do {
-      let result = try MergeApplier(options: options).apply(plan, staging: staging) {
+      let result = try MergeApplier(options: options).apply(
+        plan, to: destination, staging: staging
+      ) {
         progress.update("writing", $0, $1)
       }
       progress.clear()

@@ -61,10 +61,8 @@ public struct SourceInventory: Sendable {
 struct InventoryScanner {
   let limits: ArchiveLimits
   let decoder = PNGDecoder()
-  /// The source's position in the plan, for staging.
-  var sourceIndex = 0
   /// The destination, when known: entries its files already match are not read at all.
-  var destination: DestinationIndex?
+  var destination: Destination?
   /// Where entries that differ from the destination are kept for applying; nil for dry runs.
   var staging: MergeStaging?
 
@@ -114,7 +112,7 @@ struct InventoryScanner {
         return
       }
       let pngSHA256 = SHA256.hex(entry.bytes)
-      stageIfChanged(entry, pngSHA256: pngSHA256)
+      stageIfChanged(entry, pngSHA256: pngSHA256, source: source)
       if manifest == nil {
         let size = try headerSize(entry, source: source)
         early[entry.path] = (pngSHA256, size.width, size.height)
@@ -140,7 +138,7 @@ struct InventoryScanner {
           throw refuse(source, entry.path, "it changed while it was read; rerun the merge")
         }
         images[entry.path] = try image(entry, pngSHA256: pngSHA256, source: source, record: nil)
-        stageIfChanged(entry, pngSHA256: pngSHA256)
+        stageIfChanged(entry, pngSHA256: pngSHA256, source: source)
       }
       if let path = undecoded.keys.min() {
         throw refuse(source, path, "it disappeared while it was read; rerun the merge")
@@ -162,9 +160,9 @@ struct InventoryScanner {
   }
 
   /// Keeps the entry for applying when the destination does not already hold these bytes.
-  private func stageIfChanged(_ entry: ArchiveEntry, pngSHA256: String) {
+  private func stageIfChanged(_ entry: ArchiveEntry, pngSHA256: String, source: MergeSource) {
     guard let staging, destination?.pngSHA256(entry.path) != pngSHA256 else { return }
-    staging.stage(entry.bytes, sourceIndex: sourceIndex, path: entry.path)
+    staging.stage(entry.bytes, digest: pngSHA256, source: source, path: entry.path)
   }
 
   /// The rules every image entry follows: a safe path, a regular file, a `.png` name.
