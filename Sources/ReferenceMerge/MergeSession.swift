@@ -36,6 +36,8 @@ public struct MergeSession: Sendable {
   let reportURL: URL?
   /// The program the review page's command line runs: `merge-refs` unless set.
   public var program = "merge-refs"
+  /// The system calls the destination is reached through; tests replace some.
+  package var fileCalls = FileCalls.system
 
   /// Creates a session.
   /// - Parameters:
@@ -70,7 +72,7 @@ public struct MergeSession: Sendable {
     }
     let destination: Destination
     do {
-      destination = try Destination(root: self.destination)
+      destination = try Destination(root: self.destination, calls: fileCalls)
     } catch {
       return Outcome(
         plan: MergePlan(
