@@ -79,6 +79,7 @@ struct InventoryScanner {
     // anything, so its contents are skipped: an up-to-date tree costs little more than hashing
     // its own files.
     var skipped: String?
+    let manifestExpected = expectsManifest(source)
     let wantsData = { (path: String) -> Bool in
       guard let record = records[path], let destination else { return true }
       let wanted = destination.pngSHA256(path) != record.pngSHA256
@@ -113,7 +114,7 @@ struct InventoryScanner {
       }
       let pngSHA256 = SHA256.hex(entry.bytes)
       stageIfChanged(entry, pngSHA256: pngSHA256, source: source)
-      if manifest == nil {
+      if manifest == nil && manifestExpected {
         let size = try headerSize(entry, source: source)
         early[entry.path] = (pngSHA256, size.width, size.height)
       } else {
@@ -137,8 +138,8 @@ struct InventoryScanner {
         guard SHA256.hex(entry.bytes) == pngSHA256 else {
           throw refuse(source, entry.path, "it changed while it was read; rerun the merge")
         }
+        // Staged, if it differs, in the first pass already.
         images[entry.path] = try image(entry, pngSHA256: pngSHA256, source: source, record: nil)
-        stageIfChanged(entry, pngSHA256: pngSHA256, source: source)
       }
       if let path = undecoded.keys.min() {
         throw refuse(source, path, "it disappeared while it was read; rerun the merge")
@@ -157,6 +158,18 @@ struct InventoryScanner {
       source: source, manifest: manifest, images: images,
       generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(source),
       missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
+  }
+
+  /// Whether a manifest may come after some images. When it cannot (a zip whose directory
+  /// lists none; a folder, whose manifest is read first), images are decoded as they are read
+  /// and the source is read once; otherwise they wait for the manifest to vouch for them.
+  private func expectsManifest(_ source: MergeSource) -> Bool {
+    switch source.location {
+    case .zip(let url):
+      ZipDirectory.containsEntry(ArchiveManifest.entryName, in: .file(url)) ?? true
+    case .nestedZip: true
+    case .folder: false
+    }
   }
 
   /// Keeps the entry for applying when the destination does not already hold these bytes.

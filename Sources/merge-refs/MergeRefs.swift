@@ -115,6 +115,9 @@ struct MergeRefs: ParsableCommand {
   }
 
   func run() throws {
+    // libarchive converts each entry's time stamp with localtime(3), and glibc checks
+    // /etc/localtime for changes on every call unless TZ is set: thousands of stat calls.
+    setenv("TZ", ":/etc/localtime", 0)
     var options = MergeOptions()
     options.onConflict = onConflict
     options.prune = prune

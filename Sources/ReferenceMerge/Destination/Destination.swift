@@ -23,6 +23,9 @@ package final class Destination: @unchecked Sendable {
   private var folders: [String: Int32?] = [:]
   private var beneathWorks = true
   private var digests: [String: String?] = [:]
+  /// What the planner already learned about paths (nil: nothing there), so checking them
+  /// again costs no system call.
+  private var statuses: [String: FileStatus?] = [:]
   /// Digests of files from earlier runs, when the package has a `.build` folder to keep them.
   let digestCache: DigestCache?
 
@@ -122,12 +125,26 @@ package final class Destination: @unchecked Sendable {
       throw .refusedEntry(source: root.path, entry: path, reason: reason)
     }
     do throws(ArchiveError) {
-      if try status(path)?.kind == .symbolicLink { throw refused(path, at: path) }
+      if try knownStatus(path)?.kind == .symbolicLink { throw refused(path, at: path) }
     } catch {
       // Anything but a link (a file where a folder should be, a folder that cannot be opened)
       // is a write failure when applying, not refused input.
       if case .refusedEntry = error { throw error }
     }
+  }
+
+  private func knownStatus(_ path: String) throws(ArchiveError) -> FileStatus? {
+    lock.lock()
+    let known = statuses[path]
+    lock.unlock()
+    if let known { return known }
+    return try status(path)
+  }
+
+  private func learn(_ path: String, _ status: FileStatus?) {
+    lock.lock()
+    statuses[path] = status
+    lock.unlock()
   }
 
   /// The bytes and status of the regular file at a path; nil when there is none (a link, a
@@ -136,9 +153,13 @@ package final class Destination: @unchecked Sendable {
     let (folderPath, name) = Self.split(path)
     guard let folder = try? folder(folderPath, create: false, for: path) else { return nil }
     let handle = calls.openAt(folder, name, O_RDONLY | O_NOFOLLOW)
-    guard handle >= 0 else { return nil }
+    guard handle >= 0 else {
+      if errno == ENOENT { learn(path, nil) }
+      return nil
+    }
     defer { _ = calls.close(handle) }
     guard let status = calls.statHandle(handle), status.kind == .regularFile else { return nil }
+    learn(path, status)
     var failed = false
     let bytes = [UInt8](unsafeUninitializedCapacity: status.size) { buffer, count in
       count = 0
@@ -173,8 +194,9 @@ package final class Destination: @unchecked Sendable {
 
   private func computePNGSHA256(_ path: String) -> String? {
     if let digestCache {
-      let status = try? status(path)
-      guard let status, status.kind == .regularFile else { return nil }
+      guard let status = try? status(path) else { return nil }
+      learn(path, status)
+      guard status.kind == .regularFile else { return nil }
       if let digest = digestCache.digest(path, status: status) { return digest }
       guard let (bytes, read) = read(path) else { return nil }
       let digest = SHA256.hex(bytes)

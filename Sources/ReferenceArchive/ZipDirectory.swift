@@ -1,0 +1,92 @@
+import Foundation
+
+/// Reads a zip's central directory (the list at its end) without reading any entry, to learn
+/// up front what the archive holds: whether a manifest is coming decides how a merge reads the
+/// entries before it.
+package enum ZipDirectory {
+  /// Whether the archive has an entry of exactly this name; nil when the directory cannot be
+  /// read (then callers must not assume either way).
+  package static func containsEntry(_ name: String, in input: ZipReader.Input) -> Bool? {
+    switch input {
+    case .file(let url):
+      guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+      defer { try? handle.close() }
+      return containsEntry(name) { offset, count in
+        guard (try? handle.seek(toOffset: UInt64(offset))) != nil,
+          let data = try? handle.read(upToCount: count), data.count == count
+        else { return nil }
+        return [UInt8](data)
+      } size: {
+        (try? handle.seekToEnd()).map(Int.init)
+      }
+    case .memory(let bytes, _):
+      return containsEntry(name) { offset, count in
+        offset >= 0 && offset + count <= bytes.count ? Array(bytes[offset..<offset + count]) : nil
+      } size: {
+        bytes.count
+      }
+    }
+  }
+
+  private static func containsEntry(
+    _ name: String, read: (Int, Int) -> [UInt8]?, size: () -> Int?
+  ) -> Bool? {
+    guard let (offset, length) = directoryRange(read: read, size: size),
+      length < 1 << 30, let directory = read(offset, length)
+    else { return nil }
+    let wanted = Array(name.utf8)
+    var position = 0
+    while position + 46 <= directory.count {
+      guard le32(directory, position) == 0x0201_4b50 else { return nil }
+      let nameLength = le16(directory, position + 28)
+      let extraLength = le16(directory, position + 30)
+      let commentLength = le16(directory, position + 32)
+      let nameStart = position + 46
+      guard nameStart + nameLength <= directory.count else { return nil }
+      if nameLength == wanted.count
+        && directory[nameStart..<nameStart + nameLength].elementsEqual(wanted)
+      {
+        return true
+      }
+      position = nameStart + nameLength + extraLength + commentLength
+    }
+    return false
+  }
+
+  /// The central directory's offset and length, from the end record (or its zip64 form).
+  private static func directoryRange(read: (Int, Int) -> [UInt8]?, size: () -> Int?)
+    -> (Int, Int)?
+  {
+    guard let size = size(), size >= 22 else { return nil }
+    // The end record is 22 bytes plus a comment of up to 65,535.
+    let tailLength = min(size, 22 + 65_535 + 20)
+    guard let tail = read(size - tailLength, tailLength) else { return nil }
+    guard
+      let end = stride(from: tail.count - 22, through: 0, by: -1).first(where: {
+        le32(tail, $0) == 0x0605_4b50
+      })
+    else { return nil }
+    let length = le32(tail, end + 12)
+    let offset = le32(tail, end + 16)
+    if offset != 0xFFFF_FFFF && length != 0xFFFF_FFFF && le16(tail, end + 10) != 0xFFFF {
+      return (offset, length)
+    }
+    // Zip64: a locator just before the end record points at the zip64 end record.
+    guard end >= 20, le32(tail, end - 20) == 0x0706_4b50 else { return nil }
+    let record = le64(tail, end - 20 + 8)
+    guard let zip64 = read(record, 56), le32(zip64, 0) == 0x0606_4b50 else { return nil }
+    return (le64(zip64, 48), le64(zip64, 40))
+  }
+
+  private static func le16(_ bytes: [UInt8], _ at: Int) -> Int {
+    Int(bytes[at]) | Int(bytes[at + 1]) << 8
+  }
+
+  private static func le32(_ bytes: [UInt8], _ at: Int) -> Int {
+    le16(bytes, at) | le16(bytes, at + 2) << 16
+  }
+
+  private static func le64(_ bytes: [UInt8], _ at: Int) -> Int {
+    le32(bytes, at) | le32(bytes, at + 4) << 32
+  }
+}
