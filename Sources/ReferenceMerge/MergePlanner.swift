@@ -77,16 +77,16 @@ public struct MergePlanner: Sendable {
     _ sources: [MergeSource], destination: Destination, staging: MergeStaging?,
     progress: @escaping @Sendable (Int, Int) -> Void
   ) -> [Result<SourceInventory, ArchiveError>] {
-    let results = ScanResults(count: sources.count)
+    let finished = FinishedCount()
     let limits = options.limits
-    DispatchQueue.concurrentPerform(iterations: sources.count) { position in
+    return ConcurrentSlots.perform(sources.count) { position in
       var scanner = InventoryScanner(limits: limits)
       scanner.destination = destination
       scanner.staging = staging
       let result = Result { () throws(ArchiveError) in try scanner.scan(sources[position]) }
-      progress(results.store(result, at: position), sources.count)
+      progress(finished.increment(), sources.count)
+      return result
     }
-    return results.all
   }
 
   // MARK: Decisions
@@ -195,28 +195,15 @@ public struct MergePlanner: Sendable {
   }
 }
 
-/// Inventories stored by source position as concurrent reads finish.
-private final class ScanResults: @unchecked Sendable {
+/// How many sources are read, for progress.
+private final class FinishedCount: @unchecked Sendable {
   private let lock = NSLock()
-  private var results: [Result<SourceInventory, ArchiveError>?]
-  private var finished = 0
+  private var count = 0
 
-  init(count: Int) {
-    results = Array(repeating: nil, count: count)
-  }
-
-  /// Stores one result; returns how many are finished.
-  func store(_ result: Result<SourceInventory, ArchiveError>, at position: Int) -> Int {
+  func increment() -> Int {
     lock.lock()
     defer { lock.unlock() }
-    results[position] = result
-    finished += 1
-    return finished
-  }
-
-  var all: [Result<SourceInventory, ArchiveError>] {
-    lock.lock()
-    defer { lock.unlock() }
-    return results.map { $0! }
+    count += 1
+    return count
   }
 }

@@ -80,6 +80,7 @@ struct InventoryScanner {
     // its own files.
     var skipped: String?
     let manifestExpected = expectsManifest(source)
+    var batch = DecodeBatch()
     let wantsData = { (path: String) -> Bool in
       guard let record = records[path], let destination else { return true }
       let wanted = destination.pngSHA256(path) != record.pngSHA256
@@ -102,7 +103,8 @@ struct InventoryScanner {
         records = Dictionary(decoded.images.map { ($0.path, $0) }) { first, _ in first }
         return
       }
-      guard images[entry.path] == nil && early[entry.path] == nil else {
+      guard images[entry.path] == nil && early[entry.path] == nil && !batch.contains(entry.path)
+      else {
         throw refuse(source, entry.path, "the path appears twice")
       }
       try check(entry, source: source)
@@ -117,11 +119,16 @@ struct InventoryScanner {
       if manifest == nil && manifestExpected {
         let size = try headerSize(entry, source: source)
         early[entry.path] = (pngSHA256, size.width, size.height)
+      } else if records[entry.path] == nil {
+        // Decoded on every core, a batch at a time, in entry order.
+        batch.add(entry.path, entry.bytes, pngSHA256: pngSHA256)
+        if batch.isFull { try batch.decode(into: &images, refusing: refuse(source)) }
       } else {
         images[entry.path] = try image(
           entry, pngSHA256: pngSHA256, source: source, record: records[entry.path])
       }
     }
+    try batch.decode(into: &images, refusing: refuse(source))
     var undecoded: [String: String] = [:]
     for (path, seen) in early.sorted(by: { $0.key < $1.key }) {
       if let record = records[path] {
@@ -235,6 +242,10 @@ struct InventoryScanner {
       width: pixels.width, height: pixels.height, test: nil)
   }
 
+  private func refuse(_ source: MergeSource) -> @Sendable (String, String) -> ArchiveError {
+    { entry, reason in .refusedEntry(source: source.description, entry: entry, reason: reason) }
+  }
+
   private func refuse(_ source: MergeSource, _ entry: String, _ reason: String) -> ArchiveError {
     .refusedEntry(source: source.description, entry: entry, reason: reason)
   }
@@ -246,5 +257,52 @@ struct InventoryScanner {
     }
     return (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
       ?? .distantPast
+  }
+}
+
+/// Images that must be decoded to learn their pixels (no manifest record vouches for them),
+/// gathered so that a source's decoding runs on every core; bounded, so memory holds at most
+/// one batch of PNG bytes.
+struct DecodeBatch {
+  private var entries: [(path: String, bytes: [UInt8], pngSHA256: String)] = []
+  private var paths = Set<String>()
+  private var byteCount = 0
+
+  var isFull: Bool { entries.count >= 256 || byteCount >= 16 << 20 }
+
+  func contains(_ path: String) -> Bool { paths.contains(path) }
+
+  mutating func add(_ path: String, _ bytes: [UInt8], pngSHA256: String) {
+    entries.append((path, bytes, pngSHA256))
+    paths.insert(path)
+    byteCount += bytes.count
+  }
+
+  /// Decodes every entry, adds the images, and empties the batch.
+  /// - Throws: The error of the first entry, in entry order, that is not a valid PNG.
+  mutating func decode(
+    into images: inout [String: SourceInventory.Image],
+    refusing refuse: (String, String) -> ArchiveError
+  ) throws(ArchiveError) {
+    guard !entries.isEmpty else { return }
+    let entries = self.entries
+    let results = ConcurrentSlots.perform(entries.count) { index in
+      let entry = entries[index]
+      return Result { () throws(PNGError) in
+        let pixels = try PNGDecoder().decode(entry.bytes)
+        return SourceInventory.Image(
+          path: entry.path, pngSHA256: entry.pngSHA256, pixelSHA256: SHA256.hex(pixels.pixels),
+          width: pixels.width, height: pixels.height, test: nil)
+      }
+    }
+    self.entries.removeAll(keepingCapacity: true)
+    paths.removeAll(keepingCapacity: true)
+    byteCount = 0
+    for (entry, result) in zip(entries, results) {
+      switch result {
+      case .success(let image): images[entry.path] = image
+      case .failure(let error): throw refuse(entry.path, "not a valid PNG: \(error)")
+      }
+    }
   }
 }
