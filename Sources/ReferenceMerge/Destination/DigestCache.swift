@@ -67,15 +67,33 @@ final class DigestCache: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     guard changed else { return }
-    var text = ""
-    for (path, entry) in entries {
-      text += "\(entry.device) \(entry.inode) \(entry.size) \(entry.modified) \(entry.digest) "
-      text += path + "\n"
-    }
     let temporary = FileSystem.temporaryName(for: Self.fileName)
     let handle = calls.openAt(buildFolder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
     guard handle >= 0 else { return }
-    let bytes = Array(text.utf8)
+    // Written in 64 KiB pieces: the whole text of a merge of many archives would be a peak
+    // of its own.
+    var chunk: [UInt8] = []
+    chunk.reserveCapacity(1 << 16)
+    var complete = true
+    for (path, entry) in entries where complete {
+      chunk += "\(entry.device) \(entry.inode) \(entry.size) \(entry.modified) ".utf8
+      chunk += entry.digest.utf8
+      chunk.append(UInt8(ascii: " "))
+      chunk += path.utf8
+      chunk.append(UInt8(ascii: "\n"))
+      if chunk.count >= 1 << 16 {
+        complete = write(chunk, to: handle)
+        chunk.removeAll(keepingCapacity: true)
+      }
+    }
+    complete = complete && write(chunk, to: handle)
+    complete = calls.close(handle) == 0 && complete
+    if !complete || calls.renameAt(buildFolder, temporary, buildFolder, Self.fileName) != 0 {
+      _ = calls.unlinkAt(buildFolder, temporary, false)
+    }
+  }
+
+  private func write(_ bytes: [UInt8], to handle: Int32) -> Bool {
     var offset = 0
     bytes.withUnsafeBytes { buffer in
       while offset < buffer.count {
@@ -84,10 +102,7 @@ final class DigestCache: @unchecked Sendable {
         offset += written
       }
     }
-    let complete = calls.close(handle) == 0 && offset == bytes.count
-    if !complete || calls.renameAt(buildFolder, temporary, buildFolder, Self.fileName) != 0 {
-      _ = calls.unlinkAt(buildFolder, temporary, false)
-    }
+    return offset == bytes.count
   }
 
   /// Reads the cache file; a missing or damaged one is an empty cache.
