@@ -98,6 +98,8 @@ public struct MergeSession: Sendable {
       plan.items.removeAll { $0.outcome == .orphan }
       plan.orphanSearchDone = false
     }
+    // The plan is a finished value from here on: a step that narrows what lands (--include)
+    // applies here, before the report shows the plan and the outcome counts it.
     options.include?.apply(to: &plan)
     problems += plan.badSources.map { .refusedSource($0.error) }
     problems += plan.destinationProblems.map { .unsafeDestination($0) }
