@@ -32,36 +32,31 @@ final class DigestCacheTests: XCTestCase {
       ofItemAtPath: url.path)
   }
 
+  /// Writes `a/b.png` through a destination, gives it a time stamp, and saves the cache.
+  private func cacheOneFile(_ text: String, modified: Int) throws {
+    let destination = try Destination(root: package)
+    let bytes = Array(text.utf8)
+    try destination.write(bytes, to: "a/b.png", digest: SHA256.hex(bytes))
+    try setModificationTime(package.appendingPathComponent("a/b.png"), modified)
+    XCTAssertEqual(destination.pngSHA256("a/b.png"), SHA256.hex(bytes))
+    destination.saveDigests()
+  }
+
   func testDigest_unchangedFileOlderThanTheCache_answeredWithoutReading() throws {
-    let bytes: [UInt8] = Array("first".utf8)
-    do {
-      let destination = try Destination(root: package)
-      try destination.write(bytes, to: "a/b.png", digest: SHA256.hex(bytes))
-      // The file predates the cache by far: it is trusted on the next run.
-      try setModificationTime(package.appendingPathComponent("a/b.png"), 1_000_000_000)
-      XCTAssertEqual(destination.pngSHA256("a/b.png"), SHA256.hex(bytes))
-      destination.saveDigests()
-    }
+    try cacheOneFile("first", modified: 1_000_000_000)
     let reads = Counter()
 
     let again = try Destination(root: package, calls: countingCalls(reads))
     let digest = again.pngSHA256("a/b.png")
 
-    XCTAssertEqual(digest, SHA256.hex(bytes))
+    XCTAssertEqual(digest, SHA256.hex(Array("first".utf8)))
     XCTAssertEqual(reads.value, 1, "only the cache file itself is read")
   }
 
   func testDigest_fileAsNewAsTheCache_isHashedAgain() throws {
     let file = package.appendingPathComponent("a/b.png")
     let cache = package.appendingPathComponent(".build/\(DigestCache.fileName)")
-    do {
-      let destination = try Destination(root: package)
-      try destination.write(
-        Array("aaaa".utf8), to: "a/b.png", digest: SHA256.hex(Array("aaaa".utf8)))
-      try setModificationTime(file, 1_700_000_000)
-      _ = destination.pngSHA256("a/b.png")
-      destination.saveDigests()
-    }
+    try cacheOneFile("aaaa", modified: 1_700_000_000)
     // Same size, same time stamp, same inode, and the cache written in the same tick: only the
     // racy rule tells this file apart from the one the cache saw.
     let handle = try FileHandle(forWritingTo: file)
@@ -77,14 +72,7 @@ final class DigestCacheTests: XCTestCase {
 
   func testDigest_fileChangedSinceTheCache_isHashedAgain() throws {
     let file = package.appendingPathComponent("a/b.png")
-    do {
-      let destination = try Destination(root: package)
-      try destination.write(
-        Array("aaaa".utf8), to: "a/b.png", digest: SHA256.hex(Array("aaaa".utf8)))
-      try setModificationTime(file, 1_000_000_000)
-      _ = destination.pngSHA256("a/b.png")
-      destination.saveDigests()
-    }
+    try cacheOneFile("aaaa", modified: 1_000_000_000)
     try Data("longer bytes".utf8).write(to: file)
 
     XCTAssertEqual(

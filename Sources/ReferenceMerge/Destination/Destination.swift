@@ -160,20 +160,7 @@ package final class Destination: @unchecked Sendable {
     defer { _ = calls.close(handle) }
     guard let status = calls.statHandle(handle), status.kind == .regularFile else { return nil }
     learn(path, status)
-    var failed = false
-    let bytes = [UInt8](unsafeUninitializedCapacity: status.size) { buffer, count in
-      count = 0
-      while count < status.size {
-        let read = calls.read(
-          handle,
-          UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[count...]))
-        if read < 0 && errno == EINTR { continue }
-        if read < 0 { failed = true }
-        if read <= 0 { break }
-        count += read
-      }
-    }
-    return failed ? nil : (bytes, status)
+    return calls.readAll(handle, size: status.size).map { ($0, status) }
   }
 
   /// The SHA-256 of the PNG bytes at a path, nil when there is no regular file. Asked once per
@@ -284,19 +271,7 @@ package final class Destination: @unchecked Sendable {
     guard handle >= 0 else {
       throw .io(operation: "create", path: fullPath(path), message: Self.reason())
     }
-    var offset = 0
-    var failure: Int32?
-    bytes.withUnsafeBytes { buffer in
-      while offset < buffer.count {
-        let written = calls.write(handle, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else {
-          failure = written < 0 ? errno : ENOSPC
-          return
-        }
-        offset += written
-      }
-    }
+    var failure = calls.writeAll(bytes, to: handle)
     // Taken before closing: the size and time stamp the digest cache keys on, at the cost of
     // one call, only for packages that keep the cache.
     let status = failure == nil && digestCache != nil ? calls.statHandle(handle) : nil

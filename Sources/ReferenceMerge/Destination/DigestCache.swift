@@ -82,27 +82,15 @@ final class DigestCache: @unchecked Sendable {
       chunk += path.utf8
       chunk.append(UInt8(ascii: "\n"))
       if chunk.count >= 1 << 16 {
-        complete = write(chunk, to: handle)
+        complete = calls.writeAll(chunk, to: handle) == nil
         chunk.removeAll(keepingCapacity: true)
       }
     }
-    complete = complete && write(chunk, to: handle)
+    complete = complete && calls.writeAll(chunk, to: handle) == nil
     complete = calls.close(handle) == 0 && complete
     if !complete || calls.renameAt(buildFolder, temporary, buildFolder, Self.fileName) != 0 {
       _ = calls.unlinkAt(buildFolder, temporary, false)
     }
-  }
-
-  private func write(_ bytes: [UInt8], to handle: Int32) -> Bool {
-    var offset = 0
-    bytes.withUnsafeBytes { buffer in
-      while offset < buffer.count {
-        let written = calls.write(handle, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
-        guard written > 0 else { return }
-        offset += written
-      }
-    }
-    return offset == bytes.count
   }
 
   /// Reads the cache file; a missing or damaged one is an empty cache.
@@ -113,16 +101,8 @@ final class DigestCache: @unchecked Sendable {
     guard let status = calls.statHandle(handle), status.kind == .regularFile,
       status.size < 1 << 30
     else { return }
-    var bytes = [UInt8](repeating: 0, count: status.size)
-    var count = 0
-    bytes.withUnsafeMutableBytes { buffer in
-      while count < buffer.count {
-        let read = calls.read(handle, UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
-        guard read > 0 else { return }
-        count += read
-      }
-    }
-    guard count == bytes.count else { return }
+    guard let bytes = calls.readAll(handle, size: status.size), bytes.count == status.size
+    else { return }
     writtenAt = status.modified
     for line in bytes.split(separator: UInt8(ascii: "\n")) {
       let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5)

@@ -69,6 +69,47 @@ package struct FileCalls: Sendable {
     list: { folder in listFolder(folder) })
 }
 
+extension FileCalls {
+  /// Reads `size` bytes from an open file, retrying interrupted and short reads.
+  /// - Returns: The bytes (fewer when the file is shorter), or nil when a read fails.
+  func readAll(_ handle: Int32, size: Int) -> [UInt8]? {
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      count = 0
+      while count < size {
+        let read = self.read(
+          handle,
+          UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[count...]))
+        if read < 0 && errno == EINTR { continue }
+        if read < 0 { failed = true }
+        if read <= 0 { break }
+        count += read
+      }
+    }
+    return failed ? nil : bytes
+  }
+
+  /// Writes every byte to an open file, retrying interrupted and short writes.
+  /// - Returns: nil on success, else the `errno` of the failure (`ENOSPC` when nothing more
+  ///   could be written).
+  func writeAll(_ bytes: [UInt8], to handle: Int32) -> Int32? {
+    var offset = 0
+    var failure: Int32?
+    bytes.withUnsafeBytes { buffer in
+      while offset < buffer.count {
+        let written = write(handle, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else {
+          failure = written < 0 ? errno : ENOSPC
+          return
+        }
+        offset += written
+      }
+    }
+    return failure
+  }
+}
+
 /// `openat(2)` with a mode, which Swift imports without its variadic argument.
 private func systemOpenAt(
   _ folder: Int32, _ name: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t
