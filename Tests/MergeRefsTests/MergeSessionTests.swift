@@ -25,6 +25,16 @@ final class MergeSessionTests: XCTestCase {
     return url
   }
 
+  /// A finished run's archive with one image, whose manifest lists `reference` as verified.
+  private func archive(verifying reference: String) throws -> URL {
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    try builder.add("\(folder)/a.png", try noiseImage(seed: 1))
+    builder.verifiedReferences = [reference]
+    let url = root.appendingPathComponent("run.zip")
+    try builder.write(to: url)
+    return url
+  }
+
   private func session(
     keepGoing: Bool = false, report: URL? = nil, writesNothing: Bool = false
   ) -> MergeSession {
@@ -94,13 +104,7 @@ final class MergeSessionTests: XCTestCase {
   }
 
   func testRun_controlCharactersInManifestRecord_refused() throws {
-    var builder = ArchiveBuilder(generatedAt: day(1))
-    try builder.add("\(folder)/a.png", try noiseImage(seed: 1))
-    builder.verifiedReferences = ["\(folder)/b\u{85}.png"]
-    let source = root.appendingPathComponent("run.zip")
-    try builder.write(to: source)
-
-    let outcome = session().run(sourcePaths: [source.path])
+    let outcome = session().run(sourcePaths: [try archive(verifying: "\(folder)/b\u{85}.png").path])
 
     XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
     XCTAssertTrue(
@@ -109,13 +113,7 @@ final class MergeSessionTests: XCTestCase {
   }
 
   func testRun_manifestRecordClimbingOut_refusedBeforeOrphansAreSought() throws {
-    var builder = ArchiveBuilder(generatedAt: day(1))
-    try builder.add("\(folder)/a.png", try noiseImage(seed: 1))
-    builder.verifiedReferences = ["../outside/b.png"]
-    let source = root.appendingPathComponent("run.zip")
-    try builder.write(to: source)
-
-    let outcome = session().run(sourcePaths: [source.path])
+    let outcome = session().run(sourcePaths: [try archive(verifying: "../outside/b.png").path])
 
     XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
     XCTAssertEqual(outcome.summary.orphans, 0)
