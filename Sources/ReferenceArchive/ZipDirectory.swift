@@ -28,6 +28,49 @@ package enum ZipDirectory {
     }
   }
 
+  /// Every entry the directory lists, in order, as entries without bytes, with the kind
+  /// libarchive gives them (the Unix mode of archives made on Unix; a trailing `/` for
+  /// folders); nil when the directory cannot be read.
+  package static func entries(in url: URL) -> [ArchiveEntry]? {
+    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+    defer { try? handle.close() }
+    let read = { (offset: Int, count: Int) -> [UInt8]? in
+      guard (try? handle.seek(toOffset: UInt64(offset))) != nil,
+        let data = try? handle.read(upToCount: count), data.count == count
+      else { return nil }
+      return [UInt8](data)
+    }
+    guard
+      let (offset, length) = directoryRange(
+        read: read, size: { (try? handle.seekToEnd()).map(Int.init) }),
+      length < 1 << 30, let directory = read(offset, length)
+    else { return nil }
+    var entries: [ArchiveEntry] = []
+    var position = 0
+    while position < directory.count {
+      guard position + 46 <= directory.count, le32(directory, position) == 0x0201_4b50 else {
+        return nil
+      }
+      let nameLength = le16(directory, position + 28)
+      let nameStart = position + 46
+      guard nameStart + nameLength <= directory.count else { return nil }
+      let name = String(decoding: directory[nameStart..<nameStart + nameLength], as: UTF8.self)
+      let madeOnUnix = directory[position + 5] == 3
+      let mode = madeOnUnix ? le32(directory, position + 38) >> 16 : 0
+      let kind: ArchiveEntry.Kind =
+        switch mode & 0o170000 {
+        case 0o120000: .symbolicLink
+        case 0o040000: .directory
+        case 0, 0o100000: name.hasSuffix("/") ? .directory : .regularFile
+        default: .special
+        }
+      entries.append(ArchiveEntry(path: name, kind: kind, bytes: []))
+      position =
+        nameStart + nameLength + le16(directory, position + 30) + le16(directory, position + 32)
+    }
+    return entries
+  }
+
   private static func containsEntry(
     _ name: String, read: (Int, Int) -> [UInt8]?, size: () -> Int?
   ) -> Bool? {

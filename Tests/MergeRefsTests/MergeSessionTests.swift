@@ -118,4 +118,32 @@ final class MergeSessionTests: XCTestCase {
     XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
     XCTAssertEqual(outcome.summary.orphans, 0)
   }
+
+  /// An up-to-date rerun lists the archive from its central directory instead of visiting
+  /// every entry; the entry rules still hold there.
+  func testRun_upToDateRerun_stillRefusesAPathThatAppearsTwice() throws {
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    let png = try builder.add("\(folder)/a.png", try noiseImage(seed: 1))
+    builder.images.append(builder.images[0])
+    let source = root.appendingPathComponent("twice.zip")
+    try builder.write(to: source)
+    try writeFile(png, to: destination.appendingPathComponent("\(folder)/a.png"))
+
+    let outcome = session().run(sourcePaths: [source.path])
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertTrue(
+      outcome.summary.errors.contains { $0.contains("the path appears twice") },
+      "\(outcome.summary.errors)")
+  }
+
+  func testRun_upToDateRerun_everythingUnchanged() throws {
+    let source = try archive("run.zip", images: [("\(folder)/a.png", 1), ("\(folder)/b.png", 2)])
+    XCTAssertEqual(session().run(sourcePaths: [source.path]).summary.added, 2)
+
+    let rerun = session().run(sourcePaths: [source.path])
+
+    XCTAssertEqual(rerun.exitCode, 0)
+    XCTAssertEqual(rerun.summary.unchanged, 2, rerun.summary.text())
+  }
 }

@@ -33,4 +33,13 @@ final class ZipDirectoryTests: XCTestCase {
     XCTAssertNil(ZipDirectory.containsEntry("x", in: .file(url)))
     XCTAssertNil(ZipDirectory.containsEntry("x", in: .memory([1, 2, 3], name: "m")))
   }
+
+  func testEntries_listsNamesInOrderAsRegularFiles() throws {
+    let url = try zip(["b/2.png", "a/1.png"])
+
+    let entries = try XCTUnwrap(ZipDirectory.entries(in: url))
+
+    XCTAssertEqual(entries.map(\.path), ["b/2.png", "a/1.png"])
+    XCTAssertEqual(entries.map(\.kind), [.regularFile, .regularFile])
+  }
 }
