@@ -9,16 +9,8 @@ package enum ZipDirectory {
   package static func containsEntry(_ name: String, in input: ZipReader.Input) -> Bool? {
     switch input {
     case .file(let url):
-      guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-      defer { try? handle.close() }
-      return containsEntry(name) { offset, count in
-        guard (try? handle.seek(toOffset: UInt64(offset))) != nil,
-          let data = try? handle.read(upToCount: count), data.count == count
-        else { return nil }
-        return [UInt8](data)
-      } size: {
-        (try? handle.seekToEnd()).map(Int.init)
-      }
+      guard let file = OpenFile(url) else { return nil }
+      return containsEntry(name, read: file.read, size: { file.size })
     case .memory(let bytes, _):
       return containsEntry(name) { offset, count in
         offset >= 0 && offset + count <= bytes.count ? Array(bytes[offset..<offset + count]) : nil
@@ -32,18 +24,9 @@ package enum ZipDirectory {
   /// libarchive gives them (the Unix mode of archives made on Unix; a trailing `/` for
   /// folders); nil when the directory cannot be read.
   package static func entries(in url: URL) -> [ArchiveEntry]? {
-    guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-    defer { try? handle.close() }
-    let read = { (offset: Int, count: Int) -> [UInt8]? in
-      guard (try? handle.seek(toOffset: UInt64(offset))) != nil,
-        let data = try? handle.read(upToCount: count), data.count == count
-      else { return nil }
-      return [UInt8](data)
-    }
-    guard
-      let (offset, length) = directoryRange(
-        read: read, size: { (try? handle.seekToEnd()).map(Int.init) }),
-      length < 1 << 30, let directory = read(offset, length)
+    guard let file = OpenFile(url),
+      let (offset, length) = directoryRange(read: file.read, size: { file.size }),
+      length < 1 << 30, let directory = file.read(offset, length)
     else { return nil }
     var entries: [ArchiveEntry] = []
     var position = 0
@@ -131,5 +114,43 @@ package enum ZipDirectory {
 
   private static func le64(_ bytes: [UInt8], _ at: Int) -> Int {
     le32(bytes, at) | le32(bytes, at + 4) << 32
+  }
+}
+
+/// A file read with `pread(2)` in one call per range (FileHandle reads 4 KiB at a time).
+private final class OpenFile {
+  let descriptor: Int32
+  let size: Int
+
+  init?(_ url: URL) {
+    descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+      close(descriptor)
+      return nil
+    }
+    size = Int(status.st_size)
+  }
+
+  deinit { close(descriptor) }
+
+  func read(_ offset: Int, _ count: Int) -> [UInt8]? {
+    guard offset >= 0, count >= 0, offset + count <= size else { return nil }
+    var complete = true
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, done in
+      done = 0
+      while done < count {
+        let read = pread(
+          descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+        if read < 0 && errno == EINTR { continue }
+        guard read > 0 else {
+          complete = false
+          return
+        }
+        done += read
+      }
+    }
+    return complete ? bytes : nil
   }
 }

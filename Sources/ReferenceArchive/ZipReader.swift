@@ -92,8 +92,10 @@ public struct ZipReader: Sendable {
     let archiveSize: Int
     switch input {
     case .file(let url):
-      archiveSize =
-        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+      // stat(2), not FileManager's attributes, which also look up the owner's and group's
+      // names in /etc/passwd and /etc/group on every call.
+      var status = stat()
+      archiveSize = stat(url.path, &status) == 0 ? Int(status.st_size) : 0
       try archive.check(
         archive_read_open_filename(archive.pointer, url.path, 1 << 16), "opening the archive")
       try readEntries(
