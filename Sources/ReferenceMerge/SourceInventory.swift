@@ -120,15 +120,15 @@ struct InventoryScanner {
         let size = try headerSize(entry, source: source)
         early[entry.path] = (pngSHA256, size.width, size.height)
       } else if records[entry.path] == nil {
-        // Decoded on every core, a batch at a time, in entry order.
+        // Decoded on every core, a batch at a time, while the next batch is read.
         batch.add(entry.path, entry.bytes, pngSHA256: pngSHA256)
-        if batch.isFull { try batch.decode(into: &images, refusing: refuse(source)) }
+        if batch.isFull { try batch.submit(into: &images, refusing: refuse(source)) }
       } else {
         images[entry.path] = try image(
           entry, pngSHA256: pngSHA256, source: source, record: records[entry.path])
       }
     }
-    try batch.decode(into: &images, refusing: refuse(source))
+    try batch.finish(into: &images, refusing: refuse(source))
     var undecoded: [String: String] = [:]
     for (path, seen) in early.sorted(by: { $0.key < $1.key }) {
       if let record = records[path] {
@@ -261,16 +261,35 @@ struct InventoryScanner {
 }
 
 /// Images that must be decoded to learn their pixels (no manifest record vouches for them),
-/// gathered so that a source's decoding runs on every core; bounded, so memory holds at most
-/// one batch of PNG bytes.
+/// gathered in bounded batches: each batch is decoded on every core while the next one is
+/// read, so memory holds at most two batches of PNG bytes.
 struct DecodeBatch {
-  private var entries: [(path: String, bytes: [UInt8], pngSHA256: String)] = []
+  private typealias Entry = (path: String, bytes: [UInt8], pngSHA256: String)
+
+  /// A batch decoding in the background.
+  private final class InFlight: @unchecked Sendable {
+    let entries: [Entry]
+    let paths: Set<String>
+    let group = DispatchGroup()
+    // Written by the decoding task before it leaves `group`; read after `group.wait()`.
+    var results: [Result<SourceInventory.Image, PNGError>] = []
+
+    init(entries: [Entry], paths: Set<String>) {
+      self.entries = entries
+      self.paths = paths
+    }
+  }
+
+  private var entries: [Entry] = []
   private var paths = Set<String>()
   private var byteCount = 0
+  private var inFlight: InFlight?
 
   var isFull: Bool { entries.count >= 256 || byteCount >= 16 << 20 }
 
-  func contains(_ path: String) -> Bool { paths.contains(path) }
+  func contains(_ path: String) -> Bool {
+    paths.contains(path) || inFlight?.paths.contains(path) == true
+  }
 
   mutating func add(_ path: String, _ bytes: [UInt8], pngSHA256: String) {
     entries.append((path, bytes, pngSHA256))
@@ -278,27 +297,50 @@ struct DecodeBatch {
     byteCount += bytes.count
   }
 
-  /// Decodes every entry, adds the images, and empties the batch.
+  /// Adds the images of the batch in flight, then starts decoding this one in the background.
   /// - Throws: The error of the first entry, in entry order, that is not a valid PNG.
-  mutating func decode(
+  mutating func submit(
     into images: inout [String: SourceInventory.Image],
     refusing refuse: (String, String) -> ArchiveError
   ) throws(ArchiveError) {
+    try collect(into: &images, refusing: refuse)
     guard !entries.isEmpty else { return }
-    let entries = self.entries
-    let results = ConcurrentSlots.perform(entries.count) { index in
-      let entry = entries[index]
-      return Result { () throws(PNGError) in
-        let pixels = try PNGDecoder().decode(entry.bytes)
-        return SourceInventory.Image(
-          path: entry.path, pngSHA256: entry.pngSHA256, pixelSHA256: SHA256.hex(pixels.pixels),
-          width: pixels.width, height: pixels.height, test: nil)
+    let flight = InFlight(entries: entries, paths: paths)
+    DispatchQueue.global().async(group: flight.group) {
+      flight.results = ConcurrentSlots.perform(flight.entries.count) { index in
+        let entry = flight.entries[index]
+        return Result { () throws(PNGError) in
+          let pixels = try PNGDecoder().decode(entry.bytes)
+          return SourceInventory.Image(
+            path: entry.path, pngSHA256: entry.pngSHA256,
+            pixelSHA256: SHA256.hex(pixels.pixels), width: pixels.width, height: pixels.height,
+            test: nil)
+        }
       }
     }
-    self.entries.removeAll(keepingCapacity: true)
+    inFlight = flight
+    entries.removeAll(keepingCapacity: true)
     paths.removeAll(keepingCapacity: true)
     byteCount = 0
-    for (entry, result) in zip(entries, results) {
+  }
+
+  /// Decodes everything still pending and adds the images.
+  mutating func finish(
+    into images: inout [String: SourceInventory.Image],
+    refusing refuse: (String, String) -> ArchiveError
+  ) throws(ArchiveError) {
+    try submit(into: &images, refusing: refuse)
+    try collect(into: &images, refusing: refuse)
+  }
+
+  private mutating func collect(
+    into images: inout [String: SourceInventory.Image],
+    refusing refuse: (String, String) -> ArchiveError
+  ) throws(ArchiveError) {
+    guard let flight = inFlight else { return }
+    inFlight = nil
+    flight.group.wait()
+    for (entry, result) in zip(flight.entries, flight.results) {
       switch result {
       case .success(let image): images[entry.path] = image
       case .failure(let error): throw refuse(entry.path, "not a valid PNG: \(error)")
