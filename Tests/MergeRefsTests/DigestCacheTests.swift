@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceImageCore
 import XCTest
 
 @testable import ReferenceMerge
