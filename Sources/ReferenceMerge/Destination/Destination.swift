@@ -194,10 +194,14 @@ package final class Destination: @unchecked Sendable {
   }
 
   /// The size and pixel SHA-256 of the image at a path, nil when there is none or it does not
-  /// decode. The one place a destination file's pixels are identified: a digest carried in the
-  /// PNG itself can answer here without decoding.
+  /// decode. The one place a destination file's pixels are identified: the file's own pixel
+  /// digest chunk answers when its IDAT digest vouches for it, else the file is decoded.
   package func pixelDigest(_ path: String) -> (width: Int, height: Int, pixelSHA256: String)? {
-    guard let image = image(path) else { return nil }
+    guard let bytes = read(path)?.bytes else { return nil }
+    if let digest = PNGPixelDigest.read(fromPNG: bytes) {
+      return (digest.width, digest.height, digest.pixelSHA256)
+    }
+    guard let image = try? PNGDecoder().decode(bytes) else { return nil }
     return (image.width, image.height, SHA256.hex(image.pixels))
   }
 
