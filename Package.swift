@@ -49,8 +49,10 @@ let package = Package(
     // into a user's test binary.
     .target(
       name: "ReferenceMerge",
-      dependencies: ["ReferenceImageCore", "ReferenceArchive"]
+      dependencies: ["ReferenceImageCore", "ReferenceArchive", "CSystemCalls"]
     ),
+    // openat2(2), which Swift cannot call through the variadic syscall(2).
+    .target(name: "CSystemCalls"),
     .target(name: "CReferenceImageRegistration"),
     .target(
       name: "ReferenceImageTesting",

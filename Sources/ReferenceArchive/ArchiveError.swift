@@ -20,9 +20,10 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .badManifest(let source, let reason):
       return "\(source): unreadable manifest: \(reason)"
     case .refusedEntry(let source, let entry, let reason):
-      return "\(source): refused entry '\(entry)': \(reason)"
+      return "\(EntryPath.escaped(source)): refused entry '\(EntryPath.escaped(entry))': \(reason)"
     case .tooLarge(let source, let entry, let reason):
-      return "\(source)\(entry.map { ": entry '\($0)'" } ?? ""): too large: \(reason)"
+      let entry = entry.map { ": entry '\(EntryPath.escaped($0))'" } ?? ""
+      return "\(EntryPath.escaped(source))\(entry): too large: \(reason)"
     }
   }
 }

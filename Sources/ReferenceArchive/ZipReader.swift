@@ -68,18 +68,39 @@ public struct ZipReader: Sendable {
     in input: Input, headersOnly: Bool = false, wantsData: (String) -> Bool = { _ in true },
     _ body: (ArchiveEntry) throws(ArchiveError) -> Void
   ) throws(ArchiveError) {
+    try forEachEntry(
+      in: input, headersOnly: headersOnly, wantsData: wantsData, entryLimit: .max, body)
+  }
+
+  /// The first entry of an archive, with its bytes, reading nothing after it; nil when the
+  /// archive is empty.
+  package func firstEntry(in input: Input) throws(ArchiveError) -> ArchiveEntry? {
+    var first: ArchiveEntry?
+    try forEachEntry(in: input, headersOnly: false, wantsData: { _ in true }, entryLimit: 1) {
+      first = $0
+    }
+    return first
+  }
+
+  private func forEachEntry(
+    in input: Input, headersOnly: Bool, wantsData: (String) -> Bool, entryLimit: Int,
+    _ body: (ArchiveEntry) throws(ArchiveError) -> Void
+  ) throws(ArchiveError) {
     let archive = try LibArchiveHandle(.read, name: input.name)
     try archive.check(
       archive_read_support_format_zip_seekable(archive.pointer), "enabling the zip reader")
     let archiveSize: Int
     switch input {
     case .file(let url):
-      archiveSize =
-        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+      // stat(2), not FileManager's attributes, which also look up the owner's and group's
+      // names in /etc/passwd and /etc/group on every call.
+      var status = stat()
+      archiveSize = stat(url.path, &status) == 0 ? Int(status.st_size) : 0
       try archive.check(
         archive_read_open_filename(archive.pointer, url.path, 1 << 16), "opening the archive")
       try readEntries(
-        archive, archiveSize: archiveSize, headersOnly: headersOnly, wantsData: wantsData, body)
+        archive, archiveSize: archiveSize, headersOnly: headersOnly, wantsData: wantsData,
+        entryLimit: entryLimit, body)
     case .memory(let bytes, _):
       archiveSize = bytes.count
       // withUnsafeBytes rethrows untyped errors, so the typed one is carried out by hand.
@@ -90,7 +111,8 @@ public struct ZipReader: Sendable {
             archive_read_open_memory(archive.pointer, buffer.baseAddress, buffer.count),
             "opening the archive")
           try readEntries(
-            archive, archiveSize: archiveSize, headersOnly: headersOnly, wantsData: wantsData, body)
+            archive, archiveSize: archiveSize, headersOnly: headersOnly, wantsData: wantsData,
+            entryLimit: entryLimit, body)
         } catch {
           failure = error
         }
@@ -101,13 +123,13 @@ public struct ZipReader: Sendable {
 
   private func readEntries(
     _ archive: LibArchiveHandle, archiveSize: Int, headersOnly: Bool,
-    wantsData: (String) -> Bool,
+    wantsData: (String) -> Bool, entryLimit: Int,
     _ body: (ArchiveEntry) throws(ArchiveError) -> Void
   ) throws(ArchiveError) {
     var header: OpaquePointer?
     var count = 0
     var total = 0
-    while true {
+    while count < entryLimit {
       let status = archive_read_next_header(archive.pointer, &header)
       if status == ARCHIVE_EOF { break }
       try archive.check(status, "reading entry header #\(count + 1)")

@@ -33,55 +33,50 @@ public struct MergeApplier: Sendable {
   public func apply(_ plan: MergePlan, progress: (Int, Int) -> Void = { _, _ in })
     throws(ArchiveError) -> Result
   {
-    try apply(plan, staging: nil, progress: progress)
+    try apply(plan, to: try Destination(root: plan.destination), staging: nil, progress: progress)
   }
 
-  /// Applies a plan, renaming entries staged while planning into place and reading the
-  /// sources again only for the rest.
-  func apply(_ plan: MergePlan, staging: MergeStaging?, progress: (Int, Int) -> Void)
-    throws(ArchiveError) -> Result
-  {
+  /// Applies a plan through the destination, renaming entries staged while planning into
+  /// place and reading the sources again only for the rest.
+  func apply(
+    _ plan: MergePlan, to destination: Destination, staging: MergeStaging?,
+    progress: (Int, Int) -> Void
+  ) throws(ArchiveError) -> Result {
     precondition(plan.items(.conflict).isEmpty, "a plan with conflicts must not be applied")
     var result = Result()
     let writes = plan.items.filter { $0.outcome == .added || $0.outcome == .updated }
-    var touchedFolders = Set(writes.map { ($0.path as NSString).deletingLastPathComponent })
+    var touchedFolders = Set(writes.map { Destination.split($0.path).folder })
     if options.prune {
-      touchedFolders.formUnion(
-        plan.items(.orphan).map { ($0.path as NSString).deletingLastPathComponent })
+      touchedFolders.formUnion(plan.items(.orphan).map { Destination.split($0.path).folder })
     }
     for folder in touchedFolders.sorted() {
-      let url = try safeURL(folder, in: plan.destination)
-      result.leftoversRemoved += removeLeftovers(in: url, relativeFolder: folder)
+      result.leftoversRemoved += destination.removeLeftovers(in: folder)
     }
-    try writeImages(writes, plan: plan, staging: staging, result: &result, progress: progress)
+    try writeImages(
+      writes, plan: plan, destination: destination, staging: staging, result: &result,
+      progress: progress)
     if options.prune {
       for orphan in plan.items(.orphan) {
-        let url = try safeURL(orphan.path, in: plan.destination)
-        guard unlink(url.path) == 0 || errno == ENOENT else {
-          throw .io(
-            operation: "delete the orphan", path: url.path,
-            message: String(cString: strerror(errno)))
-        }
+        try destination.remove(orphan.path)
         result.deleted.append(orphan.path)
       }
     }
+    destination.saveDigests()
     return result
   }
 
-  /// Reads each source once more and writes the entries the plan chose from it.
+  /// Renames staged entries into place, and reads each source once more for the others.
   private func writeImages(
-    _ writes: [MergePlan.Item], plan: MergePlan, staging: MergeStaging?, result: inout Result,
-    progress: (Int, Int) -> Void
+    _ writes: [MergePlan.Item], plan: MergePlan, destination: Destination,
+    staging: MergeStaging?, result: inout Result, progress: (Int, Int) -> Void
   ) throws(ArchiveError) {
     var wanted: [Int: [String: MergePlan.Item]] = [:]
     var done = 0
     for item in writes {
       guard let chosen = item.chosen else { continue }
+      let source = plan.inventories[chosen.sourceIndex].source
       // Staged while the sources were read, and checked then: one rename puts it in place.
-      if let staged = staging?.stagedFile(sourceIndex: chosen.sourceIndex, path: item.path) {
-        let target = try safeURL(item.path, in: plan.destination)
-        try FileSystem.createFolder(target.deletingLastPathComponent())
-        try FileSystem.rename(staged, to: target)
+      if try staging?.moveIntoPlace(source: source, path: item.path) == true {
         result.written.append(item.path)
         done += 1
         progress(done, writes.count)
@@ -96,13 +91,13 @@ public struct MergeApplier: Sendable {
       try reader.forEachEntry(of: inventory.source, wantsData: { pending[$0] != nil }) {
         (entry) throws(ArchiveError) in
         guard let item = pending.removeValue(forKey: entry.path) else { return }
-        guard SHA256.hex(entry.bytes) == item.chosen?.image.pngSHA256 else {
+        let digest = SHA256.hex(entry.bytes)
+        guard digest == item.chosen?.image.pngSHA256 else {
           throw .refusedEntry(
             source: inventory.source.description, entry: entry.path,
             reason: "it changed since it was read; rerun the merge")
         }
-        try FileSystem.writeAtomically(
-          entry.bytes, to: try safeURL(entry.path, in: plan.destination))
+        try destination.write(entry.bytes, to: entry.path, digest: digest)
         result.written.append(entry.path)
         done += 1
         progress(done, writes.count)
@@ -112,42 +107,6 @@ public struct MergeApplier: Sendable {
           source: inventory.source.description, entry: missing,
           reason: "it disappeared since it was read; rerun the merge")
       }
-    }
-  }
-
-  /// The URL of a destination path, refusing any path that would leave the destination,
-  /// including through a symbolic link already present in the destination tree.
-  func safeURL(_ path: String, in destination: URL) throws(ArchiveError) -> URL {
-    if path.isEmpty { return destination }
-    if let reason = EntryPath.validate(path) {
-      throw .refusedEntry(source: destination.path, entry: path, reason: reason)
-    }
-    // Plain strings and lstat(2): URL appending per component costs more than the check.
-    var current = destination.path
-    for component in path.split(separator: "/") {
-      if !current.hasSuffix("/") { current += "/" }
-      current += component
-      let kind: ArchiveEntry.Kind
-      do {
-        kind = try SourceReader.status(atPath: current).kind
-      } catch {
-        break  // Missing: nothing below it exists, so no link either.
-      }
-      if kind == .symbolicLink {
-        throw .refusedEntry(
-          source: destination.path, entry: path,
-          reason: "\(current) is a symbolic link; merge-refs does not write through links")
-      }
-    }
-    return destination.appendingPathComponent(path)
-  }
-
-  /// Removes temporary files an interrupted merge left in a folder.
-  private func removeLeftovers(in folder: URL, relativeFolder: String) -> [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return names.filter { $0.hasPrefix(FileSystem.temporaryPrefix) }.compactMap { name in
-      unlink(folder.appendingPathComponent(name).path) == 0
-        ? (relativeFolder.isEmpty ? name : "\(relativeFolder)/\(name)") : nil
     }
   }
 }

@@ -21,38 +21,42 @@ public struct MergePlanner: Sendable {
   /// - Returns: The plan; bad sources are listed in it (and, without `keepGoing`, the caller
   ///   must not apply it).
   public func plan(
-    sources: [MergeSource], destination: URL, progress: (Int, Int) -> Void = { _, _ in }
+    sources: [MergeSource], destination: URL,
+    progress: @escaping @Sendable (Int, Int) -> Void = {
+      _, _ in
+    }
   ) -> MergePlan {
-    plan(sources: sources, destination: destination, staging: nil, progress: progress)
+    do {
+      return plan(
+        sources: sources, destination: try Destination(root: destination), staging: nil,
+        progress: progress)
+    } catch {
+      return MergePlan(
+        destination: destination, inventories: [], badSources: [],
+        destinationProblems: [error], items: [], orphanSearchDone: false)
+    }
   }
 
   /// Builds the plan, keeping entries that will probably be written in `staging`.
   func plan(
-    sources: [MergeSource], destination: URL, staging: MergeStaging?,
-    progress: (Int, Int) -> Void
+    sources: [MergeSource], destination: Destination, staging: MergeStaging?,
+    progress: @escaping @Sendable (Int, Int) -> Void
   ) -> MergePlan {
-    let index = DestinationIndex(root: destination)
-    var scanner = InventoryScanner(limits: options.limits)
-    scanner.destination = index
-    scanner.staging = staging
+    let scanned = scan(sources, destination: destination, staging: staging, progress: progress)
     var inventories: [SourceInventory] = []
     var bad: [MergePlan.BadSource] = []
-    for (position, source) in sources.enumerated() {
-      // Staged files are keyed by the inventory's index, which bad sources do not take.
-      scanner.sourceIndex = inventories.count
-      do {
-        inventories.append(try scanner.scan(source))
-      } catch {
-        bad.append(.init(source: source, error: error))
+    // In command-line order, whatever order the reads finished in: the plan is the same.
+    for (source, result) in zip(sources, scanned) {
+      switch result {
+      case .success(let inventory): inventories.append(inventory)
+      case .failure(let error): bad.append(.init(source: source, error: error))
       }
-      progress(position + 1, sources.count)
     }
-    var items = decide(inventories, destination: destination, index: index)
+    var items = decide(inventories, destination: destination)
     var destinationProblems: [ArchiveError] = []
-    let applier = MergeApplier(options: options)
     for item in items {
       do {
-        _ = try applier.safeURL(item.path, in: destination)
+        try destination.checkWritable(item.path)
       } catch {
         destinationProblems.append(error)
       }
@@ -64,15 +68,32 @@ public struct MergePlanner: Sendable {
     }
     items.sort { $0.path < $1.path }
     return MergePlan(
-      destination: destination, inventories: inventories, badSources: bad,
+      destination: destination.root, inventories: inventories, badSources: bad,
       destinationProblems: destinationProblems, items: items, orphanSearchDone: orphanSearch)
+  }
+
+  /// Reads every source once, on every core; results come back in the sources' order.
+  private func scan(
+    _ sources: [MergeSource], destination: Destination, staging: MergeStaging?,
+    progress: @escaping @Sendable (Int, Int) -> Void
+  ) -> [Result<SourceInventory, ArchiveError>] {
+    let finished = FinishedCount()
+    let limits = options.limits
+    return ConcurrentSlots.perform(sources.count) { position in
+      var scanner = InventoryScanner(limits: limits)
+      scanner.destination = destination
+      scanner.staging = staging
+      let result = Result { () throws(ArchiveError) in try scanner.scan(sources[position]) }
+      progress(finished.increment(), sources.count)
+      return result
+    }
   }
 
   // MARK: Decisions
 
-  private func decide(
-    _ inventories: [SourceInventory], destination: URL, index: DestinationIndex
-  ) -> [MergePlan.Item] {
+  private func decide(_ inventories: [SourceInventory], destination: Destination)
+    -> [MergePlan.Item]
+  {
     var candidates: [String: [MergePlan.Candidate]] = [:]
     for (index, inventory) in inventories.enumerated() {
       for image in inventory.images.values {
@@ -99,7 +120,7 @@ public struct MergePlanner: Sendable {
       }
       let chosen = ordered[0]
       return MergePlan.Item(
-        path: path, outcome: outcome(of: chosen.image, at: destination, index: index),
+        path: path, outcome: outcome(of: chosen.image, destination: destination),
         chosen: chosen,
         rivals: rivals.count > 1 ? rivals : [], conflictingPixels: nil,
         resolvedByNewest: rivals.count > 1)
@@ -107,18 +128,15 @@ public struct MergePlanner: Sendable {
   }
 
   /// Added, updated or unchanged, by content: equal bytes, else equal decoded pixels.
-  private func outcome(
-    of image: SourceInventory.Image, at destination: URL, index: DestinationIndex
-  ) -> MergePlan.Outcome {
-    guard let digest = index.pngSHA256(image.path) else { return .added }
+  private func outcome(of image: SourceInventory.Image, destination: Destination)
+    -> MergePlan.Outcome
+  {
+    guard let digest = destination.pngSHA256(image.path) else { return .added }
     if digest == image.pngSHA256 { return .unchanged }
-    guard let bytes = try? FileSystem.read(destination.appendingPathComponent(image.path)) else {
-      return .updated
-    }
-    guard let pixels = try? PNGDecoder().decode(bytes) else { return .updated }
+    guard let existing = destination.pixelDigest(image.path) else { return .updated }
     let samePixels =
-      pixels.width == image.width && pixels.height == image.height
-      && SHA256.hex(pixels.pixels) == image.pixelSHA256
+      existing.width == image.width && existing.height == image.height
+      && existing.pixelSHA256 == image.pixelSHA256
     return samePixels ? .unchanged : .updated
   }
 
@@ -153,22 +171,20 @@ public struct MergePlanner: Sendable {
   // MARK: Orphans
 
   /// PNGs in the reference folders the runs used that no run produced or verified.
-  private func orphans(_ inventories: [SourceInventory], destination: URL) -> [MergePlan.Item] {
+  private func orphans(_ inventories: [SourceInventory], destination: Destination)
+    -> [MergePlan.Item]
+  {
     var covered = Set<String>()
     for inventory in inventories {
       covered.formUnion(inventory.images.keys)
       covered.formUnion(inventory.manifest?.verifiedReferences ?? [])
     }
-    let folders = Set(covered.map { ($0 as NSString).deletingLastPathComponent })
+    let folders = Set(covered.map { Destination.split($0).folder })
     var orphans: [MergePlan.Item] = []
     for folder in folders.sorted() {
-      let url = destination.appendingPathComponent(folder)
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
-      for name in names where name.lowercased().hasSuffix(".png") {
+      for name in destination.pngFiles(in: folder) {
         let path = folder.isEmpty ? name : "\(folder)/\(name)"
-        guard !covered.contains(path),
-          (try? SourceReader.kind(of: url.appendingPathComponent(name))) == .regularFile
-        else { continue }
+        guard !covered.contains(path) else { continue }
         orphans.append(
           .init(
             path: path, outcome: .orphan, chosen: nil, rivals: [], conflictingPixels: nil,
@@ -176,5 +192,18 @@ public struct MergePlanner: Sendable {
       }
     }
     return orphans
+  }
+}
+
+/// How many sources are read, for progress.
+private final class FinishedCount: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  func increment() -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    count += 1
+    return count
   }
 }

@@ -14,6 +14,10 @@ public struct MergeSession: Sendable {
     public var hasChanges: Bool
     /// The plan, for reports.
     public var plan: MergePlan?
+    /// Every problem met, in the order met; their kinds decided `exitCode`.
+    public var problems: [MergeProblem]
+    /// Whether the problems or conflicts stop the merge before anything is written.
+    public var stopsBeforeWriting: Bool
   }
 
   /// The exit codes `merge-refs` documents.
@@ -32,6 +36,8 @@ public struct MergeSession: Sendable {
   let reportURL: URL?
   /// The program the review page's command line runs: `merge-refs` unless set.
   public var program = "merge-refs"
+  /// The system calls the destination is reached through; tests replace some.
+  package var fileCalls = FileCalls.system
 
   /// Creates a session.
   /// - Parameters:
@@ -55,41 +61,48 @@ public struct MergeSession: Sendable {
   /// - Parameter sourcePaths: The SOURCE arguments.
   /// - Returns: The summary and exit code.
   public func run(sourcePaths: [String]) -> Outcome {
-    var errors: [String] = []
+    var problems: [MergeProblem] = []
     var sources: [MergeSource] = []
     for path in sourcePaths {
       do {
         sources += try MergeSource.expand(path, limits: options.limits)
       } catch {
-        errors.append("\(error)")
+        problems.append(.unlistableSource(error))
       }
     }
-    // Dry runs write nothing, not even the hidden staging folder.
-    var staging: MergeStaging?
-    if !writesNothing {
-      do {
-        staging = try MergeStaging(destination: destination)
-      } catch {
-        errors.append("\(error)")
-      }
+    let destination: Destination
+    do {
+      destination = try Destination(root: self.destination, calls: fileCalls)
+    } catch {
+      return Outcome(
+        plan: MergePlan(
+          destination: self.destination, inventories: [], badSources: [],
+          destinationProblems: [], items: [], orphanSearchDone: false),
+        problems: problems + [.writeFailed(error)], warnings: [], report: nil, options: options,
+        dryRun: writesNothing)
     }
+    // Dry runs write nothing, not even the hidden staging folder. Staging only spares a second
+    // read of the sources: a destination where it cannot be created is reported when applying.
+    let staging = writesNothing ? nil : try? MergeStaging(destination: destination)
     defer { staging?.remove() }
+    let progress = progress
     var plan = MergePlanner(options: options).plan(
       sources: sources, destination: destination, staging: staging
     ) {
       progress.update("reading sources", $0, $1)
     }
     progress.clear()
-    let expansionFailed = !errors.isEmpty
-    if expansionFailed {
+    if !problems.isEmpty {
       // A source that could not even be listed may hold references: without it, orphans are
       // not known, and must never be pruned.
       plan.items.removeAll { $0.outcome == .orphan }
       plan.orphanSearchDone = false
     }
+    // The plan is a finished value from here on: a step that narrows what lands (--include)
+    // applies here, before the report shows the plan and the outcome counts it.
     options.include?.apply(to: &plan)
-    errors += plan.badSources.map { "\($0.error)" }
-    errors += plan.destinationProblems.map { "\($0)" }
+    problems += plan.badSources.map { .refusedSource($0.error) }
+    problems += plan.destinationProblems.map { .unsafeDestination($0) }
     var warnings = plan.incompleteSources.map {
       "\($0.source.description) is incomplete: \($0.incompleteReason ?? "")"
     }
@@ -102,57 +115,37 @@ public struct MergeSession: Sendable {
       do {
         var report = ReviewReport(limits: options.limits)
         report.landCommand = landCommand(sourcePaths: sourcePaths)
-        try report.write(plan, to: reportURL)
+        try report.write(plan, destination: destination, to: reportURL)
         reportPath = reportURL.path
       } catch {
-        errors.append("could not write the review report: \(error)")
+        problems.append(.reportNotWritten(error))
       }
     }
-    let hasChanges = plan.hasChanges(prune: options.prune)
-    let code = stopCode(
-      plan: plan,
-      expandErrors: errors.count - plan.badSources.count - plan.destinationProblems.count)
-    if let code {
-      if code == ExitCodes.refusedInput && options.requireComplete
-        && !plan.incompleteSources.isEmpty
-      {
-        errors.append("--require-complete refuses the incomplete sources listed above")
-      }
-      return Outcome(
-        summary: MergeSummary(
-          plan: plan, applied: nil, dryRun: writesNothing, errors: errors, warnings: warnings,
-          report: reportPath),
-        exitCode: code, hasChanges: hasChanges, plan: plan)
+    if options.requireComplete && !plan.incompleteSources.isEmpty {
+      problems.append(.incompleteSources)
     }
-    if writesNothing {
-      return Outcome(
-        summary: MergeSummary(
-          plan: plan, applied: nil, dryRun: true, errors: errors, warnings: warnings,
-          report: reportPath),
-        exitCode: badSourcesCode(plan, expansionFailed: expansionFailed), hasChanges: hasChanges,
-        plan: plan)
-    }
+    var outcome = Outcome(
+      plan: plan, problems: problems, warnings: warnings, report: reportPath, options: options,
+      dryRun: writesNothing)
+    guard !outcome.stopsBeforeWriting && !writesNothing else { return outcome }
     do {
-      let result = try MergeApplier(options: options).apply(plan, staging: staging) {
+      let result = try MergeApplier(options: options).apply(
+        plan, to: destination, staging: staging
+      ) {
         progress.update("writing", $0, $1)
       }
       progress.clear()
       warnings += result.leftoversRemoved.map { "removed \($0), left by an interrupted merge" }
-      return Outcome(
-        summary: MergeSummary(
-          plan: plan, applied: result, dryRun: false, errors: errors, warnings: warnings,
-          report: reportPath),
-        exitCode: badSourcesCode(plan, expansionFailed: expansionFailed), hasChanges: hasChanges,
-        plan: plan)
+      outcome = Outcome(
+        plan: plan, problems: problems, warnings: warnings, report: reportPath, options: options,
+        dryRun: false, applied: result)
     } catch {
       progress.clear()
-      errors.append("\(error); files written so far are complete, rerun the same command to finish")
-      return Outcome(
-        summary: MergeSummary(
-          plan: plan, applied: nil, dryRun: false, errors: errors, warnings: warnings,
-          report: reportPath),
-        exitCode: ExitCodes.writeFailed, hasChanges: hasChanges, plan: plan)
+      outcome = Outcome(
+        plan: plan, problems: problems + [.writeFailed(error)], warnings: warnings,
+        report: reportPath, options: options, dryRun: false)
     }
+    return outcome
   }
 
   /// The command that lands this merge again, for the review page to add its decision to: the
@@ -166,21 +159,37 @@ public struct MergeSession: Sendable {
     command += sourcePaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     return command + [destination.path]
   }
+}
 
-  /// The exit code that stops the merge before anything is written, or nil to go on.
-  private func stopCode(plan: MergePlan, expandErrors: Int) -> Int32? {
-    let refused = !plan.badSources.isEmpty || expandErrors > 0
-    if (refused && !options.keepGoing) || !plan.destinationProblems.isEmpty {
-      return ExitCodes.refusedInput
-    }
-    if options.requireComplete && !plan.incompleteSources.isEmpty { return ExitCodes.refusedInput }
-    if !plan.items(.conflict).isEmpty { return ExitCodes.conflicts }
-    return nil
-  }
-
-  /// With `--keep-going`, a run that skipped bad sources still reports them in its exit code.
-  private func badSourcesCode(_ plan: MergePlan, expansionFailed: Bool) -> Int32 {
-    plan.badSources.isEmpty && !expansionFailed ? ExitCodes.success : ExitCodes.refusedInput
+extension MergeSession.Outcome {
+  /// The one place a run's result is built: the exit code follows from the kinds of the
+  /// problems, the conflicts and the options, never from counting messages.
+  init(
+    plan: MergePlan, problems: [MergeProblem], warnings: [String], report: String?,
+    options: MergeOptions, dryRun: Bool, applied: MergeApplier.Result? = nil
+  ) {
+    let blocking = problems.filter { !(options.keepGoing && $0.isSkippable) }
+    let conflicts = !plan.items(.conflict).isEmpty
+    self.problems = problems
+    stopsBeforeWriting = !blocking.isEmpty || conflicts
+    exitCode =
+      if blocking.contains(where: { $0.kind == .refusedInput }) {
+        MergeSession.ExitCodes.refusedInput
+      } else if problems.contains(where: { $0.kind == .writeFailed }) {
+        MergeSession.ExitCodes.writeFailed
+      } else if conflicts {
+        MergeSession.ExitCodes.conflicts
+      } else if !problems.isEmpty {
+        // Sources skipped with --keep-going still show in the exit code.
+        MergeSession.ExitCodes.refusedInput
+      } else {
+        MergeSession.ExitCodes.success
+      }
+    hasChanges = plan.hasChanges(prune: options.prune)
+    self.plan = plan
+    summary = MergeSummary(
+      plan: plan, applied: applied, dryRun: dryRun, errors: problems.map(\.description),
+      warnings: warnings, report: report)
   }
 }
 

@@ -44,13 +44,20 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     }
     var innerZips: [String] = []
     var hasOtherEntries = false
+    let sort = { (entry: ArchiveEntry) in
+      if entry.path.lowercased().hasSuffix(".zip") && entry.kind == .regularFile {
+        innerZips.append(entry.path)
+      } else if entry.kind != .directory {
+        hasOtherEntries = true
+      }
+    }
     do {
-      try ZipReader(limits: limits).forEachEntry(in: .file(url), headersOnly: true) { entry in
-        if entry.path.lowercased().hasSuffix(".zip") && entry.kind == .regularFile {
-          innerZips.append(entry.path)
-        } else if entry.kind != .directory {
-          hasOtherEntries = true
-        }
+      // The central directory says it without visiting every entry, which costs libarchive a
+      // 64 KiB read per entry.
+      if let listing = ZipDirectory.entries(in: url) {
+        listing.forEach(sort)
+      } else {
+        try ZipReader(limits: limits).forEachEntry(in: .file(url), headersOnly: true, sort)
       }
     } catch {
       // A zip that cannot be read (truncated, not a zip) stays one source: reading it fails

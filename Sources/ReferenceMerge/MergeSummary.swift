@@ -72,12 +72,16 @@ public struct MergeSummary: Codable, Sendable {
           name: $0.source.description, worker: nil, images: 0, complete: false,
           incompleteReason: "refused: \($0.error)")
       }
+    // Built once per source and shared by every change it holds: a merge of many archives
+    // otherwise held two new strings per changed path.
+    let names = plan.inventories.map(\.source.description)
+    let workers = plan.inventories.map(\.workerSummary)
     let change = { (item: MergePlan.Item) in
       let holders = item.outcome == .conflict ? item.rivals : item.chosen.map { [$0] } ?? []
       return Change(
         path: item.path, outcome: item.outcome.rawValue,
-        sources: holders.map { plan.inventories[$0.sourceIndex].source.description },
-        workers: holders.map { plan.inventories[$0.sourceIndex].workerSummary },
+        sources: holders.map { names[$0.sourceIndex] },
+        workers: holders.map { workers[$0.sourceIndex] },
         differingPixels: item.conflictingPixels, resolvedByNewest: item.resolvedByNewest)
     }
     changes = plan.items.filter { $0.outcome != .unchanged }.map(change)

@@ -26,6 +26,11 @@ public struct ReviewReport: Sendable {
   ///   - url: The HTML file to write (atomically).
   /// - Throws: `ArchiveError.io` when the file cannot be written.
   public func write(_ plan: MergePlan, to url: URL) throws(ArchiveError) {
+    try write(plan, destination: try Destination(root: plan.destination), to: url)
+  }
+
+  /// Writes the report, reading the current references through `destination`.
+  func write(_ plan: MergePlan, destination: Destination, to url: URL) throws(ArchiveError) {
     var html = ReportHTML.header(plan: plan, landCommand: landCommand)
     let fetcher = SourceFetcher(limits: limits)
     let changed = plan.items.filter { $0.outcome == .added || $0.outcome == .updated }
@@ -35,13 +40,13 @@ public struct ReviewReport: Sendable {
     let itemsByPath = Dictionary(changed.map { ($0.path, $0) }) { first, _ in first }
     fetcher.forEachImage(requests, inventories: plan.inventories) { request, after in
       guard let item = itemsByPath[request.path] else { return }
-      html += card(item, plan: plan, after: after)
+      html += card(item, plan: plan, destination: destination, after: after)
     }
     for item in plan.items(.conflict) {
       html += conflictCard(item, plan: plan, fetcher: fetcher)
     }
     for item in plan.items(.orphan) {
-      let before = existingImage(item.path, plan: plan)
+      let before = destination.image(item.path)
       html += ReportHTML.card(
         item: item, meta: ["no complete run produced or verified this reference"],
         figures: [("current", before)])
@@ -50,10 +55,12 @@ public struct ReviewReport: Sendable {
     try FileSystem.writeAtomically(Array(html.utf8), to: url)
   }
 
-  private func card(_ item: MergePlan.Item, plan: MergePlan, after: RGBAImage) -> String {
+  private func card(
+    _ item: MergePlan.Item, plan: MergePlan, destination: Destination, after: RGBAImage
+  ) -> String {
     var meta = provenance(item.chosen.map { [$0] } ?? [], plan: plan)
     if item.resolvedByNewest { meta.append("sources disagreed; the newest run was taken") }
-    guard item.outcome == .updated, let before = existingImage(item.path, plan: plan) else {
+    guard item.outcome == .updated, let before = destination.image(item.path) else {
       return ReportHTML.card(item: item, meta: meta, figures: [("new", after)])
     }
     let result = ImageComparison.exact.compare(after, to: before)
@@ -93,12 +100,5 @@ public struct ReviewReport: Sendable {
       if let test = candidate.image.test { text += ", test \(test)" }
       return text
     }
-  }
-
-  private func existingImage(_ path: String, plan: MergePlan) -> RGBAImage? {
-    guard let bytes = try? FileSystem.read(plan.destination.appendingPathComponent(path)) else {
-      return nil
-    }
-    return try? PNGDecoder().decode(bytes)
   }
 }

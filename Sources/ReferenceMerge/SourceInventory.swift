@@ -61,10 +61,8 @@ public struct SourceInventory: Sendable {
 struct InventoryScanner {
   let limits: ArchiveLimits
   let decoder = PNGDecoder()
-  /// The source's position in the plan, for staging.
-  var sourceIndex = 0
   /// The destination, when known: entries its files already match are not read at all.
-  var destination: DestinationIndex?
+  var destination: Destination?
   /// Where entries that differ from the destination are kept for applying; nil for dry runs.
   var staging: MergeStaging?
 
@@ -81,6 +79,8 @@ struct InventoryScanner {
     // anything, so its contents are skipped: an up-to-date tree costs little more than hashing
     // its own files.
     var skipped: String?
+    let manifestExpected = expectsManifest(source)
+    var batch = DecodeBatch()
     let wantsData = { (path: String) -> Bool in
       guard let record = records[path], let destination else { return true }
       let wanted = destination.pngSHA256(path) != record.pngSHA256
@@ -92,11 +92,19 @@ struct InventoryScanner {
       if entry.path == ArchiveManifest.entryName {
         guard manifest == nil else { throw refuse(source, entry.path, "a second manifest") }
         let decoded = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+        // Record paths name files to land and folders to search for orphans: the same rules
+        // as entry paths hold for them.
+        for path in decoded.images.map(\.path) + decoded.verifiedReferences {
+          if let reason = EntryPath.validate(path) {
+            throw refuse(source, path, "a manifest record: \(reason)")
+          }
+        }
         manifest = decoded
         records = Dictionary(decoded.images.map { ($0.path, $0) }) { first, _ in first }
         return
       }
-      guard images[entry.path] == nil && early[entry.path] == nil else {
+      guard images[entry.path] == nil && early[entry.path] == nil && !batch.contains(entry.path)
+      else {
         throw refuse(source, entry.path, "the path appears twice")
       }
       try check(entry, source: source)
@@ -107,15 +115,20 @@ struct InventoryScanner {
         return
       }
       let pngSHA256 = SHA256.hex(entry.bytes)
-      stageIfChanged(entry, pngSHA256: pngSHA256)
-      if manifest == nil {
+      stageIfChanged(entry, pngSHA256: pngSHA256, source: source)
+      if manifest == nil && manifestExpected {
         let size = try headerSize(entry, source: source)
         early[entry.path] = (pngSHA256, size.width, size.height)
+      } else if records[entry.path] == nil {
+        // Decoded on every core, a batch at a time, while the next batch is read.
+        batch.add(entry.path, entry.bytes, pngSHA256: pngSHA256)
+        if batch.isFull { try batch.submit(into: &images, refusing: refuse(source)) }
       } else {
         images[entry.path] = try image(
           entry, pngSHA256: pngSHA256, source: source, record: records[entry.path])
       }
     }
+    try batch.finish(into: &images, refusing: refuse(source))
     var undecoded: [String: String] = [:]
     for (path, seen) in early.sorted(by: { $0.key < $1.key }) {
       if let record = records[path] {
@@ -132,8 +145,8 @@ struct InventoryScanner {
         guard SHA256.hex(entry.bytes) == pngSHA256 else {
           throw refuse(source, entry.path, "it changed while it was read; rerun the merge")
         }
+        // Staged, if it differs, in the first pass already.
         images[entry.path] = try image(entry, pngSHA256: pngSHA256, source: source, record: nil)
-        stageIfChanged(entry, pngSHA256: pngSHA256)
       }
       if let path = undecoded.keys.min() {
         throw refuse(source, path, "it disappeared while it was read; rerun the merge")
@@ -154,10 +167,22 @@ struct InventoryScanner {
       missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
   }
 
+  /// Whether a manifest may come after some images. When it cannot (a zip whose directory
+  /// lists none; a folder, whose manifest is read first), images are decoded as they are read
+  /// and the source is read once; otherwise they wait for the manifest to vouch for them.
+  private func expectsManifest(_ source: MergeSource) -> Bool {
+    switch source.location {
+    case .zip(let url):
+      ZipDirectory.containsEntry(ArchiveManifest.entryName, in: .file(url)) ?? true
+    case .nestedZip: true
+    case .folder: false
+    }
+  }
+
   /// Keeps the entry for applying when the destination does not already hold these bytes.
-  private func stageIfChanged(_ entry: ArchiveEntry, pngSHA256: String) {
+  private func stageIfChanged(_ entry: ArchiveEntry, pngSHA256: String, source: MergeSource) {
     guard let staging, destination?.pngSHA256(entry.path) != pngSHA256 else { return }
-    staging.stage(entry.bytes, sourceIndex: sourceIndex, path: entry.path)
+    staging.stage(entry.bytes, digest: pngSHA256, source: source, path: entry.path)
   }
 
   /// The rules every image entry follows: a safe path, a regular file, a `.png` name.
@@ -217,6 +242,10 @@ struct InventoryScanner {
       width: pixels.width, height: pixels.height, test: nil)
   }
 
+  private func refuse(_ source: MergeSource) -> @Sendable (String, String) -> ArchiveError {
+    { entry, reason in .refusedEntry(source: source.description, entry: entry, reason: reason) }
+  }
+
   private func refuse(_ source: MergeSource, _ entry: String, _ reason: String) -> ArchiveError {
     .refusedEntry(source: source.description, entry: entry, reason: reason)
   }
@@ -228,5 +257,94 @@ struct InventoryScanner {
     }
     return (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
       ?? .distantPast
+  }
+}
+
+/// Images that must be decoded to learn their pixels (no manifest record vouches for them),
+/// gathered in bounded batches: each batch is decoded on every core while the next one is
+/// read, so memory holds at most two batches of PNG bytes.
+struct DecodeBatch {
+  private typealias Entry = (path: String, bytes: [UInt8], pngSHA256: String)
+
+  /// A batch decoding in the background.
+  private final class InFlight: @unchecked Sendable {
+    let entries: [Entry]
+    let paths: Set<String>
+    let group = DispatchGroup()
+    // Written by the decoding task before it leaves `group`; read after `group.wait()`.
+    var results: [Result<SourceInventory.Image, PNGError>] = []
+
+    init(entries: [Entry], paths: Set<String>) {
+      self.entries = entries
+      self.paths = paths
+    }
+  }
+
+  private var entries: [Entry] = []
+  private var paths = Set<String>()
+  private var byteCount = 0
+  private var inFlight: InFlight?
+
+  var isFull: Bool { entries.count >= 256 || byteCount >= 16 << 20 }
+
+  func contains(_ path: String) -> Bool {
+    paths.contains(path) || inFlight?.paths.contains(path) == true
+  }
+
+  mutating func add(_ path: String, _ bytes: [UInt8], pngSHA256: String) {
+    entries.append((path, bytes, pngSHA256))
+    paths.insert(path)
+    byteCount += bytes.count
+  }
+
+  /// Adds the images of the batch in flight, then starts decoding this one in the background.
+  /// - Throws: The error of the first entry, in entry order, that is not a valid PNG.
+  mutating func submit(
+    into images: inout [String: SourceInventory.Image],
+    refusing refuse: (String, String) -> ArchiveError
+  ) throws(ArchiveError) {
+    try collect(into: &images, refusing: refuse)
+    guard !entries.isEmpty else { return }
+    let flight = InFlight(entries: entries, paths: paths)
+    DispatchQueue.global().async(group: flight.group) {
+      flight.results = ConcurrentSlots.perform(flight.entries.count) { index in
+        let entry = flight.entries[index]
+        return Result { () throws(PNGError) in
+          let pixels = try PNGDecoder().decode(entry.bytes)
+          return SourceInventory.Image(
+            path: entry.path, pngSHA256: entry.pngSHA256,
+            pixelSHA256: SHA256.hex(pixels.pixels), width: pixels.width, height: pixels.height,
+            test: nil)
+        }
+      }
+    }
+    inFlight = flight
+    entries.removeAll(keepingCapacity: true)
+    paths.removeAll(keepingCapacity: true)
+    byteCount = 0
+  }
+
+  /// Decodes everything still pending and adds the images.
+  mutating func finish(
+    into images: inout [String: SourceInventory.Image],
+    refusing refuse: (String, String) -> ArchiveError
+  ) throws(ArchiveError) {
+    try submit(into: &images, refusing: refuse)
+    try collect(into: &images, refusing: refuse)
+  }
+
+  private mutating func collect(
+    into images: inout [String: SourceInventory.Image],
+    refusing refuse: (String, String) -> ArchiveError
+  ) throws(ArchiveError) {
+    guard let flight = inFlight else { return }
+    inFlight = nil
+    flight.group.wait()
+    for (entry, result) in zip(flight.entries, flight.results) {
+      switch result {
+      case .success(let image): images[entry.path] = image
+      case .failure(let error): throw refuse(entry.path, "not a valid PNG: \(error)")
+      }
+    }
   }
 }

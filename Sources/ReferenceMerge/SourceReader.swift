@@ -14,7 +14,7 @@ struct SourceReader {
     let reader = ZipReader(limits: limits)
     switch source.location {
     case .zip(let url):
-      try reader.forEachEntry(in: .file(url), wantsData: wantsData, body)
+      try forEachEntry(ofZip: url, wantsData: wantsData, body)
     case .nestedZip(let outer, let entryPath):
       var inner: [UInt8]?
       try reader.forEachEntry(in: .file(outer)) { entry in
@@ -27,6 +27,45 @@ struct SourceReader {
         in: .memory(inner, name: source.description), wantsData: wantsData, body)
     case .folder(let url):
       try forEachFile(below: url, wantsData: wantsData, body)
+    }
+  }
+
+  /// A zip's entries. When its manifest comes first and, once it is read, no other entry's
+  /// data is wanted (a rerun into an up-to-date tree), the rest is listed from the central
+  /// directory, without visiting each entry (libarchive reads a 64 KiB block per entry it
+  /// visits, even to skip it).
+  private func forEachEntry(
+    ofZip url: URL, wantsData: (String) -> Bool,
+    _ body: (ArchiveEntry) throws(ArchiveError) -> Void
+  ) throws(ArchiveError) {
+    let reader = ZipReader(limits: limits)
+    guard let listing = ZipDirectory.entries(in: url),
+      listing.first?.path == ArchiveManifest.entryName,
+      listing.count <= limits.maximumEntryCount,
+      let manifest = try reader.firstEntry(in: .file(url)),
+      manifest.path == ArchiveManifest.entryName
+    else {
+      try reader.forEachEntry(in: .file(url), wantsData: wantsData, body)
+      return
+    }
+    try body(manifest)
+    let rest = listing.dropFirst()
+    if rest.allSatisfy({ !wantsData($0.path) }) {
+      for entry in rest {
+        // Asked again right before each entry, as a full read does.
+        _ = wantsData(entry.path)
+        try body(entry)
+      }
+      return
+    }
+    var isFirst = true
+    try reader.forEachEntry(in: .file(url), wantsData: { !isFirst && wantsData($0) }) {
+      (entry) throws(ArchiveError) in
+      guard !isFirst else {
+        isFirst = false
+        return
+      }
+      try body(entry)
     }
   }
 

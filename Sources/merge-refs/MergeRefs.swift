@@ -23,7 +23,8 @@ struct MergeRefs: ParsableCommand {
 
       Exit codes:
         0   success; with --check, the references are up to date
-        1   a write failed; rerun the same command to finish the merge
+        1   a write failed (a reference, or the --report page); rerun the same
+            command to finish the merge
         2   sources conflict; nothing was written
         3   refused, corrupt or (with --require-complete) incomplete input;
             nothing was written (with --keep-going, the good sources were)
@@ -114,6 +115,9 @@ struct MergeRefs: ParsableCommand {
   }
 
   func run() throws {
+    // libarchive converts each entry's time stamp with localtime(3), and glibc checks
+    // /etc/localtime for changes on every call unless TZ is set: thousands of stat calls.
+    setenv("TZ", ":/etc/localtime", 0)
     var options = MergeOptions()
     options.onConflict = onConflict
     options.prune = prune

@@ -22,7 +22,7 @@ final class HostileSourceTests: XCTestCase {
     return (parent, destination)
   }
 
-  /// Runs the binary on one fixture and checks the refusal: exit 3, the message names the
+  /// Merges one fixture in-process and checks the refusal: exit 3, the message names the
   /// archive (as given) and the entry, the destination and its parent are unchanged.
   private func assertRefused(
     _ fixture: String, entry: String, reason: String, file: StaticString = #filePath,
@@ -31,7 +31,7 @@ final class HostileSourceTests: XCTestCase {
     let (parent, destination) = try makeDestination()
     let before = try snapshot(parent)
     let archive = hostileFixture(fixture)
-    let result = try MergeRefs.run([archive.path, destination.path])
+    let result = try MergeInProcess.run([archive.path, destination.path])
     XCTAssertEqual(result.status, 3, result.all, file: file, line: line)
     let errorLine = result.output.split(separator: "\n").first { $0.hasPrefix("error: ") }
     XCTAssertNotNil(errorLine, result.all, file: file, line: line)
@@ -121,7 +121,7 @@ final class HostileSourceTests: XCTestCase {
     try good.write(to: goodArchive)
     let snapshotWithArchive = try snapshot(parent)
 
-    let result = try MergeRefs.run([
+    let result = try MergeInProcess.run([
       goodArchive.path, hostileFixture("traversal.zip").path, destination.path,
     ])
 
@@ -144,7 +144,7 @@ final class HostileSourceTests: XCTestCase {
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: secret)
     let before = try snapshot(parent)
 
-    let result = try MergeRefs.run([staging.path, destination.path])
+    let result = try MergeInProcess.run([staging.path, destination.path])
 
     XCTAssertEqual(result.status, 3, result.all)
     XCTAssertTrue(
@@ -163,7 +163,7 @@ final class HostileSourceTests: XCTestCase {
     try writeFile(Array("#!/bin/sh\n".utf8), to: staging.appendingPathComponent("Tests/run.sh"))
     let before = try snapshot(parent)
 
-    let result = try MergeRefs.run([staging.path, destination.path])
+    let result = try MergeInProcess.run([staging.path, destination.path])
 
     XCTAssertEqual(result.status, 3, result.all)
     XCTAssertTrue(

@@ -5,7 +5,7 @@ import ReferenceMerge
 import XCTest
 
 /// Every plan outcome (added, updated, unchanged, conflict, orphan) and every kind of source,
-/// through the built `merge-refs`.
+/// in-process with `merge-refs` arguments (`MergeInProcess`).
 final class MergeOutcomeTests: XCTestCase {
   private var root: URL!
   private var destination: URL!
@@ -52,7 +52,7 @@ final class MergeOutcomeTests: XCTestCase {
     let png = try builder.add(path("new"), try noiseImage(seed: 1))
     let archive = try write(builder, "run.zip")
 
-    let result = try MergeRefs.run([archive.path, destination.path])
+    let result = try MergeInProcess.run([archive.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertEqual(try bytes(path("new")), png)
@@ -69,7 +69,7 @@ final class MergeOutcomeTests: XCTestCase {
     let png = try builder.add(path("chart"), try changingPixels(try noiseImage(seed: 1), count: 1))
     let archive = try write(builder, "run.zip")
 
-    let result = try MergeRefs.run([archive.path, destination.path])
+    let result = try MergeInProcess.run([archive.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertEqual(try bytes(path("chart")), png)
@@ -83,7 +83,7 @@ final class MergeOutcomeTests: XCTestCase {
     try placeReference(path("same"), png)
     let archive = try write(builder, "run.zip")
 
-    let result = try MergeRefs.run([archive.path, destination.path])
+    let result = try MergeInProcess.run([archive.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertEqual(try bytes(path("same")), png)
@@ -100,7 +100,7 @@ final class MergeOutcomeTests: XCTestCase {
     XCTAssertNotEqual(generated, reference, "the two settings must give different bytes")
     let archive = try write(builder, "run.zip")
 
-    let result = try MergeRefs.run([archive.path, destination.path])
+    let result = try MergeInProcess.run([archive.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertEqual(try bytes(path("reencoded")), reference)
@@ -114,7 +114,7 @@ final class MergeOutcomeTests: XCTestCase {
     let png = try builder.add(path("broken"), try noiseImage(seed: 4))
     let archive = try write(builder, "run.zip")
 
-    let result = try MergeRefs.run([archive.path, destination.path])
+    let result = try MergeInProcess.run([archive.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertEqual(try bytes(path("broken")), png)
@@ -132,7 +132,7 @@ final class MergeOutcomeTests: XCTestCase {
     let added = try builder.add(path("added"), try noiseImage(seed: 8))
     let archive = try write(builder, "run.zip")
 
-    let result = try MergeRefs.run([archive.path, destination.path])
+    let result = try MergeInProcess.run([archive.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertTrue(
@@ -154,7 +154,7 @@ final class MergeOutcomeTests: XCTestCase {
       let archive = try write(builder, "tampered-\(manifestFirst).zip")
       let before = try snapshot(destination)
 
-      let result = try MergeRefs.run([archive.path, destination.path])
+      let result = try MergeInProcess.run([archive.path, destination.path])
 
       XCTAssertEqual(result.status, 3, result.all)
       XCTAssertTrue(
@@ -181,7 +181,7 @@ final class MergeOutcomeTests: XCTestCase {
     let (older, newer, _) = try conflictingArchives()
     let before = try snapshot(destination)
 
-    let result = try MergeRefs.run([older.path, newer.path, destination.path])
+    let result = try MergeInProcess.run([older.path, newer.path, destination.path])
 
     XCTAssertEqual(result.status, 2, result.all)
     XCTAssertTrue(
@@ -207,7 +207,7 @@ final class MergeOutcomeTests: XCTestCase {
         "target \(order[0].deletingPathExtension().lastPathComponent)")
       try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
 
-      let result = try MergeRefs.run(
+      let result = try MergeInProcess.run(
         order.map(\.path) + ["--on-conflict", "newest", target.path])
 
       XCTAssertEqual(result.status, 0, result.all)
@@ -230,7 +230,7 @@ final class MergeOutcomeTests: XCTestCase {
     var small = ArchiveBuilder(host: "host-b", generatedAt: day(2))
     let newestPNG = try small.add(path("agreed"), pixels, setting: .small)
 
-    let result = try MergeRefs.run([
+    let result = try MergeInProcess.run([
       try write(fast, "a.zip").path, try write(small, "b.zip").path, destination.path,
     ])
 
@@ -259,7 +259,7 @@ final class MergeOutcomeTests: XCTestCase {
   func testMerge_completeSources_orphanListedButKeptWithoutPrune() throws {
     let archive = try orphanScenario()
 
-    let result = try MergeRefs.run([archive.path, destination.path])
+    let result = try MergeInProcess.run([archive.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertTrue(
@@ -274,7 +274,7 @@ final class MergeOutcomeTests: XCTestCase {
   func testMerge_prune_deletesOnlyTheOrphan() throws {
     let archive = try orphanScenario()
 
-    let result = try MergeRefs.run([archive.path, "--prune", destination.path])
+    let result = try MergeInProcess.run([archive.path, "--prune", destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertTrue(result.output.contains("1 orphans (1 pruned)"), result.output)
@@ -291,7 +291,9 @@ final class MergeOutcomeTests: XCTestCase {
     try crashed.add(path("produced-too"), try noiseImage(seed: 25))
     let crashedArchive = try write(crashed, "crashed.zip")
 
-    let result = try MergeRefs.run([archive.path, crashedArchive.path, "--prune", destination.path])
+    let result = try MergeInProcess.run([
+      archive.path, crashedArchive.path, "--prune", destination.path,
+    ])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertFalse(result.output.contains("orphans (no test"), result.output)
@@ -332,7 +334,7 @@ final class MergeOutcomeTests: XCTestCase {
   func testMerge_incompleteSources_warnedAndApplied() throws {
     let sources = try incompleteArchives()
 
-    let result = try MergeRefs.run(sources.map(\.0.path) + [destination.path])
+    let result = try MergeInProcess.run(sources.map(\.0.path) + [destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     for (archive, reason) in sources {
@@ -347,7 +349,7 @@ final class MergeOutcomeTests: XCTestCase {
     for (archive, reason) in sources {
       let before = try snapshot(destination)
 
-      let result = try MergeRefs.run([archive.path, "--require-complete", destination.path])
+      let result = try MergeInProcess.run([archive.path, "--require-complete", destination.path])
 
       XCTAssertEqual(result.status, 3, result.all)
       XCTAssertTrue(
@@ -368,7 +370,7 @@ final class MergeOutcomeTests: XCTestCase {
     let unpacked = root.appendingPathComponent("unpacked archive")
     try builder.writeFolder(to: unpacked)
 
-    let result = try MergeRefs.run([unpacked.path, destination.path])
+    let result = try MergeInProcess.run([unpacked.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertEqual(try bytes(path("unpacked")), png)
@@ -390,7 +392,7 @@ final class MergeOutcomeTests: XCTestCase {
       [0x89, 0x50], to: partialFolder.appendingPathComponent(".refimg-tmp-1-2-half.png"))
     try writeFile([0x89], to: partialFolder.appendingPathComponent(".half.png.77.partial"))
 
-    let result = try MergeRefs.run([staging.path, destination.path])
+    let result = try MergeInProcess.run([staging.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertEqual(try bytes(path("staged")), png)
@@ -423,7 +425,7 @@ final class MergeOutcomeTests: XCTestCase {
         .init(path: "reference-images/worker-2.zip", contents: .file(second)),
       ], to: artifact)
 
-    let result = try MergeRefs.run([artifact.path, destination.path])
+    let result = try MergeInProcess.run([artifact.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertEqual(try bytes(path("one")), firstPNG)
@@ -443,7 +445,7 @@ final class MergeOutcomeTests: XCTestCase {
         at: archive, to: downloads.appendingPathComponent(archive.lastPathComponent))
     }
 
-    let result = try MergeRefs.run([downloads.path, destination.path])
+    let result = try MergeInProcess.run([downloads.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertEqual(try bytes(path("one")), firstPNG)
@@ -457,7 +459,7 @@ final class MergeOutcomeTests: XCTestCase {
     var builder = ArchiveBuilder(generatedAt: day(1))
     try builder.add(path("new"), try noiseImage(seed: 60))
 
-    let result = try MergeRefs.run([try write(builder, "run.zip").path, destination.path])
+    let result = try MergeInProcess.run([try write(builder, "run.zip").path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertFalse(FileManager.default.fileExists(atPath: leftover.path))

@@ -228,3 +228,53 @@ enum MergeRefs {
     return killed && process.terminationReason == .uncaughtSignal
   }
 }
+
+// MARK: merge-refs in-process
+
+/// Runs a merge in this process with `merge-refs` arguments, printing what the command prints
+/// and returning its exit code, so planner and applier tests need no child process. The
+/// command-line contract itself (parsing, help, exit 64) is tested on the binary
+/// (`MergeRefsCommandTests`).
+enum MergeInProcess {
+  static func run(_ arguments: [String]) throws -> ProgramResult {
+    var options = MergeOptions()
+    var paths: [String] = []
+    var dryRun = false
+    var check = false
+    var json = false
+    var report: String?
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "--on-conflict":
+        options.onConflict = try XCTUnwrap(
+          MergeOptions.ConflictPolicy(rawValue: try XCTUnwrap(remaining.popFirst())))
+      case "--prune": options.prune = true
+      case "--require-complete": options.requireComplete = true
+      case "--keep-going": options.keepGoing = true
+      case "--dry-run": dryRun = true
+      case "--check": check = true
+      case "--json": json = true
+      case "--report": report = try XCTUnwrap(remaining.popFirst())
+      default:
+        guard !argument.hasPrefix("--") else {
+          throw XCTSkip("\(argument) is for the binary's tests")
+        }
+        paths.append(argument)
+      }
+    }
+    let session = MergeSession(
+      options: options,
+      destination: URL(fileURLWithPath: try XCTUnwrap(paths.last)).standardizedFileURL,
+      writesNothing: dryRun || check,
+      reportURL: report.map { URL(fileURLWithPath: $0).standardizedFileURL })
+    let outcome = session.run(sourcePaths: Array(paths.dropLast()))
+    var status = outcome.exitCode
+    if check && status == 0 && outcome.hasChanges {
+      status = MergeSession.ExitCodes.checkFoundChanges
+    }
+    return ProgramResult(
+      status: status, output: (json ? outcome.summary.json() : outcome.summary.text()) + "\n",
+      error: "")
+  }
+}

@@ -1,0 +1,316 @@
+"""Fixtures and timings for Scripts/benchmark-merge (run that script, not this file).
+
+    python3 Scripts/benchmark_merge.py MERGE_REFS WORK_FOLDER RUNS [--strace]
+
+Generates the archives once into WORK_FOLDER (cached by GENERATOR_VERSION; never timed), then
+times merge-refs against plain extraction in the same run and prints one table with ratios:
+
+  (1) merge-refs of 8 archives x 250 PNGs (37-116 KB, with manifests) into an empty tree
+  (2) bsdtar -xf of the same archives, one after another, into an empty tree
+  (3) unzip -o -q of the same archives, one after another, into an empty tree
+  (4) merge-refs again into the up-to-date tree (everything unchanged)
+  (5) merge-refs of one zip of 60,000 small PNGs without a manifest, into an empty tree
+  (6) bsdtar -xf of that zip into an empty tree
+  and the peak memory (max RSS) of merge-refs for 10 and for 100 archives of 500 small PNGs,
+  and, with --strace, the system calls per landed file of (5) from `strace -c -f`.
+"""
+import hashlib
+import io
+import json
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import zipfile
+
+import numpy
+from PIL import Image
+
+binary, work, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+GENERATOR_VERSION = "5"
+
+
+def manifest(host, images):
+    """The coordinator's manifest (format version 1) for `images`: (path, png bytes, w, h, rgba)."""
+    return json.dumps({
+        "formatVersion": 1, "toolVersion": "benchmark-merge", "runID": host,
+        "worker": {"host": host, "pid": 1, "os": "Linux", "swiftVersion": "6", "ci": {}},
+        "mode": "all", "startedAt": "2024-01-01T00:00:00Z", "endedAt": "2024-01-01T00:10:00Z",
+        "completion": "finished", "tests": ["BenchmarkTests.testImages()"],
+        "images": sorted(({
+            "path": path, "test": "BenchmarkTests.testImages()", "width": width,
+            "height": height, "byteCount": len(png),
+            "pngSHA256": hashlib.sha256(png).hexdigest(),
+            "pixelSHA256": hashlib.sha256(rgba).hexdigest(),
+        } for path, png, width, height, rgba in images), key=lambda record: record["path"]),
+        "verifiedReferences": [],
+    }, indent=2, sort_keys=True).encode()
+
+
+def write_archive(url, host, images):
+    """As the coordinator writes them: the manifest first (deflated), then the PNGs (stored)."""
+    with zipfile.ZipFile(url + ".partial", "w") as archive:
+        archive.writestr(
+            zipfile.ZipInfo("ReferenceImages-manifest.json", date_time=(2024, 1, 1, 0, 10, 0)),
+            manifest(host, images), compress_type=zipfile.ZIP_DEFLATED)
+        for path, png, _, _, _ in images:
+            archive.writestr(zipfile.ZipInfo(path, date_time=(2024, 1, 1, 0, 10, 0)), png,
+                             compress_type=zipfile.ZIP_STORED)
+    os.rename(url + ".partial", url)
+
+
+def encode(pixels):
+    buffer = io.BytesIO()
+    # zlib level 1 keeps generation fast; the sizes, not the level, matter to a merge.
+    Image.fromarray(pixels, "RGBA").save(buffer, "PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def render(width, height, noisy_fraction, seed):
+    """A screenshot-like image: smooth gradients, with a band of sensor-like noise covering
+    `noisy_fraction` of the rows. The PNG weighs about (0.085 + 2.6 * fraction) bytes per pixel."""
+    rng = numpy.random.default_rng(seed)
+    y, x = numpy.mgrid[0:height, 0:width].astype(numpy.float32)
+    phase = rng.random() * 6.28
+    image = numpy.empty((height, width, 4), numpy.float32)
+    image[..., 0] = 127 + 100 * numpy.sin(x / width * 3.1 + phase)
+    image[..., 1] = 127 + 100 * numpy.cos(y / height * 2.3 + phase)
+    image[..., 2] = (x + y) / (width + height) * 255
+    image[..., 3] = 255
+    rows = int(height * noisy_fraction)
+    top = int(rng.integers(0, height - rows + 1))
+    image[top:top + rows, :, :3] += rng.normal(0, 6, (rows, width, 3))
+    return numpy.clip(numpy.round(image), 0, 255).astype(numpy.uint8)
+
+
+def realistic_image(seed):
+    """An image of 300x200 to 500x400 whose PNG weighs 37-116 KB."""
+    rng = random.Random(seed)
+    width, height = rng.randrange(300, 501), rng.randrange(200, 401)
+    target = rng.uniform(40_000, 112_000)
+    fraction = (target / (width * height) - 0.085) / 2.6
+    for _ in range(5):
+        pixels = render(width, height, min(max(fraction, 0.0), 0.95), seed)
+        png = encode(pixels)
+        if 37_000 <= len(png) <= 116_000:
+            return png, width, height, pixels.tobytes()
+        fraction *= target / len(png)
+    sys.exit(f"could not make image {seed} weigh 37-116 KB ({len(png)} bytes)")
+
+
+def generate():
+    stamp = os.path.join(work, "generated-v" + GENERATOR_VERSION)
+    if os.path.exists(stamp):
+        return
+    shutil.rmtree(os.path.join(work, "realistic"), ignore_errors=True)
+    shutil.rmtree(os.path.join(work, "small"), ignore_errors=True)
+    os.makedirs(os.path.join(work, "realistic"))
+    os.makedirs(os.path.join(work, "small"))
+    started = time.time()
+    print("== generating 8 archives x 250 PNGs of 37-116 KB (once; not timed)", file=sys.stderr)
+    for archive in range(8):
+        images = []
+        for index in range(250):
+            png, width, height, rgba = realistic_image(archive * 1000 + index)
+            path = f"Tests/Suite{index % 6}Tests/__References__/Worker{archive}/image{index:03}.png"
+            images.append((path, png, width, height, rgba))
+        write_archive(os.path.join(work, "realistic", f"worker-{archive}.zip"),
+                      f"worker-{archive}", images)
+    print("== generating 100 archives x 500 PNGs of 64x64 (once; not timed)", file=sys.stderr)
+    # The same 500 images under other paths in every archive: memory depends on paths and
+    # sizes, not on whether bytes repeat.
+    small = []
+    for index in range(500):
+        pixels = render(64, 64, 0.3, 10_000_000 + index)
+        small.append((encode(pixels), pixels.tobytes()))
+    for archive in range(100):
+        images = [(f"Tests/Many{index % 10}Tests/__References__/Worker{archive}/small{index:03}.png",
+                   png, 64, 64, rgba) for index, (png, rgba) in enumerate(small)]
+        write_archive(os.path.join(work, "small", f"worker-{archive:03}.zip"),
+                      f"small-{archive}", images)
+    print(f"   generated in {time.time() - started:.0f} s", file=sys.stderr)
+    open(stamp, "w").close()
+
+
+def fresh(folder):
+    """An empty package root: nothing but the `.build` folder a built package has (where
+    merge-refs keeps its digest cache)."""
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(os.path.join(folder, ".build"))
+
+
+def children_cpu():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(command):
+    """Runs a command; returns (wall seconds, CPU seconds, output)."""
+    cpu, started = children_cpu(), time.perf_counter()
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    elapsed, cpu = time.perf_counter() - started, children_cpu() - cpu
+    if result.returncode != 0:
+        sys.exit(f"{command[0]} failed ({result.returncode}): {result.stdout.decode()[-2000:]}"
+                 f"{result.stderr.decode()[-2000:]}")
+    return elapsed, cpu, result.stdout.decode()
+
+
+def timed_loop(commands):
+    """Runs commands one after another; returns (wall seconds, CPU seconds)."""
+    cpu, started = children_cpu(), time.perf_counter()
+    for command in commands:
+        result = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if result.returncode != 0:
+            sys.exit(f"{command} failed: {result.stderr.decode()}")
+    return time.perf_counter() - started, children_cpu() - cpu
+
+
+def peak_rss(sources, destination):
+    fresh(destination)
+    result = subprocess.run(["/usr/bin/time", "-v", binary, *sources, destination],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if result.returncode != 0:
+        sys.exit(f"merge-refs failed: {result.stderr.decode()[-2000:]}")
+    for line in result.stderr.decode().splitlines():
+        if "Maximum resident set size" in line:
+            return int(line.split(":")[1]) / 1024
+    sys.exit("no maximum resident set size in /usr/bin/time's output")
+
+ICON_COUNT = 60_000
+
+
+def generate_icons():
+    """One zip of 60,000 small PNGs (a design system's icons) without a manifest, written by
+    Python's zipfile like a hand-made archive: every entry must be decoded to learn its pixels."""
+    stamp = os.path.join(work, "icons-v" + GENERATOR_VERSION)
+    if os.path.exists(stamp):
+        return
+    print(f"== generating one zip of {ICON_COUNT} PNGs of 16-32 px (once; not timed)",
+          file=sys.stderr)
+    os.makedirs(os.path.join(work, "icons"), exist_ok=True)
+    url = os.path.join(work, "icons", "icons.zip")
+    shapes = []
+    for index in range(64):
+        size = 16 + (index % 3) * 8
+        shapes.append(encode(render(size, size, 0.5, 20_000_000 + index)))
+    with zipfile.ZipFile(url + ".partial", "w") as archive:
+        for index in range(ICON_COUNT):
+            # 64 distinct images under 60,000 paths: the merge decodes and writes every entry
+            # whether or not bytes repeat.
+            path = f"Icons/Set{index // 1000:02}/icon{index:05}.png"
+            archive.writestr(zipfile.ZipInfo(path, date_time=(2024, 1, 1, 0, 10, 0)),
+                             shapes[index % 64], compress_type=zipfile.ZIP_STORED)
+    os.rename(url + ".partial", url)
+    open(stamp, "w").close()
+
+
+def syscalls_per_file(command, files):
+    """Total system calls of `command` (strace -c -f), divided by the files it lands."""
+    summary = os.path.join(work, "strace-summary.txt")
+    result = subprocess.run(["strace", "-c", "-f", "-o", summary, *command],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if result.returncode != 0:
+        sys.exit(f"strace {command[0]} failed: {result.stderr.decode()[-2000:]}")
+    lines = open(summary).read().splitlines()
+    total = next(line for line in lines if line.rstrip().endswith("total"))
+    calls = int(total.split()[3])
+    top = [line.split() for line in lines[2:] if line and not line.startswith("-")
+           and not line.rstrip().endswith("total")]
+    top.sort(key=lambda fields: -int(fields[3]))
+    names = ", ".join(f"{fields[-1]} {int(fields[3]) / files:.2f}" for fields in top[:6])
+    return calls / files, names
+
+
+generate()
+generate_icons()
+archives = sorted(os.path.join(work, "realistic", name)
+                  for name in os.listdir(os.path.join(work, "realistic")))
+icons = os.path.join(work, "icons", "icons.zip")
+total_bytes = sum(os.path.getsize(archive) for archive in archives)
+destination = os.path.join(work, "destination")
+cases = (1, 2, 3, 4, 5, 6)
+times = {case: [] for case in cases}
+cpu = {case: [] for case in cases}
+
+
+def record(case, measured):
+    times[case].append(measured[0])
+    cpu[case].append(measured[1])
+
+
+for run in range(runs):
+    fresh(destination)
+    measured = timed([binary, *archives, destination])
+    assert "2000 added, 0 updated, 0 unchanged" in measured[2], measured[2][-500:]
+    record(1, measured)
+    measured = timed([binary, *archives, destination])
+    assert "0 added, 0 updated, 2000 unchanged" in measured[2], measured[2][-500:]
+    record(4, measured)
+    fresh(destination)
+    record(2, timed_loop([["bsdtar", "-xf", archive, "-C", destination] for archive in archives]))
+    fresh(destination)
+    record(3, timed_loop([["unzip", "-o", "-q", archive, "-d", destination]
+                          for archive in archives]))
+    fresh(destination)
+    measured = timed([binary, icons, destination])
+    assert f"{ICON_COUNT} added" in measured[2], measured[2][-500:]
+    record(5, measured)
+    fresh(destination)
+    record(6, timed_loop([["bsdtar", "-xf", icons, "-C", destination]]))
+    print(f"   run {run + 1}/{runs}: " + ", ".join(
+        f"({case}) {times[case][-1] * 1000:.0f} ms" for case in cases), file=sys.stderr)
+
+median = {case: statistics.median(values) for case, values in times.items()}
+median_cpu = {case: statistics.median(values) for case, values in cpu.items()}
+small = sorted(os.path.join(work, "small", name) for name in os.listdir(os.path.join(work, "small")))
+rss_10 = peak_rss(small[:10], destination)
+rss_100 = peak_rss(small, destination)
+per_file = None
+if "--strace" in sys.argv:
+    fresh(destination)
+    per_file = syscalls_per_file([binary, icons, destination], ICON_COUNT)
+fresh(destination)
+
+labels = {
+    1: "(1) merge-refs, 8 x 250, empty tree",
+    2: "(2) bsdtar -xf loop, empty tree",
+    3: "(3) unzip -o -q loop, empty tree",
+    4: "(4) merge-refs, up-to-date tree",
+    5: "(5) merge-refs, 60,000 icons",
+    6: "(6) bsdtar -xf, 60,000 icons",
+}
+filesystem = "tmpfs" if work.startswith("/dev/shm") else "disk"
+print(f"merge benchmark on {filesystem} ({work}): 8 archives x 250 PNGs, "
+      f"{total_bytes / 1e6:.0f} MB; {ICON_COUNT} icons in one zip without a manifest; "
+      f"median of {runs} runs; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+print(f"{'case':<40}{'median':>10}{'CPU':>9}   all runs (wall ms)")
+for case in cases:
+    runs_text = " ".join(f"{value * 1000:.0f}" for value in times[case])
+    print(f"{labels[case]:<40}{median[case] * 1000:>7.0f} ms{median_cpu[case] * 1000:>6.0f} ms"
+          f"   {runs_text}")
+print("(CPU: user + system time of the processes; steadier than wall time on a busy machine)")
+checks = [
+    ("(1) / (2)", median[1] / median[2], median_cpu[1] / median_cpu[2], "<= 1.00",
+     median[1] / median[2] <= 1.0),
+    ("(4) / (1)", median[4] / median[1], median_cpu[4] / median_cpu[1], "<= 0.20",
+     median[4] / median[1] <= 0.2),
+    ("(5) / (6)", median[5] / median[6], median_cpu[5] / median_cpu[6], "<= 1.50",
+     median[5] / median[6] <= 1.5),
+    ("(3) / (1)", median[3] / median[1], median_cpu[3] / median_cpu[1], "(info)", True),
+]
+print()
+print(f"{'ratio':<12}{'wall':>8}{'CPU':>8}  {'target':<9}result (wall)")
+for name, value, cpu_value, target, ok in checks:
+    print(f"{name:<12}{value:>8.2f}{cpu_value:>8.2f}  {target:<9}{'met' if ok else 'MISSED'}")
+print()
+print("merge-refs peak memory (max RSS), archives of 500 PNGs of 64x64:")
+print(f"  10 archives:  {rss_10:6.1f} MB")
+print(f"  100 archives: {rss_100:6.1f} MB  ({rss_100 / rss_10:.2f}x for 10x the archives; "
+      f"target <= 60 MB and <= 1.5x: {'met' if rss_100 <= 60 and rss_100 <= 1.5 * rss_10 else 'MISSED'})")
+if per_file:
+    print(f"system calls per landed file, case (5), strace -c -f: {per_file[0]:.2f} "
+          f"(target <= 6: {'met' if per_file[0] <= 6 else 'MISSED'}); top: {per_file[1]}")

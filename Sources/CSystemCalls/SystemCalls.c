@@ -1,0 +1,24 @@
+#include "SystemCalls.h"
+
+#include <errno.h>
+
+#if defined(__linux__)
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+int ri_open_beneath(int folder, const char *path, int flags) {
+#if defined(__linux__) && defined(SYS_openat2)
+  struct open_how how = {0};
+  how.flags = (unsigned long long)flags;
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
+  return (int)syscall(SYS_openat2, folder, path, &how, sizeof how);
+#else
+  (void)folder;
+  (void)path;
+  (void)flags;
+  errno = ENOSYS;
+  return -1;
+#endif
+}

@@ -1,0 +1,9 @@
+#ifndef REFERENCE_IMAGES_SYSTEM_CALLS_H
+#define REFERENCE_IMAGES_SYSTEM_CALLS_H
+
+/// Opens `path` relative to the folder `folder` with Linux's openat2(2), refusing any path that
+/// leaves the folder or crosses a symbolic link (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS).
+/// Returns -1 with errno ENOSYS where the kernel or the platform lacks openat2.
+int ri_open_beneath(int folder, const char *path, int flags);
+
+#endif

@@ -1,0 +1,156 @@
+import Foundation
+
+/// Reads a zip's central directory (the list at its end) without reading any entry, to learn
+/// up front what the archive holds: whether a manifest is coming decides how a merge reads the
+/// entries before it.
+package enum ZipDirectory {
+  /// Whether the archive has an entry of exactly this name; nil when the directory cannot be
+  /// read (then callers must not assume either way).
+  package static func containsEntry(_ name: String, in input: ZipReader.Input) -> Bool? {
+    switch input {
+    case .file(let url):
+      guard let file = OpenFile(url) else { return nil }
+      return containsEntry(name, read: file.read, size: { file.size })
+    case .memory(let bytes, _):
+      return containsEntry(name) { offset, count in
+        offset >= 0 && offset + count <= bytes.count ? Array(bytes[offset..<offset + count]) : nil
+      } size: {
+        bytes.count
+      }
+    }
+  }
+
+  /// Every entry the directory lists, in order, as entries without bytes, with the kind
+  /// libarchive gives them (the Unix mode of archives made on Unix; a trailing `/` for
+  /// folders); nil when the directory cannot be read.
+  package static func entries(in url: URL) -> [ArchiveEntry]? {
+    guard let file = OpenFile(url),
+      let (offset, length) = directoryRange(read: file.read, size: { file.size }),
+      length < 1 << 30, let directory = file.read(offset, length)
+    else { return nil }
+    var entries: [ArchiveEntry] = []
+    var position = 0
+    while position < directory.count {
+      guard position + 46 <= directory.count, le32(directory, position) == 0x0201_4b50 else {
+        return nil
+      }
+      let nameLength = le16(directory, position + 28)
+      let nameStart = position + 46
+      guard nameStart + nameLength <= directory.count else { return nil }
+      let name = String(decoding: directory[nameStart..<nameStart + nameLength], as: UTF8.self)
+      let madeOnUnix = directory[position + 5] == 3
+      let mode = madeOnUnix ? le32(directory, position + 38) >> 16 : 0
+      let kind: ArchiveEntry.Kind =
+        switch mode & 0o170000 {
+        case 0o120000: .symbolicLink
+        case 0o040000: .directory
+        case 0, 0o100000: name.hasSuffix("/") ? .directory : .regularFile
+        default: .special
+        }
+      entries.append(ArchiveEntry(path: name, kind: kind, bytes: []))
+      position =
+        nameStart + nameLength + le16(directory, position + 30) + le16(directory, position + 32)
+    }
+    return entries
+  }
+
+  private static func containsEntry(
+    _ name: String, read: (Int, Int) -> [UInt8]?, size: () -> Int?
+  ) -> Bool? {
+    guard let (offset, length) = directoryRange(read: read, size: size),
+      length < 1 << 30, let directory = read(offset, length)
+    else { return nil }
+    let wanted = Array(name.utf8)
+    var position = 0
+    while position + 46 <= directory.count {
+      guard le32(directory, position) == 0x0201_4b50 else { return nil }
+      let nameLength = le16(directory, position + 28)
+      let extraLength = le16(directory, position + 30)
+      let commentLength = le16(directory, position + 32)
+      let nameStart = position + 46
+      guard nameStart + nameLength <= directory.count else { return nil }
+      if nameLength == wanted.count
+        && directory[nameStart..<nameStart + nameLength].elementsEqual(wanted)
+      {
+        return true
+      }
+      position = nameStart + nameLength + extraLength + commentLength
+    }
+    return false
+  }
+
+  /// The central directory's offset and length, from the end record (or its zip64 form).
+  private static func directoryRange(read: (Int, Int) -> [UInt8]?, size: () -> Int?)
+    -> (Int, Int)?
+  {
+    guard let size = size(), size >= 22 else { return nil }
+    // The end record is 22 bytes plus a comment of up to 65,535.
+    let tailLength = min(size, 22 + 65_535 + 20)
+    guard let tail = read(size - tailLength, tailLength) else { return nil }
+    guard
+      let end = stride(from: tail.count - 22, through: 0, by: -1).first(where: {
+        le32(tail, $0) == 0x0605_4b50
+      })
+    else { return nil }
+    let length = le32(tail, end + 12)
+    let offset = le32(tail, end + 16)
+    if offset != 0xFFFF_FFFF && length != 0xFFFF_FFFF && le16(tail, end + 10) != 0xFFFF {
+      return (offset, length)
+    }
+    // Zip64: a locator just before the end record points at the zip64 end record.
+    guard end >= 20, le32(tail, end - 20) == 0x0706_4b50 else { return nil }
+    let record = le64(tail, end - 20 + 8)
+    guard let zip64 = read(record, 56), le32(zip64, 0) == 0x0606_4b50 else { return nil }
+    return (le64(zip64, 48), le64(zip64, 40))
+  }
+
+  private static func le16(_ bytes: [UInt8], _ at: Int) -> Int {
+    Int(bytes[at]) | Int(bytes[at + 1]) << 8
+  }
+
+  private static func le32(_ bytes: [UInt8], _ at: Int) -> Int {
+    le16(bytes, at) | le16(bytes, at + 2) << 16
+  }
+
+  private static func le64(_ bytes: [UInt8], _ at: Int) -> Int {
+    le32(bytes, at) | le32(bytes, at + 4) << 32
+  }
+}
+
+/// A file read with `pread(2)` in one call per range (FileHandle reads 4 KiB at a time).
+private final class OpenFile {
+  let descriptor: Int32
+  let size: Int
+
+  init?(_ url: URL) {
+    descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+      close(descriptor)
+      return nil
+    }
+    size = Int(status.st_size)
+  }
+
+  deinit { close(descriptor) }
+
+  func read(_ offset: Int, _ count: Int) -> [UInt8]? {
+    guard offset >= 0, count >= 0, offset + count <= size else { return nil }
+    var complete = true
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, done in
+      done = 0
+      while done < count {
+        let read = pread(
+          descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
+        if read < 0 && errno == EINTR { continue }
+        guard read > 0 else {
+          complete = false
+          return
+        }
+        done += read
+      }
+    }
+    return complete ? bytes : nil
+  }
+}

@@ -1,0 +1,391 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+
+/// The package tree a merge writes to, and the only code that touches it.
+///
+/// Every path is resolved through directory handles from a handle on the package root, never
+/// as a path string: on Linux one `openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS` per
+/// folder where the kernel has it, else `openat` with `O_NOFOLLOW | O_DIRECTORY` per
+/// component. Handles are cached per folder, so a folder swapped for a symbolic link after it
+/// was opened is never followed: what is written lands in the folder that was checked (there is
+/// no check-then-write gap). Files are written under a temporary name in their own folder and
+/// renamed into place with `renameat`.
+package final class Destination: @unchecked Sendable {
+  /// The package root.
+  package let root: URL
+  let calls: FileCalls
+  private let rootHandle: Int32
+  // Guards `folders`, `beneathWorks` and `digests`; held only around bookkeeping and folder
+  // opening, never while a file is read or hashed.
+  private let lock = NSLock()
+  /// Open folder handles by package-relative path; `.some(nil)` for folders known missing.
+  private var folders: [String: Int32?] = [:]
+  private var beneathWorks = true
+  private var digests: [String: String?] = [:]
+  /// What the planner already learned about paths (nil: nothing there), so checking them
+  /// again costs no system call.
+  private var statuses: [String: FileStatus?] = [:]
+  /// Digests of files from earlier runs, when the package has a `.build` folder to keep them.
+  let digestCache: DigestCache?
+
+  /// Opens the package root.
+  /// - Parameters:
+  ///   - root: The package root (the user named it, so a link to it is followed).
+  ///   - calls: The system calls; tests replace some.
+  /// - Throws: `ArchiveError.io` when the root cannot be opened.
+  package init(root: URL, calls: FileCalls = .system) throws(ArchiveError) {
+    self.root = root
+    self.calls = calls
+    rootHandle = calls.openAt(AT_FDCWD, root.path, O_RDONLY | O_DIRECTORY)
+    guard rootHandle >= 0 else {
+      throw .io(operation: "open the destination folder", path: root.path, message: Self.reason())
+    }
+    digestCache = DigestCache(root: rootHandle, calls: calls)
+  }
+
+  deinit {
+    for case let handle? in folders.values { _ = calls.close(handle) }
+    _ = calls.close(rootHandle)
+  }
+
+  // MARK: Resolving
+
+  /// The handle of a package-relative folder ("" is the root), or nil when it does not exist
+  /// and `create` is false.
+  /// - Parameter path: The file the folder is wanted for, named in errors.
+  /// - Throws: `ArchiveError.refusedEntry` when a component is a symbolic link or not a folder.
+  func folder(_ relative: String, create: Bool, for path: String) throws(ArchiveError) -> Int32? {
+    lock.lock()
+    defer { lock.unlock() }
+    return try resolve(relative, create: create, for: path)
+  }
+
+  private func resolve(_ relative: String, create: Bool, for path: String) throws(ArchiveError)
+    -> Int32?
+  {
+    if relative.isEmpty { return rootHandle }
+    if let known = folders[relative], known != nil || !create { return known }
+    if beneathWorks {
+      let handle = calls.openBeneath(rootHandle, relative, O_RDONLY | O_DIRECTORY)
+      if handle >= 0 {
+        folders[relative] = handle
+        return handle
+      }
+      // ENOSYS: an older kernel; EPERM: a seccomp filter (some containers) that refuses it.
+      if errno == ENOSYS || errno == EPERM { beneathWorks = false }
+      // Otherwise (missing, a link, not a folder) the walk below finds which component, to
+      // create it or to name it.
+    }
+    let (parentPath, name) = Self.split(relative)
+    guard let parent = try resolve(parentPath, create: create, for: path) else {
+      folders[relative] = .some(nil)
+      return nil
+    }
+    var handle = calls.openAt(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+    if handle < 0 && errno == ENOENT && create {
+      guard calls.makeFolderAt(parent, name) == 0 || errno == EEXIST else {
+        throw .io(
+          operation: "create the folder", path: fullPath(relative), message: Self.reason())
+      }
+      // Opened again without following links: what was created is checked, not assumed.
+      handle = calls.openAt(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+    }
+    guard handle >= 0 else {
+      let code = errno
+      if code == ENOENT {
+        folders[relative] = .some(nil)
+        return nil
+      }
+      if (code == ELOOP || code == ENOTDIR) && calls.statAt(parent, name)?.kind == .symbolicLink {
+        throw refused(path, at: relative)
+      }
+      throw .io(operation: "open the folder", path: fullPath(relative), message: Self.reason(code))
+    }
+    folders[relative] = handle
+    return handle
+  }
+
+  // MARK: Reading
+
+  /// What is at a path, without following links; nil when nothing is (or its folder is
+  /// missing).
+  /// - Throws: `ArchiveError.refusedEntry` when a folder on the way is a symbolic link.
+  package func status(_ path: String) throws(ArchiveError) -> FileStatus? {
+    let (folderPath, name) = Self.split(path)
+    guard let folder = try folder(folderPath, create: false, for: path) else { return nil }
+    return calls.statAt(folder, name)
+  }
+
+  /// Checks that a path can be written safely: a valid entry path, no symbolic link on the
+  /// way, and not a link itself.
+  /// - Throws: `ArchiveError.refusedEntry` naming the link.
+  package func checkWritable(_ path: String) throws(ArchiveError) {
+    if let reason = EntryPath.validate(path) {
+      throw .refusedEntry(source: root.path, entry: path, reason: reason)
+    }
+    do throws(ArchiveError) {
+      if try knownStatus(path)?.kind == .symbolicLink { throw refused(path, at: path) }
+    } catch {
+      // Anything but a link (a file where a folder should be, a folder that cannot be opened)
+      // is a write failure when applying, not refused input.
+      if case .refusedEntry = error { throw error }
+    }
+  }
+
+  private func knownStatus(_ path: String) throws(ArchiveError) -> FileStatus? {
+    lock.lock()
+    let known = statuses[path]
+    lock.unlock()
+    if let known { return known }
+    return try status(path)
+  }
+
+  private func learn(_ path: String, _ status: FileStatus?) {
+    lock.lock()
+    statuses[path] = status
+    lock.unlock()
+  }
+
+  /// The bytes and status of the regular file at a path; nil when there is none (a link, a
+  /// folder or nothing).
+  package func read(_ path: String) -> (bytes: [UInt8], status: FileStatus)? {
+    let (folderPath, name) = Self.split(path)
+    guard let folder = try? folder(folderPath, create: false, for: path) else { return nil }
+    let handle = calls.openAt(folder, name, O_RDONLY | O_NOFOLLOW)
+    guard handle >= 0 else {
+      if errno == ENOENT { learn(path, nil) }
+      return nil
+    }
+    defer { _ = calls.close(handle) }
+    guard let status = calls.statHandle(handle), status.kind == .regularFile else { return nil }
+    learn(path, status)
+    return calls.readAll(handle, size: status.size).map { ($0, status) }
+  }
+
+  /// The SHA-256 of the PNG bytes at a path, nil when there is no regular file. Asked once per
+  /// path per run; across runs the digest cache answers for files that have not changed.
+  package func pngSHA256(_ path: String) -> String? {
+    lock.lock()
+    if let known = digests[path] {
+      lock.unlock()
+      return known
+    }
+    lock.unlock()
+    let digest = computePNGSHA256(path)
+    lock.lock()
+    digests[path] = digest
+    lock.unlock()
+    return digest
+  }
+
+  private func computePNGSHA256(_ path: String) -> String? {
+    if let digestCache {
+      guard let status = try? status(path) else { return nil }
+      learn(path, status)
+      guard status.kind == .regularFile else { return nil }
+      if let digest = digestCache.digest(path, status: status) { return digest }
+      guard let (bytes, read) = read(path) else { return nil }
+      let digest = SHA256.hex(bytes)
+      digestCache.remember(path, status: read, digest: digest)
+      return digest
+    }
+    return read(path).map { SHA256.hex($0.bytes) }
+  }
+
+  /// The size and pixel SHA-256 of the image at a path, nil when there is none or it does not
+  /// decode. The one place a destination file's pixels are identified: the file's own pixel
+  /// digest chunk answers when its IDAT digest vouches for it, else the file is decoded.
+  package func pixelDigest(_ path: String) -> (width: Int, height: Int, pixelSHA256: String)? {
+    guard let bytes = read(path)?.bytes else { return nil }
+    if let digest = PNGPixelDigest.read(fromPNG: bytes) {
+      return (digest.width, digest.height, digest.pixelSHA256)
+    }
+    guard let image = try? PNGDecoder().decode(bytes) else { return nil }
+    return (image.width, image.height, SHA256.hex(image.pixels))
+  }
+
+  /// The decoded image at a path, for reports; nil when there is none or it does not decode.
+  package func image(_ path: String) -> RGBAImage? {
+    guard let bytes = read(path)?.bytes else { return nil }
+    return try? PNGDecoder().decode(bytes)
+  }
+
+  /// The regular `.png` files directly in a folder (orphan candidates), sorted.
+  package func pngFiles(in folderPath: String) -> [String] {
+    guard let folder = try? folder(folderPath, create: false, for: folderPath),
+      let entries = calls.list(folder)
+    else { return [] }
+    return entries.filter { entry in
+      guard entry.name.lowercased().hasSuffix(".png") else { return false }
+      let kind = entry.kind ?? calls.statAt(folder, entry.name)?.kind
+      return kind == .regularFile
+    }.map(\.name).sorted()
+  }
+
+  // MARK: Writing
+
+  /// Writes a file atomically: a new temporary file in the same folder, renamed over the
+  /// final name. Missing folders are created (each opened again without following links).
+  /// - Throws: `ArchiveError` naming the path; the temporary file is removed.
+  /// - Parameter digest: The bytes' SHA-256, remembered for the next run.
+  package func write(_ bytes: [UInt8], to path: String, digest: String) throws(ArchiveError) {
+    let (folderPath, name) = Self.split(path)
+    guard let folder = try folder(folderPath, create: true, for: path) else { return }
+    let temporary = FileSystem.temporaryName(for: name)
+    let status = try writeNew(bytes, in: folder, name: temporary, shownAs: path)
+    try rename(from: folder, temporary, to: path, in: folder, name: name)
+    if let status { digestCache?.remember(path, status: status, digest: digest) }
+  }
+
+  /// Renames a file from a private folder (the staging folder) into place.
+  /// - Parameters:
+  ///   - status: The file's status when it was written, if known.
+  ///   - digest: Its SHA-256, remembered for the next run.
+  func moveIn(
+    from privateFolder: Int32, _ privateName: String, to path: String, status: FileStatus?,
+    digest: String
+  ) throws(ArchiveError) {
+    let (folderPath, name) = Self.split(path)
+    guard let folder = try folder(folderPath, create: true, for: path) else { return }
+    try rename(from: privateFolder, privateName, to: path, in: folder, name: name)
+    if let status { digestCache?.remember(path, status: status, digest: digest) }
+  }
+
+  private func rename(
+    from sourceFolder: Int32, _ sourceName: String, to path: String, in folder: Int32,
+    name: String
+  ) throws(ArchiveError) {
+    guard calls.renameAt(sourceFolder, sourceName, folder, name) == 0 else {
+      let code = errno
+      _ = calls.unlinkAt(sourceFolder, sourceName, false)
+      throw .io(
+        operation: "rename \(sourceName) into place", path: fullPath(path),
+        message: Self.reason(code))
+    }
+  }
+
+  /// Creates a new file (never following or replacing anything) and writes bytes to it.
+  /// - Returns: The file's status, when the digest cache will want it.
+  @discardableResult
+  func writeNew(_ bytes: [UInt8], in folder: Int32, name: String, shownAs path: String)
+    throws(ArchiveError) -> FileStatus?
+  {
+    let handle = calls.openAt(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+    guard handle >= 0 else {
+      throw .io(operation: "create", path: fullPath(path), message: Self.reason())
+    }
+    var failure = calls.writeAll(bytes, to: handle)
+    // Taken before closing: the size and time stamp the digest cache keys on, at the cost of
+    // one call, only for packages that keep the cache.
+    let status = failure == nil && digestCache != nil ? calls.statHandle(handle) : nil
+    let closed = calls.close(handle)
+    if failure == nil && closed != 0 { failure = errno }
+    if let failure {
+      _ = calls.unlinkAt(folder, name, false)
+      throw .io(operation: "write", path: fullPath(path), message: Self.reason(failure))
+    }
+    return status
+  }
+
+  /// Deletes a file (an orphan, with `--prune`); a file already gone is not an error.
+  package func remove(_ path: String) throws(ArchiveError) {
+    let (folderPath, name) = Self.split(path)
+    guard let folder = try folder(folderPath, create: false, for: path) else { return }
+    guard calls.unlinkAt(folder, name, false) == 0 || errno == ENOENT else {
+      throw .io(operation: "delete the orphan", path: fullPath(path), message: Self.reason())
+    }
+  }
+
+  /// Removes the temporary files an interrupted merge left in a folder.
+  /// - Returns: Their package-relative paths.
+  package func removeLeftovers(in folderPath: String) -> [String] {
+    guard let folder = try? folder(folderPath, create: false, for: folderPath),
+      let entries = calls.list(folder)
+    else { return [] }
+    return entries.filter { $0.name.hasPrefix(FileSystem.temporaryPrefix) && $0.kind != .folder }
+      .compactMap { entry in
+        calls.unlinkAt(folder, entry.name, false) == 0
+          ? (folderPath.isEmpty ? entry.name : "\(folderPath)/\(entry.name)") : nil
+      }
+  }
+
+  // MARK: Private folders
+
+  /// Creates a new folder directly below the root, for files that are not references yet.
+  func makePrivateFolder(_ name: String) throws(ArchiveError) -> Int32 {
+    guard calls.makeFolderAt(rootHandle, name) == 0 else {
+      throw .io(operation: "create the folder", path: fullPath(name), message: Self.reason())
+    }
+    let handle = calls.openAt(rootHandle, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+    guard handle >= 0 else {
+      throw .io(operation: "open the folder", path: fullPath(name), message: Self.reason())
+    }
+    return handle
+  }
+
+  /// Removes the folders directly below the root whose names start with `prefix`, and
+  /// everything in them, without following links.
+  func removePrivateFolders(prefix: String) {
+    for entry in calls.list(rootHandle) ?? [] where entry.name.hasPrefix(prefix) {
+      removeTree(entry.name, in: rootHandle)
+    }
+  }
+
+  /// Removes a private folder given its open handle.
+  func removePrivateFolder(_ name: String, handle: Int32) {
+    removeContents(of: handle)
+    _ = calls.close(handle)
+    _ = calls.unlinkAt(rootHandle, name, true)
+  }
+
+  private func removeTree(_ name: String, in parent: Int32) {
+    let handle = calls.openAt(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+    guard handle >= 0 else {
+      _ = calls.unlinkAt(parent, name, false)
+      return
+    }
+    removeContents(of: handle)
+    _ = calls.close(handle)
+    _ = calls.unlinkAt(parent, name, true)
+  }
+
+  private func removeContents(of folder: Int32) {
+    for entry in calls.list(folder) ?? [] {
+      if entry.kind == .folder
+        || (entry.kind == nil
+          && calls.statAt(folder, entry.name)?.kind
+            == .folder)
+      {
+        removeTree(entry.name, in: folder)
+      } else {
+        _ = calls.unlinkAt(folder, entry.name, false)
+      }
+    }
+  }
+
+  /// Saves what was learned about the destination's files for the next run.
+  package func saveDigests() {
+    digestCache?.save()
+  }
+
+  // MARK: Helpers
+
+  /// A package-relative path as (folder, name).
+  static func split(_ path: String) -> (folder: String, name: String) {
+    guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+    return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+  }
+
+  func fullPath(_ relative: String) -> String {
+    relative.isEmpty ? root.path : root.path + "/" + relative
+  }
+
+  private func refused(_ path: String, at relative: String) -> ArchiveError {
+    .refusedEntry(
+      source: root.path, entry: path,
+      reason: "\(fullPath(relative)) is a symbolic link; merge-refs does not write through links")
+  }
+
+  static func reason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,55 @@
+import ReferenceArchive
+
+/// Something that went wrong in a merge. Its kind, not its text, decides whether the merge
+/// stops and which exit code the run ends with (`MergeSession.Outcome`).
+public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
+  /// A SOURCE argument could not even be listed (missing, unreadable folder).
+  case unlistableSource(ArchiveError)
+  /// A source was refused as corrupt or hostile; `--keep-going` skips it.
+  case refusedSource(ArchiveError)
+  /// A destination path cannot be written safely (a symbolic link on the way).
+  case unsafeDestination(ArchiveError)
+  /// `--require-complete` was given and some sources are incomplete.
+  case incompleteSources
+  /// The review report could not be written.
+  case reportNotWritten(ArchiveError)
+  /// Writing to the destination failed (a full disk, permissions).
+  case writeFailed(ArchiveError)
+
+  /// What the kinds mean for a run, from the documented exit codes.
+  public enum Kind: Sendable, Equatable {
+    /// Input refused: exit 3.
+    case refusedInput
+    /// A write failed: exit 1.
+    case writeFailed
+  }
+
+  /// The kind of this problem.
+  public var kind: Kind {
+    switch self {
+    case .unlistableSource, .refusedSource, .unsafeDestination, .incompleteSources:
+      .refusedInput
+    case .reportNotWritten, .writeFailed: .writeFailed
+    }
+  }
+
+  /// Whether `--keep-going` lets the merge go on despite this problem: only bad sources can
+  /// be left out; everything else concerns the whole merge.
+  public var isSkippable: Bool {
+    switch self {
+    case .unlistableSource, .refusedSource: true
+    default: false
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .unlistableSource(let error), .refusedSource(let error), .unsafeDestination(let error):
+      "\(error)"
+    case .incompleteSources: "--require-complete refuses the incomplete sources listed above"
+    case .reportNotWritten(let error): "could not write the review report: \(error)"
+    case .writeFailed(let error):
+      "\(error); files written so far are complete, rerun the same command to finish"
+    }
+  }
+}

@@ -1,0 +1,264 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+import XCTest
+
+@testable import ReferenceMerge
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The one owner of the destination, in-process: resolution through folder handles, atomic
+/// writes, a folder swapped for a symbolic link while a merge runs, and a full disk played
+/// through the `FileCalls` seam.
+final class DestinationTests: XCTestCase {
+  private var root: URL!
+  private var package: URL!
+  private var outside: URL!
+
+  override func setUpWithError() throws {
+    root = try makeTemporaryFolder(self)
+    package = root.appendingPathComponent("package")
+    outside = root.appendingPathComponent("outside")
+    for folder in [package!, outside!] {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+  }
+
+  private let folder = "Tests/RaceTests/__References__"
+
+  private func archive(_ count: Int, seed: Int = 0, name: String = "run.zip") throws -> URL {
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    for index in 0..<count {
+      try builder.add("\(folder)/image\(index).png", try noiseImage(seed: seed + index))
+    }
+    let url = root.appendingPathComponent(name)
+    try builder.write(to: url)
+    return url
+  }
+
+  private func session(calls: FileCalls = .system) -> MergeSession {
+    var session = MergeSession(options: MergeOptions(), destination: package, writesNothing: false)
+    session.fileCalls = calls
+    return session
+  }
+
+  // MARK: Resolving and writing
+
+  func testWrite_missingFolders_createdAndFileLandsAtomically() throws {
+    let destination = try Destination(root: package)
+
+    try destination.write([1, 2, 3], to: "a/b/c.png", digest: SHA256.hex([1, 2, 3]))
+
+    XCTAssertEqual(
+      try snapshot(package),
+      ["a": .folder, "a/b": .folder, "a/b/c.png": .file([1, 2, 3])])
+    XCTAssertEqual(destination.read("a/b/c.png")?.bytes, [1, 2, 3])
+    XCTAssertEqual(destination.pngSHA256("a/b/c.png"), SHA256.hex([1, 2, 3]))
+  }
+
+  func testCheckWritable_linkOnTheWay_refusedNamingTheLink() throws {
+    try FileManager.default.createDirectory(
+      at: package.appendingPathComponent("Tests"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      at: package.appendingPathComponent("Tests/RaceTests"), withDestinationURL: outside)
+    let destination = try Destination(root: package)
+
+    XCTAssertThrowsError(try destination.checkWritable("\(folder)/a.png")) { error in
+      XCTAssertTrue(
+        "\(error)".contains(
+          "\(package.path)/Tests/RaceTests is a symbolic link; merge-refs does not write through"),
+        "\(error)")
+    }
+    XCTAssertThrowsError(try destination.write([1], to: "\(folder)/a.png", digest: ""))
+    XCTAssertEqual(try snapshot(outside), [:])
+  }
+
+  func testRead_finalLink_isNotFollowed() throws {
+    try writeFile([9, 9], to: outside.appendingPathComponent("secret.png"))
+    try FileManager.default.createSymbolicLink(
+      at: package.appendingPathComponent("a.png"),
+      withDestinationURL: outside.appendingPathComponent("secret.png"))
+    let destination = try Destination(root: package)
+
+    XCTAssertNil(destination.read("a.png"))
+    XCTAssertThrowsError(try destination.checkWritable("a.png"))
+  }
+
+  // MARK: A racing symbolic link
+
+  /// A folder swapped for a link at the worst moment, deterministically: just before the
+  /// destination opens it. The seam does the swap, so the test does not depend on timing.
+  func testMerge_folderSwappedForLinkJustBeforeItIsOpened_nothingWrittenOutside() throws {
+    let source = try archive(5)
+    let reference = package.appendingPathComponent(folder)
+    try FileManager.default.createDirectory(at: reference, withIntermediateDirectories: true)
+    let swapped = SwapOnce(folder: reference, link: outside)
+    var calls = FileCalls.system
+    let open = calls.openAt
+    let beneath = calls.openBeneath
+    calls.openAt = { folder, name, flags in
+      if name == "__References__" || name.hasSuffix("/__References__") { swapped.swap() }
+      return open(folder, name, flags)
+    }
+    calls.openBeneath = { root, path, flags in
+      if path.hasSuffix("__References__") { swapped.swap() }
+      return beneath(root, path, flags)
+    }
+
+    let outcome = session(calls: calls).run(sourcePaths: [source.path])
+
+    XCTAssertTrue(swapped.didSwap)
+    XCTAssertEqual(try snapshot(outside), [:], "written outside: \(outcome.summary.text())")
+    XCTAssertNotEqual(outcome.exitCode, 0, outcome.summary.text())
+  }
+
+  /// A reference folder swapped for a link to an outside folder, and back, by another thread
+  /// while merges run, many times: nothing is ever written outside the package.
+  func testMerge_folderSwappedForLinkWhileMerging_neverWritesOutside() throws {
+    let reference = package.appendingPathComponent(folder)
+    let moved = package.appendingPathComponent("Tests/RaceTests/moved")
+    let sources = try (0..<3).map { try archive(40, seed: $0 * 100, name: "run\($0).zip") }
+    var outcomes: [Int32: Int] = [:]
+    for trial in 0..<30 {
+      try? FileManager.default.removeItem(at: package.appendingPathComponent("Tests"))
+      try FileManager.default.createDirectory(at: reference, withIntermediateDirectories: true)
+      let stop = Flag()
+      let outsidePath = outside.path
+      let swapper = Thread {
+        while !stop.isSet {
+          // rename(2) and symlink(2) directly: the window between them is the race.
+          rename(reference.path, moved.path)
+          symlink(outsidePath, reference.path)
+          usleep(UInt32(trial % 5) * 50)
+          unlink(reference.path)
+          rename(moved.path, reference.path)
+        }
+        stop.finish()
+      }
+      swapper.start()
+      let outcome = session().run(sourcePaths: [sources[trial % 3].path])
+      stop.set()
+      stop.waitUntilFinished()
+      outcomes[outcome.exitCode, default: 0] += 1
+      XCTAssertEqual(
+        try snapshot(outside), [:], "trial \(trial) wrote outside: \(outcome.summary.text())")
+      if !(try snapshot(outside)).isEmpty { break }
+    }
+    // Both kinds of outcome are fine (a refused link, or every file inside); only writing
+    // outside is not. The tally shows the race was really run.
+    print("outcomes by exit code over 30 trials: \(outcomes)")
+  }
+
+  // MARK: A full disk
+
+  func testMerge_diskFullMidWay_exitsOneKeepsReferencesAndRerunConverges() throws {
+    let existing = try PNGEncoder(setting: .fast).encode(try noiseImage(seed: 999))
+    // A reference the merge does not touch, and one it updates.
+    try writeFile(existing, to: package.appendingPathComponent("\(folder)/kept.png"))
+    try writeFile(existing, to: package.appendingPathComponent("\(folder)/image7.png"))
+    let source = try archive(8)
+    var calls = FileCalls.system
+    let write = calls.write
+    let budget = Budget(writes: 5)
+    calls.write = { handle, buffer in
+      guard budget.take() else {
+        errno = ENOSPC
+        return -1
+      }
+      return write(handle, buffer)
+    }
+
+    let full = session(calls: calls).run(sourcePaths: [source.path])
+
+    XCTAssertEqual(full.exitCode, MergeSession.ExitCodes.writeFailed, full.summary.text())
+    XCTAssertTrue(
+      full.summary.errors.contains { $0.contains("No space left on device") },
+      full.summary.text())
+    let tree = try snapshot(package)
+    XCTAssertEqual(tree["\(folder)/kept.png"], .file(existing), "an untouched reference changed")
+    XCTAssertEqual(tree["\(folder)/image7.png"], .file(existing), "written after the disk filled")
+    XCTAssertFalse(
+      tree.keys.contains { $0.contains(FileSystem.temporaryPrefix) },
+      "temporary files left: \(tree.keys.sorted())")
+
+    let rerun = session().run(sourcePaths: [source.path])
+
+    XCTAssertEqual(rerun.exitCode, 0, rerun.summary.text())
+    let again = session().run(sourcePaths: [source.path])
+    XCTAssertEqual(again.summary.unchanged, 8, again.summary.text())
+    XCTAssertEqual(try snapshot(package)["\(folder)/kept.png"], .file(existing))
+  }
+}
+
+/// Swaps a folder for a symbolic link, once.
+private final class SwapOnce: @unchecked Sendable {
+  let folder: URL
+  let link: URL
+  private let lock = NSLock()
+  private(set) var didSwap = false
+
+  init(folder: URL, link: URL) {
+    self.folder = folder
+    self.link = link
+  }
+
+  func swap() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !didSwap else { return }
+    didSwap = true
+    rename(folder.path, folder.path + "-moved")
+    symlink(link.path, folder.path)
+  }
+}
+
+/// A count of writes that succeed before the disk is "full".
+private final class Budget: @unchecked Sendable {
+  private let lock = NSLock()
+  private var left: Int
+
+  init(writes: Int) { left = writes }
+
+  func take() -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    left -= 1
+    return left >= 0
+  }
+}
+
+/// A stop flag for the swapping thread, and a way to wait for it to end.
+private final class Flag: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var stopped = false
+  private var finished = false
+
+  var isSet: Bool {
+    condition.lock()
+    defer { condition.unlock() }
+    return stopped
+  }
+
+  func set() {
+    condition.lock()
+    stopped = true
+    condition.unlock()
+  }
+
+  func finish() {
+    condition.lock()
+    finished = true
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func waitUntilFinished() {
+    condition.lock()
+    while !finished { condition.wait() }
+    condition.unlock()
+  }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+import XCTest
+
+@testable import ReferenceMerge
+
+/// The digest cache under `.build`: a rerun trusts an unchanged file without reading it, and
+/// re-hashes a file whose time stamp is not older than the cache (git's racy rule).
+final class DigestCacheTests: XCTestCase {
+  private var package: URL!
+
+  override func setUpWithError() throws {
+    package = try makeTemporaryFolder(self).appendingPathComponent("package")
+    try FileManager.default.createDirectory(
+      at: package.appendingPathComponent(".build"), withIntermediateDirectories: true)
+  }
+
+  /// Calls that count reads, to tell a cache hit from a hash.
+  private func countingCalls(_ reads: Counter) -> FileCalls {
+    var calls = FileCalls.system
+    let read = calls.read
+    calls.read = { handle, buffer in
+      reads.increment()
+      return read(handle, buffer)
+    }
+    return calls
+  }
+
+  private func setModificationTime(_ url: URL, _ seconds: Int) throws {
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSince1970: TimeInterval(seconds))],
+      ofItemAtPath: url.path)
+  }
+
+  /// Writes `a/b.png` through a destination, gives it a time stamp, and saves the cache.
+  private func cacheOneFile(_ text: String, modified: Int) throws {
+    let destination = try Destination(root: package)
+    let bytes = Array(text.utf8)
+    try destination.write(bytes, to: "a/b.png", digest: SHA256.hex(bytes))
+    try setModificationTime(package.appendingPathComponent("a/b.png"), modified)
+    XCTAssertEqual(destination.pngSHA256("a/b.png"), SHA256.hex(bytes))
+    destination.saveDigests()
+  }
+
+  func testDigest_unchangedFileOlderThanTheCache_answeredWithoutReading() throws {
+    try cacheOneFile("first", modified: 1_000_000_000)
+    let reads = Counter()
+
+    let again = try Destination(root: package, calls: countingCalls(reads))
+    let digest = again.pngSHA256("a/b.png")
+
+    XCTAssertEqual(digest, SHA256.hex(Array("first".utf8)))
+    XCTAssertEqual(reads.value, 1, "only the cache file itself is read")
+  }
+
+  func testDigest_fileAsNewAsTheCache_isHashedAgain() throws {
+    let file = package.appendingPathComponent("a/b.png")
+    let cache = package.appendingPathComponent(".build/\(DigestCache.fileName)")
+    try cacheOneFile("aaaa", modified: 1_700_000_000)
+    // Same size, same time stamp, same inode, and the cache written in the same tick: only the
+    // racy rule tells this file apart from the one the cache saw.
+    let handle = try FileHandle(forWritingTo: file)
+    try handle.write(contentsOf: Data("bbbb".utf8))
+    try handle.close()
+    try setModificationTime(file, 1_700_000_000)
+    try setModificationTime(cache, 1_700_000_000)
+
+    let digest = try Destination(root: package).pngSHA256("a/b.png")
+
+    XCTAssertEqual(digest, SHA256.hex(Array("bbbb".utf8)))
+  }
+
+  func testDigest_fileChangedSinceTheCache_isHashedAgain() throws {
+    let file = package.appendingPathComponent("a/b.png")
+    try cacheOneFile("aaaa", modified: 1_000_000_000)
+    try Data("longer bytes".utf8).write(to: file)
+
+    XCTAssertEqual(
+      try Destination(root: package).pngSHA256("a/b.png"), SHA256.hex(Array("longer bytes".utf8)))
+  }
+
+  func testDigest_packageWithoutBuildFolder_keepsNoCache() throws {
+    let bare = try makeTemporaryFolder(self)
+    let destination = try Destination(root: bare)
+    try destination.write([1], to: "a.png", digest: SHA256.hex([1]))
+    destination.saveDigests()
+
+    XCTAssertEqual(try snapshot(bare), ["a.png": .file([1])])
+  }
+}
+
+final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+
+  var value: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return count
+  }
+
+  func increment() {
+    lock.lock()
+    count += 1
+    lock.unlock()
+  }
+}
