@@ -58,6 +58,8 @@ public struct MergePlan: Sendable {
   public var badSources: [BadSource]
   /// Destination paths that cannot be written safely (a symbolic link on the way).
   public var destinationProblems: [ArchiveError]
+  /// Updated paths whose destination file is a Git LFS pointer, not an image: never written.
+  public var gitLFSPointers: [String] = []
   /// Every path's decision, sorted by path.
   public var items: [Item]
   /// Whether orphans were looked for (only when every source is a complete run).

@@ -61,15 +61,21 @@ public struct MergePlanner: Sendable {
         destinationProblems.append(error)
       }
     }
+    // Updating a pointer would hide that the real image was never fetched, and its "before"
+    // is unknown: the session refuses these paths, naming `git lfs pull`.
+    let gitLFSPointers = items.filter { $0.outcome == .updated }.map(\.path)
+      .filter(destination.isGitLFSPointer)
     items = countConflictingPixels(items, inventories: inventories)
     let orphanSearch = !inventories.isEmpty && inventories.allSatisfy(\.isComplete) && bad.isEmpty
     if orphanSearch {
       items += orphans(inventories, destination: destination)
     }
     items.sort { $0.path < $1.path }
-    return MergePlan(
+    var plan = MergePlan(
       destination: destination.root, inventories: inventories, badSources: bad,
       destinationProblems: destinationProblems, items: items, orphanSearchDone: orphanSearch)
+    plan.gitLFSPointers = gitLFSPointers
+    return plan
   }
 
   /// Reads every source once, on every core; results come back in the sources' order.
@@ -127,17 +133,24 @@ public struct MergePlanner: Sendable {
     }
   }
 
-  /// Added, updated or unchanged, by content: equal bytes, else equal decoded pixels.
+  /// Added, updated or unchanged, by content: equal bytes, else equal decoded pixels. A Git
+  /// LFS pointer at the path is unchanged when it points at exactly the image's bytes, and
+  /// otherwise updated (`gitLFSPointers` lists it, and the session refuses to write it).
   private func outcome(of image: SourceInventory.Image, destination: Destination)
     -> MergePlan.Outcome
   {
     guard let digest = destination.pngSHA256(image.path) else { return .added }
     if digest == image.pngSHA256 { return .unchanged }
-    guard let existing = destination.pixelDigest(image.path) else { return .updated }
-    let samePixels =
-      existing.width == image.width && existing.height == image.height
-      && existing.pixelSHA256 == image.pixelSHA256
-    return samePixels ? .unchanged : .updated
+    switch destination.pixelIdentity(image.path) {
+    case .image(let width, let height, let pixelSHA256):
+      let samePixels =
+        width == image.width && height == image.height && pixelSHA256 == image.pixelSHA256
+      return samePixels ? .unchanged : .updated
+    case .gitLFSPointer(let pointer):
+      return pointer.objectID == "sha256:\(image.pngSHA256)" ? .unchanged : .updated
+    case .undecodable, nil:
+      return .updated
+    }
   }
 
   /// Fills in how many pixels the first two rivals of each conflict differ by. Conflicts are

@@ -9,6 +9,9 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   case refusedSource(ArchiveError)
   /// A destination path cannot be written safely (a symbolic link on the way).
   case unsafeDestination(ArchiveError)
+  /// The destination file is a Git LFS pointer: the reference was never fetched, so it can be
+  /// neither compared nor safely replaced.
+  case gitLFSPointer(path: String)
   /// `--require-complete` was given and some sources are incomplete.
   case incompleteSources
   /// The review report could not be written.
@@ -27,7 +30,8 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   /// The kind of this problem.
   public var kind: Kind {
     switch self {
-    case .unlistableSource, .refusedSource, .unsafeDestination, .incompleteSources:
+    case .unlistableSource, .refusedSource, .unsafeDestination, .gitLFSPointer,
+      .incompleteSources:
       .refusedInput
     case .reportNotWritten, .writeFailed: .writeFailed
     }
@@ -46,6 +50,9 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .unlistableSource(let error), .refusedSource(let error), .unsafeDestination(let error):
       "\(error)"
+    case .gitLFSPointer(let path):
+      "\(path) is a Git LFS pointer, not an image: run `git lfs pull` to fetch the references, "
+        + "then merge again"
     case .incompleteSources: "--require-complete refuses the incomplete sources listed above"
     case .reportNotWritten(let error): "could not write the review report: \(error)"
     case .writeFailed(let error):

@@ -103,6 +103,10 @@ public struct MergeSession: Sendable {
     options.include?.apply(to: &plan)
     problems += plan.badSources.map { .refusedSource($0.error) }
     problems += plan.destinationProblems.map { .unsafeDestination($0) }
+    let updated = Set(plan.items(.updated).map(\.path))
+    problems += plan.gitLFSPointers.filter(updated.contains).map {
+      .gitLFSPointer(path: plan.destination.appendingPathComponent($0).path)
+    }
     var warnings = plan.incompleteSources.map {
       "\($0.source.description) is incomplete: \($0.incompleteReason ?? "")"
     }

@@ -146,4 +146,48 @@ final class MergeSessionTests: XCTestCase {
     XCTAssertEqual(rerun.exitCode, 0)
     XCTAssertEqual(rerun.summary.unchanged, 2, rerun.summary.text())
   }
+
+  // MARK: Git LFS pointers in the destination
+
+  /// The pointer file Git LFS leaves in place of `bytes` until `git lfs pull` fetches them.
+  private func lfsPointer(to bytes: [UInt8]) -> [UInt8] {
+    Array(
+      """
+      version https://git-lfs.github.com/spec/v1
+      oid sha256:\(SHA256.hex(bytes))
+      size \(bytes.count)
+
+      """.utf8)
+  }
+
+  func testRun_gitLFSPointerForOtherBytes_refusedNamingGitLFSPullAndNothingWritten() throws {
+    let source = try archive("run.zip", images: [("\(folder)/a.png", 1), ("\(folder)/b.png", 2)])
+    let stale = try PNGEncoder().encode(try noiseImage(seed: 3))
+    try writeFile(lfsPointer(to: stale), to: destination.appendingPathComponent("\(folder)/a.png"))
+    let before = try snapshot(destination)
+
+    let outcome = session().run(sourcePaths: [source.path])
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertEqual(
+      outcome.problems,
+      [.gitLFSPointer(path: destination.appendingPathComponent("\(folder)/a.png").path)])
+    let message = outcome.summary.errors.joined()
+    XCTAssertTrue(message.contains("Git LFS pointer") && message.contains("git lfs pull"), message)
+    assertTreesEqual(try snapshot(destination), before)
+  }
+
+  func testRun_gitLFSPointerForTheSameBytes_isUnchanged() throws {
+    let image = try noiseImage(seed: 1)
+    let source = try archive("run.zip", images: [("\(folder)/a.png", 1)])
+    let pointer = destination.appendingPathComponent("\(folder)/a.png")
+    try writeFile(lfsPointer(to: try PNGEncoder().encode(image)), to: pointer)
+    let before = try snapshot(destination)
+
+    let outcome = session().run(sourcePaths: [source.path])
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.success, outcome.summary.text())
+    XCTAssertEqual(outcome.summary.unchanged, 1, outcome.summary.text())
+    assertTreesEqual(try snapshot(destination), before)
+  }
 }

@@ -193,16 +193,33 @@ package final class Destination: @unchecked Sendable {
     return read(path).map { SHA256.hex($0.bytes) }
   }
 
-  /// The size and pixel SHA-256 of the image at a path, nil when there is none or it does not
-  /// decode. The one place a destination file's pixels are identified: the file's own pixel
-  /// digest chunk answers when its IDAT digest vouches for it, else the file is decoded.
-  package func pixelDigest(_ path: String) -> (width: Int, height: Int, pixelSHA256: String)? {
+  /// What a destination file holds, as far as comparing pixels goes.
+  package enum PixelIdentity: Sendable, Equatable {
+    /// An image of this size whose RGBA8 pixels hash to `pixelSHA256`.
+    case image(width: Int, height: Int, pixelSHA256: String)
+    /// A Git LFS pointer: the image was never fetched, so its pixels are unknown.
+    case gitLFSPointer(GitLFSPointer)
+    /// A file that is neither: it does not decode.
+    case undecodable
+  }
+
+  /// What the file at a path holds, nil when there is none. The one place a destination file's
+  /// pixels are identified: the file's own pixel digest chunk answers when its IDAT digest
+  /// vouches for it, else the file is decoded; a Git LFS pointer is never taken for an image.
+  package func pixelIdentity(_ path: String) -> PixelIdentity? {
     guard let bytes = read(path)?.bytes else { return nil }
+    if let pointer = GitLFSPointer(bytes) { return .gitLFSPointer(pointer) }
     if let digest = PNGPixelDigest.read(fromPNG: bytes) {
-      return (digest.width, digest.height, digest.pixelSHA256)
+      return .image(width: digest.width, height: digest.height, pixelSHA256: digest.pixelSHA256)
     }
-    guard let image = try? PNGDecoder().decode(bytes) else { return nil }
-    return (image.width, image.height, SHA256.hex(image.pixels))
+    guard let image = try? PNGDecoder().decode(bytes) else { return .undecodable }
+    return .image(width: image.width, height: image.height, pixelSHA256: SHA256.hex(image.pixels))
+  }
+
+  /// Whether the file at a path is a Git LFS pointer rather than an image.
+  package func isGitLFSPointer(_ path: String) -> Bool {
+    guard let bytes = read(path)?.bytes else { return false }
+    return GitLFSPointer.isPointer(bytes)
   }
 
   /// The decoded image at a path, for reports; nil when there is none or it does not decode.
