@@ -128,11 +128,12 @@ public final class ImageCoordinator: @unchecked Sendable {
     _ image: RGBAImage, location: ReferenceLocation, test: String, staging: StagingFolder
   ) {
     do {
-      let png = try PNGEncoder().encode(image)
+      // The encoder hashes the pixels for the PNG's digest chunk; the manifest reuses that hash.
+      let (png, digest) = try PNGEncoder().encodeWithDigest(image)
       try staging.write(png: png, relativePath: location.relativePath)
       let record = ArchiveManifest.Image(
         path: location.relativePath, test: test, width: image.width, height: image.height,
-        byteCount: png.count, pngSHA256: SHA256.hex(png), pixelSHA256: SHA256.hex(image.pixels))
+        byteCount: png.count, pngSHA256: SHA256.hex(png), pixelSHA256: digest.pixelSHA256)
       locked { $0.images[location.relativePath] = record }
     } catch {
       let message = "error: ReferenceImages could not stage \(location.relativePath): \(error)"
