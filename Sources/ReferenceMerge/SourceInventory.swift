@@ -81,6 +81,8 @@ struct InventoryScanner {
     var skipped: String?
     let manifestExpected = expectsManifest(source)
     var batch = DecodeBatch()
+    // A refused source must not leave a batch staging files behind it.
+    defer { batch.waitForInFlight() }
     let wantsData = { (path: String) -> Bool in
       guard let record = records[path], let destination else { return true }
       let wanted = destination.pngSHA256(path) != record.pngSHA256
@@ -114,21 +116,31 @@ struct InventoryScanner {
           width: record.width, height: record.height, test: record.test)
         return
       }
+      if manifest == nil && !manifestExpected {
+        // Hashed, staged and decoded on every core, a batch at a time, while the next batch
+        // is read: this thread only reads.
+        batch.add(entry.path, entry.bytes)
+        if batch.isFull {
+          try batch.submit(into: &images, refusing: refuse(source), staging: stager(source))
+        }
+        return
+      }
       let pngSHA256 = SHA256.hex(entry.bytes)
-      stageIfChanged(entry, pngSHA256: pngSHA256, source: source)
-      if manifest == nil && manifestExpected {
+      stageIfChanged(entry.bytes, pngSHA256: pngSHA256, source: source, path: entry.path)
+      if manifest == nil {
         let size = try headerSize(entry, source: source)
         early[entry.path] = (pngSHA256, size.width, size.height)
       } else if records[entry.path] == nil {
-        // Decoded on every core, a batch at a time, while the next batch is read.
         batch.add(entry.path, entry.bytes, pngSHA256: pngSHA256)
-        if batch.isFull { try batch.submit(into: &images, refusing: refuse(source)) }
+        if batch.isFull {
+          try batch.submit(into: &images, refusing: refuse(source), staging: stager(source))
+        }
       } else {
         images[entry.path] = try image(
           entry, pngSHA256: pngSHA256, source: source, record: records[entry.path])
       }
     }
-    try batch.finish(into: &images, refusing: refuse(source))
+    try batch.finish(into: &images, refusing: refuse(source), staging: stager(source))
     var undecoded: [String: String] = [:]
     for (path, seen) in early.sorted(by: { $0.key < $1.key }) {
       if let record = records[path] {
@@ -179,10 +191,20 @@ struct InventoryScanner {
     }
   }
 
-  /// Keeps the entry for applying when the destination does not already hold these bytes.
-  private func stageIfChanged(_ entry: ArchiveEntry, pngSHA256: String, source: MergeSource) {
-    guard let staging, destination?.pngSHA256(entry.path) != pngSHA256 else { return }
-    staging.stage(entry.bytes, digest: pngSHA256, source: source, path: entry.path)
+  /// Keeps an entry for applying when the destination does not already hold these bytes.
+  private func stageIfChanged(
+    _ bytes: [UInt8], pngSHA256: String, source: MergeSource, path: String
+  ) {
+    stager(source)(bytes, pngSHA256, path)
+  }
+
+  /// `stageIfChanged` for the entries of `source`, callable from the decoding threads.
+  private func stager(_ source: MergeSource) -> DecodeBatch.Stager {
+    let (staging, destination) = (staging, destination)
+    return { bytes, pngSHA256, path in
+      guard let staging, destination?.pngSHA256(path) != pngSHA256 else { return }
+      staging.stage(bytes, digest: pngSHA256, source: source, path: path)
+    }
   }
 
   /// The rules every image entry follows: a safe path, a regular file, a `.png` name.
@@ -261,10 +283,27 @@ struct InventoryScanner {
 }
 
 /// Images that must be decoded to learn their pixels (no manifest record vouches for them),
-/// gathered in bounded batches: each batch is decoded on every core while the next one is
-/// read, so memory holds at most two batches of PNG bytes.
+/// gathered in bounded batches: each batch is hashed, staged and decoded on every core while
+/// the next one is read, so memory holds at most two batches of PNG bytes. Entries with the
+/// same bytes as one already decoded in this source take its result (equal bytes decode to
+/// equal pixels), so a set of repeated images is decoded once per distinct file.
 struct DecodeBatch {
-  private typealias Entry = (path: String, bytes: [UInt8], pngSHA256: String)
+  /// Stages an entry (bytes, PNG SHA-256, path) if the destination does not hold it yet.
+  typealias Stager = @Sendable ([UInt8], String, String) -> Void
+
+  /// An entry; its PNG hash is nil until computed (and the entry staged) in the background.
+  private typealias Entry = (path: String, bytes: [UInt8], pngSHA256: String?)
+
+  /// What decoding a file taught: its size and pixel hash.
+  private typealias Decoded = (width: Int, height: Int, pixelSHA256: String)
+
+  /// The results of files already decoded, by PNG hash. Only the background task of the batch
+  /// in flight touches it, and batches run one at a time.
+  private final class DecodedFiles: @unchecked Sendable {
+    var byPNGSHA256: [String: Decoded] = [:]
+    /// Bounds the memory of a source of many distinct files; past it, files are just decoded.
+    let capacity = 1 << 16
+  }
 
   /// A batch decoding in the background.
   private final class InFlight: @unchecked Sendable {
@@ -284,6 +323,7 @@ struct DecodeBatch {
   private var paths = Set<String>()
   private var byteCount = 0
   private var inFlight: InFlight?
+  private let decodedFiles = DecodedFiles()
 
   var isFull: Bool { entries.count >= 256 || byteCount >= 16 << 20 }
 
@@ -291,32 +331,25 @@ struct DecodeBatch {
     paths.contains(path) || inFlight?.paths.contains(path) == true
   }
 
-  mutating func add(_ path: String, _ bytes: [UInt8], pngSHA256: String) {
+  /// Adds an entry; without `pngSHA256`, it is hashed and staged when the batch is submitted.
+  mutating func add(_ path: String, _ bytes: [UInt8], pngSHA256: String? = nil) {
     entries.append((path, bytes, pngSHA256))
     paths.insert(path)
     byteCount += bytes.count
   }
 
-  /// Adds the images of the batch in flight, then starts decoding this one in the background.
+  /// Adds the images of the batch in flight, then starts this one in the background.
   /// - Throws: The error of the first entry, in entry order, that is not a valid PNG.
   mutating func submit(
     into images: inout [String: SourceInventory.Image],
-    refusing refuse: (String, String) -> ArchiveError
+    refusing refuse: (String, String) -> ArchiveError, staging: @escaping Stager
   ) throws(ArchiveError) {
     try collect(into: &images, refusing: refuse)
     guard !entries.isEmpty else { return }
     let flight = InFlight(entries: entries, paths: paths)
+    let decodedFiles = decodedFiles
     DispatchQueue.global().async(group: flight.group) {
-      flight.results = ConcurrentSlots.perform(flight.entries.count) { index in
-        let entry = flight.entries[index]
-        return Result { () throws(PNGError) in
-          let pixels = try PNGDecoder().decode(entry.bytes)
-          return SourceInventory.Image(
-            path: entry.path, pngSHA256: entry.pngSHA256,
-            pixelSHA256: SHA256.hex(pixels.pixels), width: pixels.width, height: pixels.height,
-            test: nil)
-        }
-      }
+      flight.results = Self.process(flight.entries, decodedFiles: decodedFiles, staging: staging)
     }
     inFlight = flight
     entries.removeAll(keepingCapacity: true)
@@ -327,10 +360,60 @@ struct DecodeBatch {
   /// Decodes everything still pending and adds the images.
   mutating func finish(
     into images: inout [String: SourceInventory.Image],
-    refusing refuse: (String, String) -> ArchiveError
+    refusing refuse: (String, String) -> ArchiveError, staging: @escaping Stager
   ) throws(ArchiveError) {
-    try submit(into: &images, refusing: refuse)
+    try submit(into: &images, refusing: refuse, staging: staging)
     try collect(into: &images, refusing: refuse)
+  }
+
+  /// Hashes and stages the entries that need it, then decodes each distinct file once, all on
+  /// every core; results in entry order.
+  private static func process(
+    _ entries: [Entry], decodedFiles: DecodedFiles, staging: @escaping Stager
+  ) -> [Result<SourceInventory.Image, PNGError>] {
+    let hashes = ConcurrentSlots.perform(entries.count) { index in
+      let entry = entries[index]
+      if let known = entry.pngSHA256 { return known }
+      let pngSHA256 = SHA256.hex(entry.bytes)
+      staging(entry.bytes, pngSHA256, entry.path)
+      return pngSHA256
+    }
+    // The first entry of each file not decoded before; the others reuse its result.
+    var firstIndex: [String: Int] = [:]
+    for (index, pngSHA256) in hashes.enumerated()
+    where decodedFiles.byPNGSHA256[pngSHA256] == nil && firstIndex[pngSHA256] == nil {
+      firstIndex[pngSHA256] = index
+    }
+    let toDecode = firstIndex.values.sorted()
+    let decoded = ConcurrentSlots.perform(toDecode.count) { position in
+      Result { () throws(PNGError) -> Decoded in
+        let pixels = try PNGDecoder().decode(entries[toDecode[position]].bytes)
+        return (pixels.width, pixels.height, SHA256.hex(pixels.pixels))
+      }
+    }
+    var thisBatch: [String: Result<Decoded, PNGError>] = [:]
+    for (index, result) in zip(toDecode, decoded) {
+      thisBatch[hashes[index]] = result
+      if case .success(let file) = result,
+        decodedFiles.byPNGSHA256.count < decodedFiles.capacity
+      {
+        decodedFiles.byPNGSHA256[hashes[index]] = file
+      }
+    }
+    return zip(entries, hashes).map { entry, pngSHA256 in
+      // Not decoded in this batch, so found in `decodedFiles` when the batch was planned.
+      let file = thisBatch[pngSHA256] ?? .success(decodedFiles.byPNGSHA256[pngSHA256]!)
+      return file.map { file in
+        SourceInventory.Image(
+          path: entry.path, pngSHA256: pngSHA256, pixelSHA256: file.pixelSHA256,
+          width: file.width, height: file.height, test: nil)
+      }
+    }
+  }
+
+  /// Waits for the batch in flight, if any, dropping its results.
+  func waitForInFlight() {
+    inFlight?.group.wait()
   }
 
   private mutating func collect(

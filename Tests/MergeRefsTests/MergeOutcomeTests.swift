@@ -331,6 +331,43 @@ final class MergeOutcomeTests: XCTestCase {
     ]
   }
 
+  func testMerge_repeatedBytesWithoutManifest_everyPathLandsWithItsOwnBytes() throws {
+    // More entries than one decoding batch holds, most repeating a few files: the files are
+    // decoded once each, and every path still lands.
+    var icons = ArchiveBuilder(generatedAt: day(1))
+    icons.includesManifest = false
+    let shapes = try (0..<3).map { try noiseImage(seed: 60 + $0) }
+    for index in 0..<600 { try icons.add(path("icon\(index)"), shapes[index % 3]) }
+
+    let result = try MergeInProcess.run([try write(icons, "icons.zip").path, destination.path])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(result.output.contains("600 added, 0 updated"), result.all)
+    for index in [0, 1, 2, 299, 599] {
+      XCTAssertEqual(try bytes(path("icon\(index)")), icons.images[index].png)
+    }
+  }
+
+  func testMerge_invalidPNGRepeatedWithoutManifest_refusedNamingItsFirstEntry() throws {
+    var icons = ArchiveBuilder(generatedAt: day(1))
+    icons.includesManifest = false
+    let valid = try noiseImage(seed: 70)
+    for index in 0..<300 { try icons.add(path("icon\(index)"), valid) }
+    // The same damaged file under a later and an earlier-decoded path; the second batch holds
+    // both.
+    var broken = icons.images[0].png
+    broken[broken.count / 2] ^= 0xFF
+    for index in [280, 290] { icons.images[index].png = broken }
+
+    let result = try MergeInProcess.run([try write(icons, "icons.zip").path, destination.path])
+
+    XCTAssertEqual(result.status, 3, result.all)
+    let errorLine = result.output.split(separator: "\n").first { $0.hasPrefix("error: ") }
+    XCTAssertTrue(errorLine?.contains(path("icon280")) == true, result.all)
+    XCTAssertTrue(errorLine?.contains("not a valid PNG") == true, result.all)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: inDestination(path("icon0")).path))
+  }
+
   func testMerge_incompleteSources_warnedAndApplied() throws {
     let sources = try incompleteArchives()
 
