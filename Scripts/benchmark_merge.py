@@ -11,6 +11,8 @@ times merge-refs against plain extraction in the same run and prints one table w
   (4) merge-refs again into the up-to-date tree (everything unchanged)
   (5) merge-refs of one zip of 60,000 small PNGs without a manifest, into an empty tree
   (6) bsdtar -xf of that zip into an empty tree
+  (7) merge-refs of the same icons with distinct bytes (a tEXt chunk numbers each file), so no
+      file repeats another and every entry is decoded
   and the peak memory (max RSS) of merge-refs for 10 and for 100 archives of 500 small PNGs,
   and, with --strace, the system calls per landed file of (5) from `strace -c -f`.
 """
@@ -26,6 +28,7 @@ import subprocess
 import sys
 import time
 import zipfile
+import zlib
 
 import numpy
 from PIL import Image
@@ -199,11 +202,31 @@ def generate_icons():
         shapes.append(encode(render(size, size, 0.5, 20_000_000 + index)))
     with zipfile.ZipFile(url + ".partial", "w") as archive:
         for index in range(ICON_COUNT):
-            # 64 distinct images under 60,000 paths: the merge decodes and writes every entry
-            # whether or not bytes repeat.
+            # 64 distinct images under 60,000 paths: merge-refs decodes each distinct file once
+            # and writes every entry; case (7) makes every file distinct.
             path = f"Icons/Set{index // 1000:02}/icon{index:05}.png"
             archive.writestr(zipfile.ZipInfo(path, date_time=(2024, 1, 1, 0, 10, 0)),
                              shapes[index % 64], compress_type=zipfile.ZIP_STORED)
+    os.rename(url + ".partial", url)
+    open(stamp, "w").close()
+
+
+def generate_distinct_icons():
+    """The icons zip with every file made distinct by a numbered tEXt chunk after IHDR: the
+    pixels still repeat, but no two entries have the same bytes, so merge-refs cannot reuse one
+    file's decoding for another (a real icon set rarely repeats a file)."""
+    stamp = os.path.join(work, "icons-distinct-v" + GENERATOR_VERSION)
+    if os.path.exists(stamp):
+        return
+    url = os.path.join(work, "icons", "icons-distinct.zip")
+    with zipfile.ZipFile(icons) as source, zipfile.ZipFile(url + ".partial", "w") as archive:
+        for number, info in enumerate(source.infolist()):
+            png = source.read(info)
+            text = b"Comment\0" + str(number).encode()
+            chunk = (len(text).to_bytes(4, "big") + b"tEXt" + text
+                     + zlib.crc32(b"tEXt" + text).to_bytes(4, "big"))
+            archive.writestr(zipfile.ZipInfo(info.filename, date_time=info.date_time),
+                             png[:33] + chunk + png[33:], compress_type=zipfile.ZIP_STORED)
     os.rename(url + ".partial", url)
     open(stamp, "w").close()
 
@@ -230,9 +253,11 @@ generate_icons()
 archives = sorted(os.path.join(work, "realistic", name)
                   for name in os.listdir(os.path.join(work, "realistic")))
 icons = os.path.join(work, "icons", "icons.zip")
+generate_distinct_icons()
+distinct_icons = os.path.join(work, "icons", "icons-distinct.zip")
 total_bytes = sum(os.path.getsize(archive) for archive in archives)
 destination = os.path.join(work, "destination")
-cases = (1, 2, 3, 4, 5, 6)
+cases = (1, 2, 3, 4, 5, 6, 7)
 times = {case: [] for case in cases}
 cpu = {case: [] for case in cases}
 
@@ -261,6 +286,10 @@ for run in range(runs):
     record(5, measured)
     fresh(destination)
     record(6, timed_loop([["bsdtar", "-xf", icons, "-C", destination]]))
+    fresh(destination)
+    measured = timed([binary, distinct_icons, destination])
+    assert f"{ICON_COUNT} added" in measured[2], measured[2][-500:]
+    record(7, measured)
     print(f"   run {run + 1}/{runs}: " + ", ".join(
         f"({case}) {times[case][-1] * 1000:.0f} ms" for case in cases), file=sys.stderr)
 
@@ -282,6 +311,7 @@ labels = {
     4: "(4) merge-refs, up-to-date tree",
     5: "(5) merge-refs, 60,000 icons",
     6: "(6) bsdtar -xf, 60,000 icons",
+    7: "(7) merge-refs, 60,000 distinct icons",
 }
 filesystem = "tmpfs" if work.startswith("/dev/shm") else "disk"
 print(f"merge benchmark on {filesystem} ({work}): 8 archives x 250 PNGs, "
@@ -300,6 +330,7 @@ checks = [
      median[4] / median[1] <= 0.2),
     ("(5) / (6)", median[5] / median[6], median_cpu[5] / median_cpu[6], "<= 1.50",
      median[5] / median[6] <= 1.5),
+    ("(7) / (6)", median[7] / median[6], median_cpu[7] / median_cpu[6], "(info)", True),
     ("(3) / (1)", median[3] / median[1], median_cpu[3] / median_cpu[1], "(info)", True),
 ]
 print()
