@@ -301,8 +301,9 @@ struct DecodeBatch {
   /// in flight touches it, and batches run one at a time.
   private final class DecodedFiles: @unchecked Sendable {
     var byPNGSHA256: [String: Decoded] = [:]
-    /// Bounds the memory of a source of many distinct files; past it, files are just decoded.
-    let capacity = 1 << 16
+    /// Bounds the memory of a source of many distinct files (about 200 bytes per file); past
+    /// it, new files are decoded every time they occur.
+    let capacity = 4096
   }
 
   /// A batch decoding in the background.
