@@ -83,14 +83,31 @@ public enum FileSystem {
   /// Creates a folder and its parents when missing.
   /// - Throws: `ArchiveError.io` naming the folder.
   public static func createFolder(_ url: URL) throws(ArchiveError) {
-    // The common case, a folder that exists, costs one stat instead of FileManager's work.
-    var status = stat()
-    if stat(url.path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR { return }
-    do {
-      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    } catch {
-      throw .io(operation: "create the folder", path: url.path, message: reason(error))
+    // Parallel workers create and remove sibling folders under one parent (the last worker out
+    // removes the shared `.staging` folder), so a parent can vanish between two steps of a
+    // `mkdir -p`: when one does, start again from the top, a few times.
+    var code: Int32 = ENOENT
+    for _ in 0..<8 where code == ENOENT {
+      code = makeFolders(url.path)
     }
+    guard code == 0 else {
+      throw .io(
+        operation: "create the folder", path: url.path, message: String(cString: strerror(code)))
+    }
+  }
+
+  /// `mkdir -p`, one `mkdir` per missing component. Returns 0 or the failing call's errno.
+  private static func makeFolders(_ path: String) -> Int32 {
+    var status = stat()
+    if stat(path, &status) == 0 {
+      return (status.st_mode & S_IFMT) == S_IFDIR ? 0 : ENOTDIR
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty && parent != path {
+      let code = makeFolders(parent)
+      if code != 0 { return code }
+    }
+    return mkdir(path, 0o755) == 0 || errno == EEXIST ? 0 : errno
   }
 
   /// Renames a file with `rename(2)`, atomically replacing the destination.
