@@ -1,6 +1,6 @@
 """Fixtures and timings for Scripts/benchmark-merge (run that script, not this file).
 
-    python3 Scripts/benchmark_merge.py MERGE_REFS WORK_FOLDER RUNS [--strace]
+    python3 Scripts/benchmark_merge.py MERGE_REFS WORK_FOLDER RUNS [--strace | --memory-only]
 
 Generates the archives once into WORK_FOLDER (cached by GENERATOR_VERSION; never timed), then
 times merge-refs against plain extraction in the same run and prints one table with ratios:
@@ -15,6 +15,7 @@ times merge-refs against plain extraction in the same run and prints one table w
       file repeats another and every entry is decoded
   and the peak memory (max RSS) of merge-refs for 10 and for 100 archives of 500 small PNGs,
   and, with --strace, the system calls per landed file of (5) from `strace -c -f`.
+With --memory-only, only the peak memory is measured (no timings, no icons zip).
 """
 import hashlib
 import io
@@ -183,6 +184,20 @@ def peak_rss(sources, destination):
             return int(line.split(":")[1]) / 1024
     sys.exit("no maximum resident set size in /usr/bin/time's output")
 
+
+def small_archives():
+    folder = os.path.join(work, "small")
+    return sorted(os.path.join(folder, name) for name in os.listdir(folder))
+
+
+def print_memory(rss_10, rss_100):
+    met = rss_100 <= 60 and rss_100 <= 1.5 * rss_10
+    print("merge-refs peak memory (max RSS), archives of 500 PNGs of 64x64:")
+    print(f"  10 archives:  {rss_10:6.1f} MB")
+    print(f"  100 archives: {rss_100:6.1f} MB  ({rss_100 / rss_10:.2f}x for 10x the archives; "
+          f"target <= 60 MB and <= 1.5x: {'met' if met else 'MISSED'})")
+
+
 ICON_COUNT = 60_000
 
 
@@ -249,6 +264,12 @@ def syscalls_per_file(command, files):
 
 
 generate()
+destination = os.path.join(work, "destination")
+if "--memory-only" in sys.argv:
+    small = small_archives()
+    print_memory(peak_rss(small[:10], destination), peak_rss(small, destination))
+    fresh(destination)
+    sys.exit(0)
 generate_icons()
 archives = sorted(os.path.join(work, "realistic", name)
                   for name in os.listdir(os.path.join(work, "realistic")))
@@ -256,7 +277,6 @@ icons = os.path.join(work, "icons", "icons.zip")
 generate_distinct_icons()
 distinct_icons = os.path.join(work, "icons", "icons-distinct.zip")
 total_bytes = sum(os.path.getsize(archive) for archive in archives)
-destination = os.path.join(work, "destination")
 cases = (1, 2, 3, 4, 5, 6, 7)
 times = {case: [] for case in cases}
 cpu = {case: [] for case in cases}
@@ -295,7 +315,7 @@ for run in range(runs):
 
 median = {case: statistics.median(values) for case, values in times.items()}
 median_cpu = {case: statistics.median(values) for case, values in cpu.items()}
-small = sorted(os.path.join(work, "small", name) for name in os.listdir(os.path.join(work, "small")))
+small = small_archives()
 rss_10 = peak_rss(small[:10], destination)
 rss_100 = peak_rss(small, destination)
 per_file = None
@@ -338,10 +358,7 @@ print(f"{'ratio':<12}{'wall':>8}{'CPU':>8}  {'target':<9}result (wall)")
 for name, value, cpu_value, target, ok in checks:
     print(f"{name:<12}{value:>8.2f}{cpu_value:>8.2f}  {target:<9}{'met' if ok else 'MISSED'}")
 print()
-print("merge-refs peak memory (max RSS), archives of 500 PNGs of 64x64:")
-print(f"  10 archives:  {rss_10:6.1f} MB")
-print(f"  100 archives: {rss_100:6.1f} MB  ({rss_100 / rss_10:.2f}x for 10x the archives; "
-      f"target <= 60 MB and <= 1.5x: {'met' if rss_100 <= 60 and rss_100 <= 1.5 * rss_10 else 'MISSED'})")
+print_memory(rss_10, rss_100)
 if per_file:
     print(f"system calls per landed file, case (5), strace -c -f: {per_file[0]:.2f} "
           f"(target <= 6: {'met' if per_file[0] <= 6 else 'MISSED'}); top: {per_file[1]}")

@@ -80,3 +80,73 @@ public enum SHA256 {
     }
   }
 }
+
+/// A SHA-256 digest held as four words instead of 64 hex characters: a merge keeps several per
+/// image, and a hex `String` costs a heap allocation of its own. Hex appears only when printed.
+public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
+  private let words: (UInt64, UInt64, UInt64, UInt64)
+
+  /// The digest of some bytes.
+  public init(of bytes: UnsafeRawBufferPointer) {
+    self.init(rawBytes: SHA256.digest(bytes))
+  }
+
+  /// The digest of a byte array.
+  public init(of bytes: [UInt8]) {
+    self = bytes.withUnsafeBytes { SHA256Digest(of: $0) }
+  }
+
+  /// A digest from its 32 raw bytes.
+  package init(rawBytes bytes: [UInt8]) {
+    precondition(bytes.count == 32, "a SHA-256 digest has 32 bytes")
+    func word(_ start: Int) -> UInt64 {
+      bytes[start..<start + 8].reduce(0) { $0 << 8 | UInt64($1) }
+    }
+    words = (word(0), word(8), word(16), word(24))
+  }
+
+  /// A digest from 64 lowercase hex digits (the form `SHA256.hex` prints), else nil.
+  public init?(hex: String) {
+    guard hex.utf8.count == 64 else { return nil }
+    var values: [UInt64] = []
+    values.reserveCapacity(4)
+    var value: UInt64 = 0
+    for (position, character) in hex.utf8.enumerated() {
+      let nibble: UInt8
+      switch character {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = character - UInt8(ascii: "a") + 10
+      default: return nil
+      }
+      value = value << 4 | UInt64(nibble)
+      if position % 16 == 15 {
+        values.append(value)
+        value = 0
+      }
+    }
+    words = (values[0], values[1], values[2], values[3])
+  }
+
+  /// 64 lowercase hex digits.
+  public var hex: String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(32)
+    for word in [words.0, words.1, words.2, words.3] {
+      for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+    }
+    return SHA256.hexString(bytes)
+  }
+
+  public var description: String { hex }
+
+  public static func == (a: SHA256Digest, b: SHA256Digest) -> Bool {
+    a.words == b.words
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(words.0)
+    hasher.combine(words.1)
+    hasher.combine(words.2)
+    hasher.combine(words.3)
+  }
+}

@@ -91,7 +91,7 @@ public struct MergeApplier: Sendable {
       try reader.forEachEntry(of: inventory.source, wantsData: { pending[$0] != nil }) {
         (entry) throws(ArchiveError) in
         guard let item = pending.removeValue(forKey: entry.path) else { return }
-        let digest = SHA256.hex(entry.bytes)
+        let digest = SHA256Digest(of: entry.bytes)
         guard digest == item.chosen?.image.pngSHA256 else {
           throw .refusedEntry(
             source: inventory.source.description, entry: entry.path,

@@ -139,15 +139,16 @@ public struct MergePlanner: Sendable {
   private func outcome(of image: SourceInventory.Image, destination: Destination)
     -> MergePlan.Outcome
   {
-    guard let digest = destination.pngSHA256(image.path) else { return .added }
+    guard let digest = destination.pngDigest(image.path) else { return .added }
     if digest == image.pngSHA256 { return .unchanged }
     switch destination.pixelIdentity(image.path) {
     case .image(let width, let height, let pixelSHA256):
       let samePixels =
-        width == image.width && height == image.height && pixelSHA256 == image.pixelSHA256
+        width == image.width && height == image.height
+        && SHA256Digest(hex: pixelSHA256) == image.pixelSHA256
       return samePixels ? .unchanged : .updated
     case .gitLFSPointer(let pointer):
-      return pointer.objectID == "sha256:\(image.pngSHA256)" ? .unchanged : .updated
+      return pointer.objectID == "sha256:\(image.pngSHA256.hex)" ? .unchanged : .updated
     case .undecodable, nil:
       return .updated
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceImageCore
 
 /// A hidden folder directly below the destination root where entries that will probably be
 /// written are put while the sources are read, so applying the plan is one `renameat` instead
@@ -15,7 +16,7 @@ final class MergeStaging: @unchecked Sendable {
   struct Staged {
     var name: String
     var status: FileStatus?
-    var digest: String
+    var digest: SHA256Digest
   }
 
   /// The name prefix of staging folders; it starts like every temporary file of this package.
@@ -40,7 +41,7 @@ final class MergeStaging: @unchecked Sendable {
   /// Keeps an entry's bytes for a later rename into place. Staging is an optimisation: when it
   /// fails (a full disk), staging stops and the entry is read again when the plan is applied,
   /// where a write failure is reported as such.
-  func stage(_ bytes: [UInt8], digest: String, source: MergeSource, path: String) {
+  func stage(_ bytes: [UInt8], digest: SHA256Digest, source: MergeSource, path: String) {
     lock.lock()
     guard !disabled else {
       lock.unlock()
@@ -68,6 +69,8 @@ final class MergeStaging: @unchecked Sendable {
   func moveIntoPlace(source: MergeSource, path: String) throws(ArchiveError) -> Bool {
     lock.lock()
     let file = staged.removeValue(forKey: StagedKey(source: source, path: path))
+    // Removing keeps the table's capacity; once every entry is in place, it is let go.
+    if staged.isEmpty { staged = [:] }
     lock.unlock()
     guard let file else { return false }
     try destination.moveIn(

@@ -84,7 +84,8 @@ public struct MergeSummary: Codable, Sendable {
         workers: holders.map { workers[$0.sourceIndex] },
         differingPixels: item.conflictingPixels, resolvedByNewest: item.resolvedByNewest)
     }
-    changes = plan.items.filter { $0.outcome != .unchanged }.map(change)
+    // Lazily filtered: a filtered copy of the plan's items would be a peak of its own.
+    changes = plan.items.lazy.filter { $0.outcome != .unchanged }.map(change)
     skipped = plan.skipped.map(change)
     self.errors = errors
     self.warnings = warnings

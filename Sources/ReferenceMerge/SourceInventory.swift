@@ -10,9 +10,9 @@ public struct SourceInventory: Sendable {
     /// The package-relative path.
     public var path: String
     /// SHA-256 of the PNG bytes.
-    public var pngSHA256: String
+    public var pngSHA256: SHA256Digest
     /// SHA-256 of the decoded RGBA8 pixels.
-    public var pixelSHA256: String
+    public var pixelSHA256: SHA256Digest
     /// The size.
     public var width: Int
     /// The size.
@@ -74,7 +74,7 @@ struct InventoryScanner {
     // before it) are only hashed and header-checked: the manifest, once it arrives, vouches for
     // their pixels as it does for the others. Only those it does not list are decoded, in a
     // second pass, so entry order never turns a merge into a decode of every image.
-    var early: [String: (pngSHA256: String, width: Int, height: Int)] = [:]
+    var early: [String: (pngSHA256: SHA256Digest, width: Int, height: Int)] = [:]
     // An entry whose manifest record matches the destination file byte for byte cannot change
     // anything, so its contents are skipped: an up-to-date tree costs little more than hashing
     // its own files.
@@ -85,7 +85,8 @@ struct InventoryScanner {
     defer { batch.waitForInFlight() }
     let wantsData = { (path: String) -> Bool in
       guard let record = records[path], let destination else { return true }
-      let wanted = destination.pngSHA256(path) != record.pngSHA256
+      guard let recorded = SHA256Digest(hex: record.pngSHA256) else { return true }
+      let wanted = destination.pngDigest(path) != recorded
       skipped = wanted ? nil : path
       return wanted
     }
@@ -112,7 +113,8 @@ struct InventoryScanner {
       try check(entry, source: source)
       if skipped == entry.path, let record = records[entry.path] {
         images[entry.path] = .init(
-          path: entry.path, pngSHA256: record.pngSHA256, pixelSHA256: record.pixelSHA256,
+          path: entry.path, pngSHA256: recordedDigest(record.pngSHA256),
+          pixelSHA256: recordedDigest(record.pixelSHA256),
           width: record.width, height: record.height, test: record.test)
         return
       }
@@ -125,7 +127,7 @@ struct InventoryScanner {
         }
         return
       }
-      let pngSHA256 = SHA256.hex(entry.bytes)
+      let pngSHA256 = SHA256Digest(of: entry.bytes)
       stageIfChanged(entry.bytes, pngSHA256: pngSHA256, source: source, path: entry.path)
       if manifest == nil {
         let size = try headerSize(entry, source: source)
@@ -141,7 +143,7 @@ struct InventoryScanner {
       }
     }
     try batch.finish(into: &images, refusing: refuse(source), staging: stager(source))
-    var undecoded: [String: String] = [:]
+    var undecoded: [String: SHA256Digest] = [:]
     for (path, seen) in early.sorted(by: { $0.key < $1.key }) {
       if let record = records[path] {
         images[path] = try vouched(
@@ -154,7 +156,7 @@ struct InventoryScanner {
     if !undecoded.isEmpty {
       try SourceReader(limits: limits).forEachEntry(of: source) { (entry) throws(ArchiveError) in
         guard let pngSHA256 = undecoded.removeValue(forKey: entry.path) else { return }
-        guard SHA256.hex(entry.bytes) == pngSHA256 else {
+        guard SHA256Digest(of: entry.bytes) == pngSHA256 else {
           throw refuse(source, entry.path, "it changed while it was read; rerun the merge")
         }
         // Staged, if it differs, in the first pass already.
@@ -166,7 +168,8 @@ struct InventoryScanner {
     }
     let recorded = manifest?.images ?? []
     for record in recorded {
-      if let image = images[record.path], image.pixelSHA256 != record.pixelSHA256 {
+      if let image = images[record.path], image.pixelSHA256 != recordedDigest(record.pixelSHA256)
+      {
         throw refuse(source, record.path, "its pixels do not match its manifest record")
       }
     }
@@ -193,7 +196,7 @@ struct InventoryScanner {
 
   /// Keeps an entry for applying when the destination does not already hold these bytes.
   private func stageIfChanged(
-    _ bytes: [UInt8], pngSHA256: String, source: MergeSource, path: String
+    _ bytes: [UInt8], pngSHA256: SHA256Digest, source: MergeSource, path: String
   ) {
     stager(source)(bytes, pngSHA256, path)
   }
@@ -202,7 +205,7 @@ struct InventoryScanner {
   private func stager(_ source: MergeSource) -> DecodeBatch.Stager {
     let (staging, destination) = (staging, destination)
     return { bytes, pngSHA256, path in
-      guard let staging, destination?.pngSHA256(path) != pngSHA256 else { return }
+      guard let staging, destination?.pngDigest(path) != pngSHA256 else { return }
       staging.stage(bytes, digest: pngSHA256, source: source, path: path)
     }
   }
@@ -232,22 +235,23 @@ struct InventoryScanner {
   /// An image whose bytes must be exactly those its manifest record hashed; the record's pixel
   /// hash then holds without decoding.
   private func vouched(
-    _ path: String, pngSHA256: String, size: (width: Int, height: Int), source: MergeSource,
-    record: ArchiveManifest.Image
+    _ path: String, pngSHA256: SHA256Digest, size: (width: Int, height: Int),
+    source: MergeSource, record: ArchiveManifest.Image
   ) throws(ArchiveError) -> SourceInventory.Image {
-    guard record.pngSHA256 == pngSHA256 else {
+    guard SHA256Digest(hex: record.pngSHA256) == pngSHA256 else {
       throw refuse(source, path, "its bytes do not match its manifest record (corrupt?)")
     }
     guard size == (record.width, record.height) else {
       throw refuse(source, path, "its size does not match its manifest record")
     }
     return .init(
-      path: path, pngSHA256: pngSHA256, pixelSHA256: record.pixelSHA256,
+      path: path, pngSHA256: pngSHA256, pixelSHA256: recordedDigest(record.pixelSHA256),
       width: size.width, height: size.height, test: record.test)
   }
 
   private func image(
-    _ entry: ArchiveEntry, pngSHA256: String, source: MergeSource, record: ArchiveManifest.Image?
+    _ entry: ArchiveEntry, pngSHA256: SHA256Digest, source: MergeSource,
+    record: ArchiveManifest.Image?
   ) throws(ArchiveError) -> SourceInventory.Image {
     if let record {
       // The header is still checked, cheaply.
@@ -260,8 +264,15 @@ struct InventoryScanner {
       throw refuse(source, entry.path, "not a valid PNG: \(error)")
     }
     return .init(
-      path: entry.path, pngSHA256: pngSHA256, pixelSHA256: SHA256.hex(pixels.pixels),
+      path: entry.path, pngSHA256: pngSHA256, pixelSHA256: SHA256Digest(of: pixels.pixels),
       width: pixels.width, height: pixels.height, test: nil)
+  }
+
+  /// A manifest record's digest. Records are not checked when the manifest is read, so text
+  /// that is not lowercase hex stands for the digest of the text itself: equal texts still
+  /// match each other and no real digest, as when digests were compared as text.
+  private func recordedDigest(_ text: String) -> SHA256Digest {
+    SHA256Digest(hex: text) ?? SHA256Digest(of: Array(text.utf8))
   }
 
   private func refuse(_ source: MergeSource) -> @Sendable (String, String) -> ArchiveError {
@@ -289,18 +300,18 @@ struct InventoryScanner {
 /// equal pixels), so a set of repeated images is decoded once per distinct file.
 struct DecodeBatch {
   /// Stages an entry (bytes, PNG SHA-256, path) if the destination does not hold it yet.
-  typealias Stager = @Sendable ([UInt8], String, String) -> Void
+  typealias Stager = @Sendable ([UInt8], SHA256Digest, String) -> Void
 
   /// An entry; its PNG hash is nil until computed (and the entry staged) in the background.
-  private typealias Entry = (path: String, bytes: [UInt8], pngSHA256: String?)
+  private typealias Entry = (path: String, bytes: [UInt8], pngSHA256: SHA256Digest?)
 
   /// What decoding a file taught: its size and pixel hash.
-  private typealias Decoded = (width: Int, height: Int, pixelSHA256: String)
+  private typealias Decoded = (width: Int, height: Int, pixelSHA256: SHA256Digest)
 
   /// The results of files already decoded, by PNG hash. Only the background task of the batch
   /// in flight touches it, and batches run one at a time.
   private final class DecodedFiles: @unchecked Sendable {
-    var byPNGSHA256: [String: Decoded] = [:]
+    var byPNGSHA256: [SHA256Digest: Decoded] = [:]
     /// Bounds the memory of a source of many distinct files (about 200 bytes per file); past
     /// it, new files are decoded every time they occur.
     let capacity = 4096
@@ -333,7 +344,7 @@ struct DecodeBatch {
   }
 
   /// Adds an entry; without `pngSHA256`, it is hashed and staged when the batch is submitted.
-  mutating func add(_ path: String, _ bytes: [UInt8], pngSHA256: String? = nil) {
+  mutating func add(_ path: String, _ bytes: [UInt8], pngSHA256: SHA256Digest? = nil) {
     entries.append((path, bytes, pngSHA256))
     paths.insert(path)
     byteCount += bytes.count
@@ -375,12 +386,12 @@ struct DecodeBatch {
     let hashes = ConcurrentSlots.perform(entries.count) { index in
       let entry = entries[index]
       if let known = entry.pngSHA256 { return known }
-      let pngSHA256 = SHA256.hex(entry.bytes)
+      let pngSHA256 = SHA256Digest(of: entry.bytes)
       staging(entry.bytes, pngSHA256, entry.path)
       return pngSHA256
     }
     // The first entry of each file not decoded before; the others reuse its result.
-    var firstIndex: [String: Int] = [:]
+    var firstIndex: [SHA256Digest: Int] = [:]
     for (index, pngSHA256) in hashes.enumerated()
     where decodedFiles.byPNGSHA256[pngSHA256] == nil && firstIndex[pngSHA256] == nil {
       firstIndex[pngSHA256] = index
@@ -389,10 +400,10 @@ struct DecodeBatch {
     let decoded = ConcurrentSlots.perform(toDecode.count) { position in
       Result { () throws(PNGError) -> Decoded in
         let pixels = try PNGDecoder().decode(entries[toDecode[position]].bytes)
-        return (pixels.width, pixels.height, SHA256.hex(pixels.pixels))
+        return (pixels.width, pixels.height, SHA256Digest(of: pixels.pixels))
       }
     }
-    var thisBatch: [String: Result<Decoded, PNGError>] = [:]
+    var thisBatch: [SHA256Digest: Result<Decoded, PNGError>] = [:]
     for (index, result) in zip(toDecode, decoded) {
       thisBatch[hashes[index]] = result
       if case .success(let file) = result,

@@ -22,7 +22,7 @@ package final class Destination: @unchecked Sendable {
   /// Open folder handles by package-relative path; `.some(nil)` for folders known missing.
   private var folders: [String: Int32?] = [:]
   private var beneathWorks = true
-  private var digests: [String: String?] = [:]
+  private var digests: [String: SHA256Digest?] = [:]
   /// What the planner already learned about paths (nil: nothing there), so checking them
   /// again costs no system call.
   private var statuses: [String: FileStatus?] = [:]
@@ -166,6 +166,11 @@ package final class Destination: @unchecked Sendable {
   /// The SHA-256 of the PNG bytes at a path, nil when there is no regular file. Asked once per
   /// path per run; across runs the digest cache answers for files that have not changed.
   package func pngSHA256(_ path: String) -> String? {
+    pngDigest(path)?.hex
+  }
+
+  /// The SHA-256 of the PNG bytes at a path, as kept for comparisons; see `pngSHA256(_:)`.
+  package func pngDigest(_ path: String) -> SHA256Digest? {
     lock.lock()
     if let known = digests[path] {
       lock.unlock()
@@ -179,18 +184,18 @@ package final class Destination: @unchecked Sendable {
     return digest
   }
 
-  private func computePNGSHA256(_ path: String) -> String? {
+  private func computePNGSHA256(_ path: String) -> SHA256Digest? {
     if let digestCache {
       guard let status = try? status(path) else { return nil }
       learn(path, status)
       guard status.kind == .regularFile else { return nil }
       if let digest = digestCache.digest(path, status: status) { return digest }
       guard let (bytes, read) = read(path) else { return nil }
-      let digest = SHA256.hex(bytes)
+      let digest = SHA256Digest(of: bytes)
       digestCache.remember(path, status: read, digest: digest)
       return digest
     }
-    return read(path).map { SHA256.hex($0.bytes) }
+    return read(path).map { SHA256Digest(of: $0.bytes) }
   }
 
   /// What a destination file holds, as far as comparing pixels goes.
@@ -246,7 +251,9 @@ package final class Destination: @unchecked Sendable {
   /// final name. Missing folders are created (each opened again without following links).
   /// - Throws: `ArchiveError` naming the path; the temporary file is removed.
   /// - Parameter digest: The bytes' SHA-256, remembered for the next run.
-  package func write(_ bytes: [UInt8], to path: String, digest: String) throws(ArchiveError) {
+  package func write(_ bytes: [UInt8], to path: String, digest: SHA256Digest)
+    throws(ArchiveError)
+  {
     let (folderPath, name) = Self.split(path)
     guard let folder = try folder(folderPath, create: true, for: path) else { return }
     let temporary = FileSystem.temporaryName(for: name)
@@ -255,13 +262,18 @@ package final class Destination: @unchecked Sendable {
     if let status { digestCache?.remember(path, status: status, digest: digest) }
   }
 
+  /// Writes a file atomically, given its SHA-256 as hex (computed again when it is not hex).
+  package func write(_ bytes: [UInt8], to path: String, digest: String) throws(ArchiveError) {
+    try write(bytes, to: path, digest: SHA256Digest(hex: digest) ?? SHA256Digest(of: bytes))
+  }
+
   /// Renames a file from a private folder (the staging folder) into place.
   /// - Parameters:
   ///   - status: The file's status when it was written, if known.
   ///   - digest: Its SHA-256, remembered for the next run.
   func moveIn(
     from privateFolder: Int32, _ privateName: String, to path: String, status: FileStatus?,
-    digest: String
+    digest: SHA256Digest
   ) throws(ArchiveError) {
     let (folderPath, name) = Self.split(path)
     guard let folder = try folder(folderPath, create: true, for: path) else { return }

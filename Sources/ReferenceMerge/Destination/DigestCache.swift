@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceImageCore
 
 /// The SHA-256 of destination files as of the last merge, keyed by device, inode, size and
 /// modification time (nanoseconds), kept in the package's `.build` folder, so a rerun into an
@@ -14,7 +15,7 @@ final class DigestCache: @unchecked Sendable {
     var inode: UInt64
     var size: Int
     var modified: Int64
-    var digest: String
+    var digest: SHA256Digest
   }
 
   /// The cache file's name inside `.build`.
@@ -41,7 +42,7 @@ final class DigestCache: @unchecked Sendable {
   deinit { _ = calls.close(buildFolder) }
 
   /// The digest of a file whose status matches its entry and is older than the cache.
-  func digest(_ path: String, status: FileStatus) -> String? {
+  func digest(_ path: String, status: FileStatus) -> SHA256Digest? {
     lock.lock()
     defer { lock.unlock() }
     guard let entry = entries[path], entry.device == status.device, entry.inode == status.inode,
@@ -52,7 +53,7 @@ final class DigestCache: @unchecked Sendable {
   }
 
   /// Records the digest of a file as it is now.
-  func remember(_ path: String, status: FileStatus, digest: String) {
+  func remember(_ path: String, status: FileStatus, digest: SHA256Digest) {
     lock.lock()
     defer { lock.unlock() }
     entries[path] = Entry(
@@ -77,7 +78,7 @@ final class DigestCache: @unchecked Sendable {
     var complete = true
     for (path, entry) in entries where complete {
       chunk += "\(entry.device) \(entry.inode) \(entry.size) \(entry.modified) ".utf8
-      chunk += entry.digest.utf8
+      chunk += entry.digest.hex.utf8
       chunk.append(UInt8(ascii: " "))
       chunk += path.utf8
       chunk.append(UInt8(ascii: "\n"))
@@ -111,11 +112,10 @@ final class DigestCache: @unchecked Sendable {
         let inode = UInt64(String(decoding: fields[1], as: UTF8.self)),
         let size = Int(String(decoding: fields[2], as: UTF8.self)),
         let modified = Int64(String(decoding: fields[3], as: UTF8.self)),
-        fields[4].count == 64
+        let digest = SHA256Digest(hex: String(decoding: fields[4], as: UTF8.self))
       else { continue }
       entries[String(decoding: fields[5], as: UTF8.self)] = Entry(
-        device: device, inode: inode, size: size, modified: modified,
-        digest: String(decoding: fields[4], as: UTF8.self))
+        device: device, inode: inode, size: size, modified: modified, digest: digest)
     }
   }
 }
