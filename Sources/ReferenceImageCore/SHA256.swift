@@ -132,7 +132,9 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(32)
     for word in [words.0, words.1, words.2, words.3] {
-      for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+      for shift in stride(from: 56, through: 0, by: -8) {
+        bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+      }
     }
     return SHA256.hexString(bytes)
   }

@@ -44,7 +44,8 @@ public struct MergeApplier: Sendable {
   ) throws(ArchiveError) -> Result {
     precondition(plan.items(.conflict).isEmpty, "a plan with conflicts must not be applied")
     var result = Result()
-    let writes = plan.items.filter { $0.outcome == .added || $0.outcome == .updated }
+    // Visited in place: a filtered copy of a large plan's items would be a peak of its own.
+    let writes = plan.items.lazy.filter { $0.outcome == .added || $0.outcome == .updated }
     var touchedFolders = Set(writes.map { Destination.split($0.path).folder })
     if options.prune {
       touchedFolders.formUnion(plan.items(.orphan).map { Destination.split($0.path).folder })
@@ -53,7 +54,8 @@ public struct MergeApplier: Sendable {
       result.leftoversRemoved += destination.removeLeftovers(in: folder)
     }
     try writeImages(
-      writes, plan: plan, destination: destination, staging: staging, result: &result,
+      writes, count: writes.count, plan: plan, destination: destination, staging: staging,
+      result: &result,
       progress: progress)
     if options.prune {
       for orphan in plan.items(.orphan) {
@@ -67,7 +69,8 @@ public struct MergeApplier: Sendable {
 
   /// Renames staged entries into place, and reads each source once more for the others.
   private func writeImages(
-    _ writes: [MergePlan.Item], plan: MergePlan, destination: Destination,
+    _ writes: some Sequence<MergePlan.Item>, count: Int, plan: MergePlan,
+    destination: Destination,
     staging: MergeStaging?, result: inout Result, progress: (Int, Int) -> Void
   ) throws(ArchiveError) {
     var wanted: [Int: [String: MergePlan.Item]] = [:]
@@ -76,10 +79,12 @@ public struct MergeApplier: Sendable {
       guard let chosen = item.chosen else { continue }
       let source = plan.inventories[chosen.sourceIndex].source
       // Staged while the sources were read, and checked then: one rename puts it in place.
-      if try staging?.moveIntoPlace(source: source, path: item.path) == true {
+      let staged = try staging?.moveIntoPlace(
+        source: source, path: item.path, digest: chosen.image.pngSHA256)
+      if staged == true {
         result.written.append(item.path)
         done += 1
-        progress(done, writes.count)
+        progress(done, count)
       } else {
         wanted[chosen.sourceIndex, default: [:]][item.path] = item
       }
@@ -100,7 +105,7 @@ public struct MergeApplier: Sendable {
         try destination.write(entry.bytes, to: entry.path, digest: digest)
         result.written.append(entry.path)
         done += 1
-        progress(done, writes.count)
+        progress(done, count)
       }
       if let missing = pending.keys.sorted().first {
         throw .refusedEntry(

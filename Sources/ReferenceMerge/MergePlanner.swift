@@ -53,6 +53,7 @@ public struct MergePlanner: Sendable {
       }
     }
     var items = decide(inventories, destination: destination)
+    destination.forgetDigests()
     var destinationProblems: [ArchiveError] = []
     for item in items {
       do {
@@ -100,13 +101,33 @@ public struct MergePlanner: Sendable {
   private func decide(_ inventories: [SourceInventory], destination: Destination)
     -> [MergePlan.Item]
   {
-    var candidates: [String: [MergePlan.Candidate]] = [:]
-    for (index, inventory) in inventories.enumerated() {
-      for image in inventory.images.values {
-        candidates[image.path, default: []].append(.init(sourceIndex: index, image: image))
-      }
+    // Every image of every source, by position, sorted by path: each path's candidates are
+    // then one run of neighbours. A table of candidate lists per path cost a merge of many
+    // archives an array and a table slot for every image.
+    let total = inventories.reduce(0) { $0 + $1.images.count }
+    var positions: [(source: Int32, image: Int32)] = []
+    positions.reserveCapacity(total)
+    for (source, inventory) in inventories.enumerated() {
+      for image in inventory.images.indices { positions.append((Int32(source), Int32(image))) }
     }
-    return candidates.map { path, all in
+    let image = { (position: (source: Int32, image: Int32)) in
+      inventories[Int(position.source)].images[Int(position.image)]
+    }
+    // Stable, and each inventory is already sorted: a single source costs one pass.
+    positions.sort { image($0).path < image($1).path }
+    var runs: [Range<Int>] = []
+    var start = 0
+    for index in positions.indices.dropFirst()
+    where image(positions[index]).path != image(positions[start]).path {
+      runs.append(start..<index)
+      start = index
+    }
+    if !positions.isEmpty { runs.append(start..<positions.count) }
+    return runs.map { run in
+      let path = image(positions[run.lowerBound]).path
+      let all = positions[run].map {
+        MergePlan.Candidate(sourceIndex: Int($0.source), image: image($0))
+      }
       // Newest first; among equals, the later source on the command line wins.
       let ordered = all.sorted {
         let (a, b) = (
@@ -190,7 +211,7 @@ public struct MergePlanner: Sendable {
   {
     var covered = Set<String>()
     for inventory in inventories {
-      covered.formUnion(inventory.images.keys)
+      covered.formUnion(inventory.images.lazy.map(\.path))
       covered.formUnion(inventory.manifest?.verifiedReferences ?? [])
     }
     let folders = Set(covered.map { Destination.split($0).folder })

@@ -73,19 +73,27 @@ public struct MergeSummary: Codable, Sendable {
           incompleteReason: "refused: \($0.error)")
       }
     // Built once per source and shared by every change it holds: a merge of many archives
-    // otherwise held two new strings per changed path.
+    // otherwise held two new strings per changed path, and two new arrays for the one holder
+    // most changes have.
     let names = plan.inventories.map(\.source.description)
     let workers = plan.inventories.map(\.workerSummary)
+    let soleName = names.map { [$0] }
+    let soleWorker = workers.map { [$0] }
     let change = { (item: MergePlan.Item) in
       let holders = item.outcome == .conflict ? item.rivals : item.chosen.map { [$0] } ?? []
+      let sole = holders.count == 1 ? holders[0].sourceIndex : nil
       return Change(
         path: item.path, outcome: item.outcome.rawValue,
-        sources: holders.map { names[$0.sourceIndex] },
-        workers: holders.map { workers[$0.sourceIndex] },
+        sources: sole.map { soleName[$0] } ?? holders.map { names[$0.sourceIndex] },
+        workers: sole.map { soleWorker[$0] } ?? holders.map { workers[$0.sourceIndex] },
         differingPixels: item.conflictingPixels, resolvedByNewest: item.resolvedByNewest)
     }
-    // Lazily filtered: a filtered copy of the plan's items would be a peak of its own.
-    changes = plan.items.lazy.filter { $0.outcome != .unchanged }.map(change)
+    // Visited in place and sized once: a filtered copy of the plan's items, or an array grown
+    // by doubling, would be a peak of their own.
+    let changed = plan.items.lazy.filter { $0.outcome != .unchanged }
+    changes = []
+    changes.reserveCapacity(changed.count)
+    changes.append(contentsOf: changed.map(change))
     skipped = plan.skipped.map(change)
     self.errors = errors
     self.warnings = warnings

@@ -26,8 +26,10 @@ public struct SourceInventory: Sendable {
   /// Its manifest, if it has one, without its per-image records: those are folded into
   /// `images` (keeping both doubled the memory of merges over many archives).
   public let manifest: ArchiveManifest?
-  /// Its images by path.
-  public let images: [String: Image]
+  /// Its images, sorted by path. An array, not a table by path: the plan finds images by
+  /// position, and a hash table's free slots cost a merge of many archives more than the
+  /// images themselves.
+  public let images: [Image]
   /// When its images were generated: the manifest's end (or start) time, else the file's date.
   public let generatedAt: Date
   /// Manifest records whose entry is missing from the source.
@@ -168,8 +170,7 @@ struct InventoryScanner {
     }
     let recorded = manifest?.images ?? []
     for record in recorded {
-      if let image = images[record.path], image.pixelSHA256 != recordedDigest(record.pixelSHA256)
-      {
+      if let image = images[record.path], image.pixelSHA256 != recordedDigest(record.pixelSHA256) {
         throw refuse(source, record.path, "its pixels do not match its manifest record")
       }
     }
@@ -177,7 +178,7 @@ struct InventoryScanner {
     // the memory a merge of many archives needs.
     manifest?.images = []
     return SourceInventory(
-      source: source, manifest: manifest, images: images,
+      source: source, manifest: manifest, images: images.values.sorted { $0.path < $1.path },
       generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(source),
       missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
   }
@@ -206,7 +207,7 @@ struct InventoryScanner {
     let (staging, destination) = (staging, destination)
     return { bytes, pngSHA256, path in
       guard let staging, destination?.pngDigest(path) != pngSHA256 else { return }
-      staging.stage(bytes, digest: pngSHA256, source: source, path: path)
+      staging.stage(bytes, source: source, path: path)
     }
   }
 

@@ -398,6 +398,14 @@ package final class Destination: @unchecked Sendable {
     digestCache?.save()
   }
 
+  /// Lets go of the digests asked this run, once the plan is decided: a merge of many archives
+  /// asks one per path, and nothing after planning needs them (a later question hashes again).
+  package func forgetDigests() {
+    lock.lock()
+    digests = [:]
+    lock.unlock()
+  }
+
   // MARK: Helpers
 
   /// A package-relative path as (folder, name).

@@ -24,10 +24,18 @@ final class DigestCache: @unchecked Sendable {
   private let calls: FileCalls
   private let buildFolder: Int32
   private let lock = NSLock()
+  /// The entries read from the cache file.
   private var entries: [String: Entry] = [:]
+  /// Entries learned in this run, in order (a later one for a path wins when the file is read),
+  /// in pieces of `pieceSize`. A list, not a table, and in pieces, not one array grown by
+  /// doubling: a merge of many archives learns tens of thousands, and a table's free slots or
+  /// a doubling's two copies would cost more than the entries.
+  private var learned: [[(path: String, entry: Entry)]] = []
+  private static let pieceSize = 4096
   /// The cache file's modification time; entries not older than it are not trusted.
   private var writtenAt: Int64 = .min
   private var changed = false
+  private var saved = false
 
   /// Opens the cache of a package, or returns nil when the package has no `.build` folder
   /// (a destination that is not a built package gets no cache file).
@@ -56,18 +64,35 @@ final class DigestCache: @unchecked Sendable {
   func remember(_ path: String, status: FileStatus, digest: SHA256Digest) {
     lock.lock()
     defer { lock.unlock() }
-    entries[path] = Entry(
-      device: status.device, inode: status.inode, size: status.size, modified: status.modified,
-      digest: digest)
+    guard !saved else { return }
+    entries.removeValue(forKey: path)
+    if learned.last.map({ $0.count == Self.pieceSize }) ?? true {
+      learned.append([])
+      learned[learned.count - 1].reserveCapacity(Self.pieceSize)
+    }
+    learned[learned.count - 1].append(
+      (
+        path,
+        Entry(
+          device: status.device, inode: status.inode, size: status.size,
+          modified: status.modified, digest: digest)
+      ))
     changed = true
   }
 
   /// Writes the cache (temporary name, then rename) when something was learned. A cache that
   /// cannot be written costs the next run time, not correctness, so failures are ignored.
+  /// Saved once, when a merge ends: the entries are let go, and what is learned afterwards is
+  /// not kept.
   func save() {
     lock.lock()
-    defer { lock.unlock() }
-    guard changed else { return }
+    defer {
+      entries = [:]
+      learned = []
+      saved = true
+      lock.unlock()
+    }
+    guard changed && !saved else { return }
     let temporary = FileSystem.temporaryName(for: Self.fileName)
     let handle = calls.openAt(buildFolder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
     guard handle >= 0 else { return }
@@ -76,17 +101,19 @@ final class DigestCache: @unchecked Sendable {
     var chunk: [UInt8] = []
     chunk.reserveCapacity(1 << 16)
     var complete = true
-    for (path, entry) in entries where complete {
+    func add(_ path: String, _ entry: Entry) {
       chunk += "\(entry.device) \(entry.inode) \(entry.size) \(entry.modified) ".utf8
       chunk += entry.digest.hex.utf8
       chunk.append(UInt8(ascii: " "))
       chunk += path.utf8
       chunk.append(UInt8(ascii: "\n"))
-      if chunk.count >= 1 << 16 {
+      if chunk.count >= 1 << 16 && complete {
         complete = calls.writeAll(chunk, to: handle) == nil
         chunk.removeAll(keepingCapacity: true)
       }
     }
+    for (path, entry) in entries where complete { add(path, entry) }
+    for (path, entry) in learned.joined() where complete { add(path, entry) }
     complete = complete && calls.writeAll(chunk, to: handle) == nil
     complete = calls.close(handle) == 0 && complete
     if !complete || calls.renameAt(buildFolder, temporary, buildFolder, Self.fileName) != 0 {
