@@ -69,7 +69,10 @@ public struct MergePlanner: Sendable {
     items = countConflictingPixels(items, inventories: inventories)
     let orphanSearch = !inventories.isEmpty && inventories.allSatisfy(\.isComplete) && bad.isEmpty
     if orphanSearch {
-      items += orphans(inventories, destination: destination)
+      // Sorted first (decided in path order already, so this costs one pass): orphans are found
+      // by searching the paths the runs produced.
+      items.sort { $0.path < $1.path }
+      items += orphans(inventories, produced: items, destination: destination)
     }
     items.sort { $0.path < $1.path }
     var plan = MergePlan(
@@ -206,20 +209,32 @@ public struct MergePlanner: Sendable {
   // MARK: Orphans
 
   /// PNGs in the reference folders the runs used that no run produced or verified.
-  private func orphans(_ inventories: [SourceInventory], destination: Destination)
-    -> [MergePlan.Item]
-  {
-    var covered = Set<String>()
+  /// - Parameter produced: The plan's items for the images of the runs, sorted by path: searched
+  ///   instead of a set of every path, which a merge of many archives would pay for twice.
+  private func orphans(
+    _ inventories: [SourceInventory], produced: [MergePlan.Item], destination: Destination
+  ) -> [MergePlan.Item] {
+    var verified = Set<String>()
     for inventory in inventories {
-      covered.formUnion(inventory.images.lazy.map(\.path))
-      covered.formUnion(inventory.manifest?.verifiedReferences ?? [])
+      verified.formUnion(inventory.manifest?.verifiedReferences ?? [])
     }
-    let folders = Set(covered.map { Destination.split($0).folder })
+    var folders = Set<String>()
+    for item in produced { folders.insert(Destination.split(item.path).folder) }
+    for path in verified { folders.insert(Destination.split(path).folder) }
+    let isProduced = { (path: String) -> Bool in
+      var low = 0
+      var high = produced.count
+      while low < high {
+        let middle = (low + high) / 2
+        if produced[middle].path < path { low = middle + 1 } else { high = middle }
+      }
+      return low < produced.count && produced[low].path == path
+    }
     var orphans: [MergePlan.Item] = []
     for folder in folders.sorted() {
       for name in destination.pngFiles(in: folder) {
         let path = folder.isEmpty ? name : "\(folder)/\(name)"
-        guard !covered.contains(path) else { continue }
+        guard !verified.contains(path) && !isProduced(path) else { continue }
         orphans.append(
           .init(
             path: path, outcome: .orphan, chosen: nil, rivals: [], conflictingPixels: nil,

@@ -109,40 +109,44 @@ public struct MergeSummary: Codable, Sendable {
   /// The report for a terminal: sources, every change, warnings, errors, then one summary line.
   public func text() -> String {
     var lines: [String] = []
-    lines.append("sources (\(sources.count)):")
+    forEachTextLine { lines.append($0) }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The lines of `text()`, one at a time, without building the whole text.
+  public func forEachTextLine(_ body: (String) -> Void) {
+    body("sources (\(sources.count)):")
     for source in sources {
       var line = "  \(source.name): \(source.images) image\(source.images == 1 ? "" : "s")"
       if let worker = source.worker { line += ", \(worker)" }
       if let reason = source.incompleteReason { line += " — INCOMPLETE: \(reason)" }
-      lines.append(line)
+      body(line)
     }
-    let conflictList = changes.filter { $0.outcome == "conflict" }
+    let conflictList = changes.lazy.filter { $0.outcome == "conflict" }
     if !conflictList.isEmpty {
-      lines.append("conflicts (sources disagree; nothing was written):")
+      body("conflicts (sources disagree; nothing was written):")
       for change in conflictList {
-        lines.append("  \(change.path): \(describe(change))")
+        body("  \(change.path): \(describe(change))")
       }
     }
     for outcome in ["added", "updated", "orphan"] {
-      let list = changes.filter { $0.outcome == outcome }
+      let list = changes.lazy.filter { $0.outcome == outcome }
       guard !list.isEmpty else { continue }
-      lines.append(
-        outcome == "orphan" ? "orphans (no test produced or verified them):" : "\(outcome):")
+      body(outcome == "orphan" ? "orphans (no test produced or verified them):" : "\(outcome):")
       for change in list {
         var line = "  \(change.path)"
         if change.resolvedByNewest { line += " (conflict resolved by newest: \(describe(change)))" }
-        lines.append(line)
+        body(line)
       }
     }
     if !skipped.isEmpty {
-      lines.append("skipped (not included; left as they are):")
-      lines += skipped.map { "  \($0.path) (\($0.outcome))" }
+      body("skipped (not included; left as they are):")
+      for change in skipped { body("  \(change.path) (\(change.outcome))") }
     }
-    lines += warnings.map { "warning: \($0)" }
-    lines += errors.map { "error: \($0)" }
-    if let report { lines.append("review report: \(report)") }
-    lines.append(summaryLine)
-    return lines.joined(separator: "\n")
+    for warning in warnings { body("warning: \(warning)") }
+    for error in errors { body("error: \(error)") }
+    if let report { body("review report: \(report)") }
+    body(summaryLine)
   }
 
   /// "3 added, 1 updated, 40 unchanged, 0 conflicts, 2 orphans, 0 refused".

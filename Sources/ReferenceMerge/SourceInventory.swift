@@ -96,7 +96,8 @@ struct InventoryScanner {
       (entry) throws(ArchiveError) in
       if entry.path == ArchiveManifest.entryName {
         guard manifest == nil else { throw refuse(source, entry.path, "a second manifest") }
-        let decoded = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+        var decoded = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+        shareTestNames(&decoded)
         // Record paths name files to land and folders to search for orphans: the same rules
         // as entry paths hold for them.
         for path in decoded.images.map(\.path) + decoded.verifiedReferences {
@@ -181,6 +182,20 @@ struct InventoryScanner {
       source: source, manifest: manifest, images: images.values.sorted { $0.path < $1.path },
       generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(source),
       missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
+  }
+
+  /// Makes records that name the same test share one string: a run's tests each produce
+  /// many images, and the inventory keeps every record's test name.
+  private func shareTestNames(_ manifest: inout ArchiveManifest) {
+    var names: [String: String] = [:]
+    for index in manifest.images.indices {
+      let name = manifest.images[index].test
+      if let shared = names[name] {
+        manifest.images[index].test = shared
+      } else {
+        names[name] = name
+      }
+    }
   }
 
   /// Whether a manifest may come after some images. When it cannot (a zip whose directory
