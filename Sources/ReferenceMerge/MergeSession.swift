@@ -128,10 +128,12 @@ public struct MergeSession: Sendable {
     if options.requireComplete && !plan.incompleteSources.isEmpty {
       problems.append(.incompleteSources)
     }
-    var outcome = Outcome(
-      plan: plan, problems: problems, warnings: warnings, report: reportPath, options: options,
-      dryRun: writesNothing)
-    guard !outcome.stopsBeforeWriting && !writesNothing else { return outcome }
+    if let stopped = outcomeIfStopping(
+      plan: plan, problems: problems, warnings: warnings, report: reportPath)
+    {
+      return stopped
+    }
+    let outcome: Outcome
     do {
       let result = try MergeApplier(options: options).apply(
         plan, to: destination, staging: staging
@@ -150,6 +152,18 @@ public struct MergeSession: Sendable {
         report: reportPath, options: options, dryRun: false)
     }
     return outcome
+  }
+
+  /// The outcome when nothing is to be written (a dry run, or problems that stop the merge),
+  /// else nil. A function of its own so that the summary built to decide is let go before
+  /// applying, which a merge of many archives would otherwise hold twice.
+  private func outcomeIfStopping(
+    plan: MergePlan, problems: [MergeProblem], warnings: [String], report: String?
+  ) -> Outcome? {
+    let outcome = Outcome(
+      plan: plan, problems: problems, warnings: warnings, report: report, options: options,
+      dryRun: writesNothing)
+    return outcome.stopsBeforeWriting || writesNothing ? outcome : nil
   }
 
   /// The command that lands this merge again, for the review page to add its decision to: the

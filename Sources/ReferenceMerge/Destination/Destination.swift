@@ -179,7 +179,11 @@ package final class Destination: @unchecked Sendable {
     lock.unlock()
     let digest = computePNGSHA256(path)
     lock.lock()
-    digests[path] = digest
+    // A path in a folder known to be missing is answered again without a system call:
+    // remembering it would cost a merge into a new tree a table entry for every image.
+    if digest != nil || folders[Self.split(path).folder] != .some(nil) {
+      digests[path] = digest
+    }
     lock.unlock()
     return digest
   }
