@@ -26,12 +26,14 @@ final class DigestCache: @unchecked Sendable {
   private let lock = NSLock()
   /// The entries read from the cache file.
   private var entries: [String: Entry] = [:]
-  /// Entries learned in this run, in order (a later one for a path wins when the file is read),
-  /// in pieces of `pieceSize`. A list, not a table, and in pieces, not one array grown by
-  /// doubling: a merge of many archives learns tens of thousands, and a table's free slots or
-  /// a doubling's two copies would cost more than the entries.
-  private var learned: [[(path: String, entry: Entry)]] = []
-  private static let pieceSize = 4096
+  /// The next cache file, written as entries are learned (a later line for a path wins when
+  /// the file is read) and renamed into place by `save()`. Kept on disk, not in memory: a
+  /// merge of many archives learns tens of thousands of entries.
+  private var pending: (handle: Int32, name: String)?
+  /// Lines not yet written to `pending`, up to 64 KiB.
+  private var chunk: [UInt8] = []
+  /// Whether writing `pending` failed: nothing more is written, and the old cache stays.
+  private var broken = false
   /// The cache file's modification time; entries not older than it are not trusted.
   private var writtenAt: Int64 = .min
   private var changed = false
@@ -47,7 +49,10 @@ final class DigestCache: @unchecked Sendable {
     load()
   }
 
-  deinit { _ = calls.close(buildFolder) }
+  deinit {
+    discardPending()
+    _ = calls.close(buildFolder)
+  }
 
   /// The digest of a file whose status matches its entry and is older than the cache.
   func digest(_ path: String, status: FileStatus) -> SHA256Digest? {
@@ -64,61 +69,78 @@ final class DigestCache: @unchecked Sendable {
   func remember(_ path: String, status: FileStatus, digest: SHA256Digest) {
     lock.lock()
     defer { lock.unlock() }
-    guard !saved else { return }
+    guard !saved && !broken else { return }
     entries.removeValue(forKey: path)
-    if learned.last.map({ $0.count == Self.pieceSize }) ?? true {
-      learned.append([])
-      learned[learned.count - 1].reserveCapacity(Self.pieceSize)
-    }
-    learned[learned.count - 1].append(
-      (
-        path,
-        Entry(
-          device: status.device, inode: status.inode, size: status.size,
-          modified: status.modified, digest: digest)
-      ))
+    add(
+      path,
+      Entry(
+        device: status.device, inode: status.inode, size: status.size, modified: status.modified,
+        digest: digest))
     changed = true
   }
 
-  /// Writes the cache (temporary name, then rename) when something was learned. A cache that
-  /// cannot be written costs the next run time, not correctness, so failures are ignored.
-  /// Saved once, when a merge ends: the entries are let go, and what is learned afterwards is
-  /// not kept.
+  /// Writes the cache when something was learned: the entries read that were not learned again
+  /// follow the learned ones, then the file is renamed into place. A cache that cannot be
+  /// written costs the next run time, not correctness, so failures are ignored. Saved once,
+  /// when a merge ends: the entries are let go, and what is learned afterwards is not kept.
   func save() {
     lock.lock()
     defer {
       entries = [:]
-      learned = []
+      chunk = []
       saved = true
       lock.unlock()
     }
     guard changed && !saved else { return }
-    let temporary = FileSystem.temporaryName(for: Self.fileName)
-    let handle = calls.openAt(buildFolder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
-    guard handle >= 0 else { return }
-    // Written in 64 KiB pieces: the whole text of a merge of many archives would be a peak
-    // of its own.
-    var chunk: [UInt8] = []
-    chunk.reserveCapacity(1 << 16)
-    var complete = true
-    func add(_ path: String, _ entry: Entry) {
-      chunk += "\(entry.device) \(entry.inode) \(entry.size) \(entry.modified) ".utf8
-      chunk += entry.digest.hex.utf8
-      chunk.append(UInt8(ascii: " "))
-      chunk += path.utf8
-      chunk.append(UInt8(ascii: "\n"))
-      if chunk.count >= 1 << 16 && complete {
-        complete = calls.writeAll(chunk, to: handle) == nil
-        chunk.removeAll(keepingCapacity: true)
+    for (path, entry) in entries where !broken { add(path, entry) }
+    flush()
+    guard let pending, !broken else {
+      discardPending()
+      return
+    }
+    self.pending = nil
+    if calls.close(pending.handle) != 0
+      || calls.renameAt(buildFolder, pending.name, buildFolder, Self.fileName) != 0
+    {
+      _ = calls.unlinkAt(buildFolder, pending.name, false)
+    }
+  }
+
+  /// Adds an entry's line, writing the lines out every 64 KiB; the caller holds `lock`.
+  private func add(_ path: String, _ entry: Entry) {
+    chunk += "\(entry.device) \(entry.inode) \(entry.size) \(entry.modified) ".utf8
+    chunk += entry.digest.hex.utf8
+    chunk.append(UInt8(ascii: " "))
+    chunk += path.utf8
+    chunk.append(UInt8(ascii: "\n"))
+    if chunk.count >= 1 << 16 { flush() }
+  }
+
+  /// Writes the lines so far to the next cache file, creating it first; the caller holds
+  /// `lock`.
+  private func flush() {
+    guard !broken && !chunk.isEmpty else { return }
+    if pending == nil {
+      let name = FileSystem.temporaryName(for: Self.fileName)
+      let handle = calls.openAt(buildFolder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+      guard handle >= 0 else {
+        broken = true
+        return
       }
+      pending = (handle, name)
     }
-    for (path, entry) in entries where complete { add(path, entry) }
-    for (path, entry) in learned.joined() where complete { add(path, entry) }
-    complete = complete && calls.writeAll(chunk, to: handle) == nil
-    complete = calls.close(handle) == 0 && complete
-    if !complete || calls.renameAt(buildFolder, temporary, buildFolder, Self.fileName) != 0 {
-      _ = calls.unlinkAt(buildFolder, temporary, false)
+    if let pending, calls.writeAll(chunk, to: pending.handle) != nil {
+      broken = true
     }
+    chunk.removeAll(keepingCapacity: true)
+  }
+
+  /// Removes the next cache file when it was not saved (a merge that stopped, or failed).
+  private func discardPending() {
+    guard let pending else { return }
+    self.pending = nil
+    _ = calls.close(pending.handle)
+    _ = calls.unlinkAt(buildFolder, pending.name, false)
   }
 
   /// Reads the cache file; a missing or damaged one is an empty cache.
