@@ -42,18 +42,13 @@ public struct MergePlanner: Sendable {
     sources: [MergeSource], destination: Destination, staging: MergeStaging?,
     progress: @escaping @Sendable (Int, Int) -> Void
   ) -> MergePlan {
-    let scanned = scan(sources, destination: destination, staging: staging, progress: progress)
-    var inventories: [SourceInventory] = []
-    var bad: [MergePlan.BadSource] = []
-    // In command-line order, whatever order the reads finished in: the plan is the same.
-    for (source, result) in zip(sources, scanned) {
-      switch result {
-      case .success(let inventory): inventories.append(inventory)
-      case .failure(let error): bad.append(.init(source: source, error: error))
-      }
-    }
+    var (inventories, bad) = read(
+      sources, destination: destination, staging: staging, progress: progress)
     var items = decide(inventories, destination: destination)
     destination.forgetDigests()
+    // The items hold what the rest of the merge needs of each image: the inventories' lists
+    // are let go, so a merge of many archives does not hold every image twice.
+    for index in inventories.indices { inventories[index].images = [] }
     var destinationProblems: [ArchiveError] = []
     for item in items {
       do {
@@ -69,17 +64,41 @@ public struct MergePlanner: Sendable {
     items = countConflictingPixels(items, inventories: inventories)
     let orphanSearch = !inventories.isEmpty && inventories.allSatisfy(\.isComplete) && bad.isEmpty
     if orphanSearch {
-      // Sorted first (decided in path order already, so this costs one pass): orphans are found
-      // by searching the paths the runs produced.
-      items.sort { $0.path < $1.path }
+      // Orphans are found by searching the paths the runs produced.
+      sortByPath(&items)
       items += orphans(inventories, produced: items, destination: destination)
     }
-    items.sort { $0.path < $1.path }
+    sortByPath(&items)
     var plan = MergePlan(
       destination: destination.root, inventories: inventories, badSources: bad,
       destinationProblems: destinationProblems, items: items, orphanSearchDone: orphanSearch)
     plan.gitLFSPointers = gitLFSPointers
     return plan
+  }
+
+  /// Reads every source; the readable ones' inventories and the others' errors, in
+  /// command-line order whatever order the reads finished in, so the plan is the same.
+  private func read(
+    _ sources: [MergeSource], destination: Destination, staging: MergeStaging?,
+    progress: @escaping @Sendable (Int, Int) -> Void
+  ) -> ([SourceInventory], [MergePlan.BadSource]) {
+    var inventories: [SourceInventory] = []
+    var bad: [MergePlan.BadSource] = []
+    let scanned = scan(sources, destination: destination, staging: staging, progress: progress)
+    for (source, result) in zip(sources, scanned) {
+      switch result {
+      case .success(let inventory): inventories.append(inventory)
+      case .failure(let error): bad.append(.init(source: source, error: error))
+      }
+    }
+    return (inventories, bad)
+  }
+
+  /// Sorts items by path unless they already are, as decided items come: sorting needs a
+  /// copy of the plan, which for a merge of many archives would be a peak of its own.
+  private func sortByPath(_ items: inout [MergePlan.Item]) {
+    let sorted = items.indices.dropFirst().allSatisfy { items[$0 - 1].path < items[$0].path }
+    if !sorted { items.sort { $0.path < $1.path } }
   }
 
   /// Reads every source once, on every core; results come back in the sources' order.
@@ -118,43 +137,53 @@ public struct MergePlanner: Sendable {
     }
     // Stable, and each inventory is already sorted: a single source costs one pass.
     positions.sort { image($0).path < image($1).path }
-    var runs: [Range<Int>] = []
-    var start = 0
-    for index in positions.indices.dropFirst()
-    where image(positions[index]).path != image(positions[start]).path {
-      runs.append(start..<index)
-      start = index
+    let isFirstOfPath = { (index: Int) in
+      index == 0 || image(positions[index]).path != image(positions[index - 1]).path
     }
-    if !positions.isEmpty { runs.append(start..<positions.count) }
-    return runs.map { run in
-      let path = image(positions[run.lowerBound]).path
-      let all = positions[run].map {
+    // Sized once: an array grown by doubling would hold up to twice the plan.
+    var items: [MergePlan.Item] = []
+    items.reserveCapacity(positions.indices.lazy.filter(isFirstOfPath).count)
+    var start = 0
+    while start < positions.count {
+      var end = start + 1
+      while end < positions.count && !isFirstOfPath(end) { end += 1 }
+      let candidates = positions[start..<end].map {
         MergePlan.Candidate(sourceIndex: Int($0.source), image: image($0))
       }
-      // Newest first; among equals, the later source on the command line wins.
-      let ordered = all.sorted {
-        let (a, b) = (
-          inventories[$0.sourceIndex].generatedAt, inventories[$1.sourceIndex].generatedAt
-        )
-        return a != b ? a > b : $0.sourceIndex > $1.sourceIndex
-      }
-      var rivals: [MergePlan.Candidate] = []
-      for candidate in ordered
-      where !rivals.contains(where: { $0.image.pixelSHA256 == candidate.image.pixelSHA256 }) {
-        rivals.append(candidate)
-      }
-      if rivals.count > 1 && options.onConflict == .fail {
-        return MergePlan.Item(
-          path: path, outcome: .conflict, chosen: nil, rivals: rivals,
-          conflictingPixels: nil, resolvedByNewest: false)
-      }
-      let chosen = ordered[0]
-      return MergePlan.Item(
-        path: path, outcome: outcome(of: chosen.image, destination: destination),
-        chosen: chosen,
-        rivals: rivals.count > 1 ? rivals : [], conflictingPixels: nil,
-        resolvedByNewest: rivals.count > 1)
+      items.append(decide(candidates, inventories: inventories, destination: destination))
+      start = end
     }
+    return items
+  }
+
+  /// The decision for one path, from every source's image for it.
+  private func decide(
+    _ all: [MergePlan.Candidate], inventories: [SourceInventory], destination: Destination
+  ) -> MergePlan.Item {
+    let path = all[0].image.path
+    // Newest first; among equals, the later source on the command line wins.
+    let ordered = all.sorted {
+      let (a, b) = (
+        inventories[$0.sourceIndex].generatedAt, inventories[$1.sourceIndex].generatedAt
+      )
+      return a != b ? a > b : $0.sourceIndex > $1.sourceIndex
+    }
+    var rivals: [MergePlan.Candidate] = []
+    for candidate in ordered
+    where !rivals.contains(where: { $0.image.pixelSHA256 == candidate.image.pixelSHA256 }) {
+      rivals.append(candidate)
+    }
+    if rivals.count > 1 && options.onConflict == .fail {
+      return MergePlan.Item(
+        path: path, outcome: .conflict, chosen: nil, rivals: rivals,
+        conflictingPixels: nil, resolvedByNewest: false)
+    }
+    let chosen = ordered[0]
+    return MergePlan.Item(
+      path: path, outcome: outcome(of: chosen.image, destination: destination),
+      chosen: chosen,
+      rivals: rivals.count > 1 ? rivals : [], conflictingPixels: nil,
+      resolvedByNewest: rivals.count > 1)
   }
 
   /// Added, updated or unchanged, by content: equal bytes, else equal decoded pixels. A Git

@@ -65,7 +65,7 @@ public struct MergeSummary: Codable, Sendable {
       plan.inventories.map {
         Source(
           name: $0.source.description, worker: $0.manifest?.worker.summary,
-          images: $0.images.count, complete: $0.isComplete, incompleteReason: $0.incompleteReason)
+          images: $0.imageCount, complete: $0.isComplete, incompleteReason: $0.incompleteReason)
       }
       + plan.badSources.map {
         Source(

@@ -21,7 +21,7 @@ enum ReportHTML {
     }.joined(separator: "\n")
     let sources = plan.inventories.map { inventory in
       let state = inventory.incompleteReason.map { " — incomplete: \(escape($0))" } ?? ""
-      return "<li>\(escape(inventory.source.description)): \(inventory.images.count) images, "
+      return "<li>\(escape(inventory.source.description)): \(inventory.imageCount) images, "
         + "\(escape(inventory.workerSummary))\(state)</li>"
     }.joined(separator: "\n")
     return """

@@ -28,8 +28,11 @@ public struct SourceInventory: Sendable {
   public let manifest: ArchiveManifest?
   /// Its images, sorted by path. An array, not a table by path: the plan finds images by
   /// position, and a hash table's free slots cost a merge of many archives more than the
-  /// images themselves.
-  public let images: [Image]
+  /// images themselves. Empty in a plan's inventories: once the plan is decided, its items
+  /// hold what the merge needs of each image (`imageCount` still counts them).
+  public internal(set) var images: [Image]
+  /// How many images the source holds.
+  public let imageCount: Int
   /// When its images were generated: the manifest's end (or start) time, else the file's date.
   public let generatedAt: Date
   /// Manifest records whose entry is missing from the source.
@@ -180,6 +183,7 @@ struct InventoryScanner {
     manifest?.images = []
     return SourceInventory(
       source: source, manifest: manifest, images: images.values.sorted { $0.path < $1.path },
+      imageCount: images.count,
       generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(source),
       missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
   }
