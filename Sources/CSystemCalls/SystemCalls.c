@@ -2,6 +2,10 @@
 
 #include <errno.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #if defined(__linux__)
 #include <linux/openat2.h>
 #include <sys/syscall.h>
@@ -20,5 +24,11 @@ int ri_open_beneath(int folder, const char *path, int flags) {
   (void)flags;
   errno = ENOSYS;
   return -1;
+#endif
+}
+
+void ri_release_free_memory(void) {
+#if defined(__GLIBC__)
+  malloc_trim(0);
 #endif
 }

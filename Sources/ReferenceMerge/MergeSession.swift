@@ -1,3 +1,4 @@
+import CSystemCalls
 import Foundation
 import ReferenceArchive
 
@@ -92,6 +93,9 @@ public struct MergeSession: Sendable {
       progress.update("reading sources", $0, $1)
     }
     progress.clear()
+    // What reading the sources needed (their lists of images, buffers) is freed by now; its
+    // pages go back to the system instead of adding to what applying needs.
+    ri_release_free_memory()
     if !problems.isEmpty {
       // A source that could not even be listed may hold references: without it, orphans are
       // not known, and must never be pruned.

@@ -6,4 +6,8 @@
 /// Returns -1 with errno ENOSYS where the kernel or the platform lacks openat2.
 int ri_open_beneath(int folder, const char *path, int flags);
 
+/// Returns the heap's free pages to the system (glibc's malloc_trim(0)); does nothing where
+/// the C library has no such call.
+void ri_release_free_memory(void);
+
 #endif
