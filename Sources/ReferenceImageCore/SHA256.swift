@@ -84,7 +84,8 @@ public enum SHA256 {
 /// A SHA-256 digest held as four words instead of 64 hex characters: a merge keeps several per
 /// image, and a hex `String` costs a heap allocation of its own. Hex appears only when printed.
 public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
-  private let words: (UInt64, UInt64, UInt64, UInt64)
+  // Four words, not a tuple, so that equality and hashing are synthesised.
+  private let word0, word1, word2, word3: UInt64
 
   /// The digest of some bytes.
   public init(of bytes: UnsafeRawBufferPointer) {
@@ -102,7 +103,7 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
     func word(_ start: Int) -> UInt64 {
       bytes[start..<start + 8].reduce(0) { $0 << 8 | UInt64($1) }
     }
-    words = (word(0), word(8), word(16), word(24))
+    (word0, word1, word2, word3) = (word(0), word(8), word(16), word(24))
   }
 
   /// A digest from 64 lowercase hex digits (the form `SHA256.hex` prints), else nil.
@@ -124,14 +125,14 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
         value = 0
       }
     }
-    words = (values[0], values[1], values[2], values[3])
+    (word0, word1, word2, word3) = (values[0], values[1], values[2], values[3])
   }
 
   /// 64 lowercase hex digits.
   public var hex: String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(32)
-    for word in [words.0, words.1, words.2, words.3] {
+    for word in [word0, word1, word2, word3] {
       for shift in stride(from: 56, through: 0, by: -8) {
         bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
       }
@@ -139,16 +140,6 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
     return SHA256.hexString(bytes)
   }
 
+  /// 64 lowercase hex digits, as `hex`.
   public var description: String { hex }
-
-  public static func == (a: SHA256Digest, b: SHA256Digest) -> Bool {
-    a.words == b.words
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(words.0)
-    hasher.combine(words.1)
-    hasher.combine(words.2)
-    hasher.combine(words.3)
-  }
 }
