@@ -85,9 +85,10 @@ public enum FileSystem {
   public static func createFolder(_ url: URL) throws(ArchiveError) {
     // Parallel workers create and remove sibling folders under one parent (the last worker out
     // removes the shared `.staging` folder), so a parent can vanish between two steps of a
-    // `mkdir -p`: when one does, start again from the top, a few times.
+    // `mkdir -p`: when one does, start again from the top. Each try costs a few system calls;
+    // the bound only stops a loop against a tree that is being deleted for good.
     var code: Int32 = ENOENT
-    for _ in 0..<8 where code == ENOENT {
+    for _ in 0..<1000 where code == ENOENT {
       code = makeFolders(url.path)
     }
     guard code == 0 else {
