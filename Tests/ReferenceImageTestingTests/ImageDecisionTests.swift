@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import XCTest
 
 @testable import ReferenceImageTesting
@@ -174,7 +173,8 @@ final class ImageDecisionTests: XCTestCase {
     }
     XCTAssertEqual(decoded, changed)
     XCTAssertFalse(result.passed)
-    try write(withoutDigestChunk(try PNGEncoder().encode(image)), to: try package.location("plain"))
+    try write(
+      try withoutDigestChunk(try PNGEncoder().encode(image)), to: try package.location("plain"))
     guard case .compared(let plainDecoded, let plainResult) = try read("plain") else {
       return XCTFail("a PNG without a digest is decoded and compared")
     }
@@ -183,7 +183,7 @@ final class ImageDecisionTests: XCTestCase {
 
     // Another tool changed the pixels but kept the digest chunk: the digest no longer vouches
     // for the image data, so the reference is decoded, and the edit fails the comparison.
-    let grafted = PNGChunks.grafting(
+    let grafted = try grafting(
       imageDataOf: try PNGEncoder().encode(changed), onto: try PNGEncoder().encode(image))
     try write(grafted, to: try package.location("grafted"))
     guard case .compared(let graftedDecoded, let graftedResult) = try read("grafted") else {
@@ -193,7 +193,7 @@ final class ImageDecisionTests: XCTestCase {
     XCTAssertFalse(graftedResult.passed)
 
     // The same pixels compressed anew under the kept chunk: decoded, and they still pass.
-    let reencoded = PNGChunks.grafting(
+    let reencoded = try grafting(
       imageDataOf: try PNGEncoder(setting: .small).encode(image),
       onto: try PNGEncoder(setting: .fast).encode(image))
     XCTAssertNotEqual(reencoded, try PNGEncoder(setting: .fast).encode(image))
@@ -250,10 +250,27 @@ final class ImageDecisionTests: XCTestCase {
   }
 
   /// The PNG without its `riDG` chunk, as a file from another tool would be.
-  private func withoutDigestChunk(_ png: [UInt8]) -> [UInt8] {
-    let kept = PNGChunks.removing(PNGPixelDigest.chunkType, from: png)
+  private func withoutDigestChunk(_ png: [UInt8]) throws -> [UInt8] {
+    let digest = PNGChunks.type("riDG")
+    let kept =
+      Array(png[0..<8])
+      + (try chunks(of: png)).filter { $0.type != digest }
+      .flatMap { png[$0.whole] }
     XCTAssertLessThan(kept.count, png.count, "the encoder wrote a digest chunk")
     return kept
+  }
+
+  /// `target`'s chunks up to its image data (its digest chunk among them), then `source`'s
+  /// image data and end: what a tool that rewrites pixels but copies unknown chunks leaves.
+  private func grafting(imageDataOf source: [UInt8], onto target: [UInt8]) throws -> [UInt8] {
+    let head = try chunks(of: target).prefix { $0.type != PNGChunks.idat }
+    let tail = try chunks(of: source).drop { $0.type != PNGChunks.idat }
+    return Array(target[0..<8]) + head.flatMap { target[$0.whole] }
+      + tail.flatMap { source[$0.whole] }
+  }
+
+  private func chunks(of png: [UInt8]) throws -> [PNGChunks.Chunk] {
+    try XCTUnwrap(png.withUnsafeBytes { PNGChunks($0) }, "a PNG").chunks
   }
 
   /// The pointer file Git LFS leaves for `file` until it is fetched.
