@@ -92,7 +92,7 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
       let shard = [
         "CI_NODE_INDEX", "SHARD", "GITHUB_JOB", "BUILDKITE_PARALLEL_JOB", "IMAGE_GENERATION_SHARD",
       ]
-        .compactMap { key in ci[key].map { "\(key)=\($0)" } }
+      .compactMap { key in ci[key].map { "\(key)=\($0)" } }
       if !shard.isEmpty { text += " (\(shard.joined(separator: ", ")))" }
       return text
     }
