@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "ReferenceMerge", targets: ["ReferenceMerge"]),
     .library(name: "ReferenceImageTesting", targets: ["ReferenceImageTesting"]),
     .executable(name: "merge-refs", targets: ["merge-refs"]),
+    .executable(name: "reference-shards", targets: ["reference-shards"]),
     .executable(name: "add-pixel-digests", targets: ["add-pixel-digests"]),
     .plugin(name: "RegenerateReferences", targets: ["RegenerateReferences"]),
   ],
@@ -58,10 +59,24 @@ let package = Package(
       name: "ReferenceImageTesting",
       dependencies: ["ReferenceImageCore", "ReferenceArchive", "CReferenceImageRegistration"]
     ),
+    // Sharding across CI machines: test listing, the plan, durations, shard records and the
+    // completeness check `merge-refs --require-shards` runs. Never linked into a test binary.
+    .target(
+      name: "ReferenceShards",
+      dependencies: ["ReferenceArchive", "ReferenceImageCore"]
+    ),
+    .executableTarget(
+      name: "reference-shards",
+      dependencies: [
+        "ReferenceShards",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     .executableTarget(
       name: "merge-refs",
       dependencies: [
         "ReferenceMerge",
+        "ReferenceShards",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -115,6 +130,10 @@ let package = Package(
       name: "MergeRefsTests",
       dependencies: ["ReferenceArchive", "ReferenceMerge", "TestSupport"],
       exclude: ["__Fixtures__"]
+    ),
+    .testTarget(
+      name: "ReferenceShardsTests",
+      dependencies: ["ReferenceShards", "ReferenceArchive", "ReferenceMerge", "TestSupport"]
     ),
     .testTarget(
       name: "ReferenceArchiveTests",

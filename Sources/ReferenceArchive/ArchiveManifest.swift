@@ -50,6 +50,20 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     }
   }
 
+  /// How long one test took in a run, by its `swift test list` name.
+  public struct TestDuration: Codable, Sendable, Equatable {
+    /// The test's name as `swift test list` prints it: `Module.Class/testMethod` for XCTest.
+    public var test: String
+    /// Wall-clock seconds from the test's start to its end.
+    public var seconds: Double
+
+    /// Creates a duration record.
+    public init(test: String, seconds: Double) {
+      self.test = test
+      self.seconds = seconds
+    }
+  }
+
   /// The process that produced an archive.
   public struct Worker: Codable, Sendable, Equatable {
     /// The host name.
@@ -75,8 +89,10 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     /// Describes the worker in a few words for messages: "host pid 4242 (shard 3)".
     public var summary: String {
       var text = "\(host) pid \(pid)"
-      let shard = ["CI_NODE_INDEX", "SHARD", "GITHUB_JOB", "BUILDKITE_PARALLEL_JOB"]
-        .compactMap { key in ci[key].map { "\(key)=\($0)" } }
+      let shard = [
+        "CI_NODE_INDEX", "SHARD", "GITHUB_JOB", "BUILDKITE_PARALLEL_JOB", "IMAGE_GENERATION_SHARD",
+      ]
+      .compactMap { key in ci[key].map { "\(key)=\($0)" } }
       if !shard.isEmpty { text += " (\(shard.joined(separator: ", ")))" }
       return text
     }
@@ -105,12 +121,16 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   /// Reference paths the run compared against (whether or not it stored a new image), so
   /// `merge-refs` can tell orphans from references that are still in use.
   public var verifiedReferences: [String]
+  /// The XCTest tests that finished in this process and how long each took, in the order they
+  /// finished; nil in archives of older versions and when no XCTest test ran. Under
+  /// `reference-shards run` this is the proof that a test ran, also when it stored no image.
+  public var testDurations: [TestDuration]?
 
   /// Creates a manifest.
   public init(
     formatVersion: Int = currentFormatVersion, toolVersion: String, runID: String, worker: Worker,
     mode: String, startedAt: Date, endedAt: Date?, completion: Completion, tests: [String],
-    images: [Image], verifiedReferences: [String]
+    images: [Image], verifiedReferences: [String], testDurations: [TestDuration]? = nil
   ) {
     self.formatVersion = formatVersion
     self.toolVersion = toolVersion
@@ -123,6 +143,7 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     self.tests = tests
     self.images = images
     self.verifiedReferences = verifiedReferences
+    self.testDurations = testDurations
   }
 
   /// The manifest as pretty, key-sorted JSON.

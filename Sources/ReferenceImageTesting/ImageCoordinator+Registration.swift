@@ -53,6 +53,29 @@ final class CoordinatorObserver: NSObject, XCTestObservation, @unchecked Sendabl
 
   func testCaseWillStart(_ testCase: XCTestCase) {
     coordinator.testStarted(testCase.name, isXCTest: true)
+    coordinator.xcTestStarted(listingName: Self.listingName(of: testCase))
+  }
+
+  func testCaseDidFinish(_ testCase: XCTestCase) {
+    coordinator.xcTestFinished(listingName: Self.listingName(of: testCase))
+  }
+
+  /// The test's name as `swift test list` prints it, `Module.Class/testMethod`: the type's
+  /// module-qualified name and the method, from `name` as Linux (`Class.testMethod`) or Apple
+  /// platforms (`-[Class testMethod]`) spell it.
+  static func listingName(of testCase: XCTestCase) -> String {
+    listingName(typeName: String(reflecting: type(of: testCase)), caseName: testCase.name)
+  }
+
+  /// `listingName(of:)` from the two strings, for tests.
+  static func listingName(typeName: String, caseName: String) -> String {
+    let method: Substring
+    if caseName.hasPrefix("-["), caseName.hasSuffix("]"), let space = caseName.lastIndex(of: " ") {
+      method = caseName[caseName.index(after: space)..<caseName.index(before: caseName.endIndex)]
+    } else {
+      method = caseName.split(separator: ".").last ?? Substring(caseName)
+    }
+    return "\(typeName)/\(method)"
   }
 
   func testBundleDidFinish(_ testBundle: Bundle) {

@@ -33,6 +33,9 @@ public final class ImageCoordinator: @unchecked Sendable {
     var tests: [String] = []
     var knownTests: Set<String> = []
     var currentXCTest: String?
+    /// When the running XCTest test started (monotonic nanoseconds), by its listing name.
+    var xcTestStarts: [String: UInt64] = [:]
+    var durations: [ArchiveManifest.TestDuration] = []
     var writeFailures: [String] = []
     var lossReported = false
     var finished = false
@@ -56,6 +59,22 @@ public final class ImageCoordinator: @unchecked Sendable {
     locked {
       if isXCTest { $0.currentXCTest = name }
       if $0.knownTests.insert(name).inserted { $0.tests.append(name) }
+    }
+  }
+
+  /// Notes that an XCTest test started, timing it by its `swift test list` name.
+  func xcTestStarted(listingName: String) {
+    let now = DispatchTime.now().uptimeNanoseconds
+    locked { $0.xcTestStarts[listingName] = now }
+  }
+
+  /// Notes that an XCTest test finished: its duration goes into the manifest.
+  func xcTestFinished(listingName: String) {
+    let now = DispatchTime.now().uptimeNanoseconds
+    locked { state in
+      guard let start = state.xcTestStarts.removeValue(forKey: listingName) else { return }
+      let seconds = Double(now &- start) / 1e9
+      state.durations.append(.init(test: listingName, seconds: seconds))
     }
   }
 
@@ -162,11 +181,17 @@ public final class ImageCoordinator: @unchecked Sendable {
       state -> (StagingFolder?, URL?, ArchiveManifest?) in
       (state.staging, state.archiveFolder, self.makeManifest(state, completion: nil))
     }
-    guard let staging, let archiveFolder, let manifest else { return nil }
-    guard !manifest.images.isEmpty else {
-      staging.remove()
+    guard let manifest else { return nil }
+    // Under `reference-shards run`, a process that stored no image still writes its manifest:
+    // it is the proof that its tests ran.
+    let ranTests = !manifest.tests.isEmpty || !(manifest.testDurations ?? []).isEmpty
+    let provesTests = environment.shard != nil && ranTests
+    guard !manifest.images.isEmpty || provesTests else {
+      staging?.remove()
       return nil
     }
+    let existing = staging.flatMap { staging in archiveFolder.map { (staging, $0) } }
+    guard let (staging, archiveFolder) = existing ?? manifestOnlyStaging() else { return nil }
     let archive = archiveFolder.appendingPathComponent("\(runName).zip")
     do {
       try staging.archive(manifest: manifest, to: archive)
@@ -181,6 +206,18 @@ public final class ImageCoordinator: @unchecked Sendable {
           + "\(staging.url.path), which merge-refs accepts as a source")
       return nil
     }
+  }
+
+  /// The staging folder of a run that stored no image, for its manifest-only archive: the
+  /// runner always sets `IMAGE_GENERATION_OUTPUT`, so the package root is a fallback only.
+  private func manifestOnlyStaging() -> (StagingFolder, URL)? {
+    let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    let folder = environment.archiveFolder(packageRoot: root)
+    guard let staging = try? StagingFolder(archiveFolder: folder, runName: runName) else {
+      log("error: ReferenceImages could not create a staging folder in \(folder.path)")
+      return nil
+    }
+    return (staging, folder)
   }
 
   /// The messages of images that could not be staged; empty when all were written.
@@ -217,7 +254,8 @@ public final class ImageCoordinator: @unchecked Sendable {
       endedAt: finished ? Date() : nil,
       completion: completion ?? (state.writeFailures.isEmpty ? .finished : .failed),
       tests: state.tests, images: state.images.values.sorted { $0.path < $1.path },
-      verifiedReferences: state.verified.sorted())
+      verifiedReferences: state.verified.sorted(),
+      testDurations: state.durations.isEmpty ? nil : state.durations)
   }
 
   /// `ReferenceImages-<UTC time>-<host>-<pid>-<run id prefix>`: unique per worker, sorting by

@@ -10,11 +10,17 @@ public struct ImageTestEnvironment: Sendable {
   /// `IMAGE_DIFF_DIR`: where failure artifacts go; nil for the default,
   /// `<package root>/.build/reference-image-diffs`.
   public var diffFolder: URL?
+  /// `IMAGE_GENERATION_SHARD`: set by `reference-shards run` to `I/N`. Then a process that
+  /// stored no image still writes an archive (its manifest only), so the tests it ran are
+  /// proven to have run.
+  public var shard: String?
 
   /// The variable naming the archive folder.
   public static let outputVariable = "IMAGE_GENERATION_OUTPUT"
   /// The variable naming the failure-artifact folder.
   public static let diffVariable = "IMAGE_DIFF_DIR"
+  /// The variable `reference-shards run` sets for the test processes it starts.
+  public static let shardVariable = "IMAGE_GENERATION_SHARD"
 
   /// Reads the settings.
   /// - Parameter environment: The process environment.
@@ -22,6 +28,7 @@ public struct ImageTestEnvironment: Sendable {
     mode = GenerationMode(environmentValue: environment[GenerationMode.environmentVariable])
     outputFolder = Self.folder(environment[Self.outputVariable])
     diffFolder = Self.folder(environment[Self.diffVariable])
+    shard = environment[Self.shardVariable].flatMap { $0.isEmpty ? nil : $0 }
   }
 
   /// The archive folder for a package.

@@ -6,7 +6,7 @@ extension ArchiveManifest.Worker {
   static let ciVariables = [
     "CI", "GITHUB_RUN_ID", "GITHUB_RUN_ATTEMPT", "GITHUB_JOB", "RUNNER_NAME", "CI_NODE_INDEX",
     "CI_NODE_TOTAL", "CI_JOB_ID", "BUILDKITE_JOB_ID", "BUILDKITE_PARALLEL_JOB", "CIRCLE_NODE_INDEX",
-    "SHARD", "SHARD_INDEX", "SHARD_COUNT",
+    "SHARD", "SHARD_INDEX", "SHARD_COUNT", "IMAGE_GENERATION_SHARD",
   ]
 
   /// This process.

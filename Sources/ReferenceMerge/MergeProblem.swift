@@ -18,6 +18,9 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   case reportNotWritten(ArchiveError)
   /// Writing to the destination failed (a full disk, permissions).
   case writeFailed(ArchiveError)
+  /// `--require-shards` was given and the shards' records do not prove that every planned
+  /// test ran exactly once (the sentence names the shards and tests).
+  case unprovenShards(String)
 
   /// What the kinds mean for a run, from the documented exit codes.
   public enum Kind: Sendable, Equatable {
@@ -31,7 +34,7 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   public var kind: Kind {
     switch self {
     case .unlistableSource, .refusedSource, .unsafeDestination, .gitLFSPointer,
-      .incompleteSources:
+      .incompleteSources, .unprovenShards:
       .refusedInput
     case .reportNotWritten, .writeFailed: .writeFailed
     }
@@ -57,6 +60,7 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
     case .reportNotWritten(let error): "could not write the review report: \(error)"
     case .writeFailed(let error):
       "\(error); files written so far are complete, rerun the same command to finish"
+    case .unprovenShards(let reason): reason
     }
   }
 }

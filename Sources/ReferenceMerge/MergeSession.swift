@@ -37,6 +37,9 @@ public struct MergeSession: Sendable {
   let reportURL: URL?
   /// The program the review page's command line runs: `merge-refs` unless set.
   public var program = "merge-refs"
+  /// A check of the finished plan that may stop the merge before anything is written, such as
+  /// `--require-shards`; its problems count like any other.
+  public var planCheck: (@Sendable (MergePlan) -> [MergeProblem])?
   /// The system calls the destination is reached through; tests replace some.
   package var fileCalls = FileCalls.system
 
@@ -106,6 +109,7 @@ public struct MergeSession: Sendable {
     // applies here, before the report shows the plan and the outcome counts it.
     options.include?.apply(to: &plan)
     problems += plan.badSources.map { .refusedSource($0.error) }
+    problems += planCheck?(plan) ?? []
     problems += plan.destinationProblems.map { .unsafeDestination($0) }
     let updated = Set(plan.items(.updated).map(\.path))
     problems += plan.gitLFSPointers.filter(updated.contains).map {

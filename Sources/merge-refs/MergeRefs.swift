@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReferenceArchive
 import ReferenceMerge
+import ReferenceShards
 
 /// `merge-refs`: lands generation archives in the reference folders. Parsing, validation and
 /// printing only; the decisions live in `ReferenceArchive`.
@@ -26,8 +27,10 @@ struct MergeRefs: ParsableCommand {
         1   a write failed (a reference, or the --report page); rerun the same
             command to finish the merge
         2   sources conflict; nothing was written
-        3   refused, corrupt or (with --require-complete) incomplete input;
-            nothing was written (with --keep-going, the good sources were)
+        3   refused, corrupt or (with --require-complete) incomplete input, or
+            (with --require-shards) shards that do not prove the plan ran
+            exactly once; nothing was written (with --keep-going, the good
+            sources were)
         4   --check: the merge would change the references
         64  invalid arguments
       """,
@@ -86,6 +89,32 @@ struct MergeRefs: ParsableCommand {
       valueName: "FILE.html"))
   var report: String?
 
+  @Flag(
+    name: .customLong("require-shards"),
+    help: ArgumentHelp(
+      "Each SOURCE is a folder written by `reference-shards run`: refuse (exit 3, nothing "
+        + "written) unless they cover every shard of one plan and every planned test ran once."))
+  var requireShards = false
+
+  @Option(
+    name: .customLong("timings-output"),
+    help: ArgumentHelp(
+      "Write the shards' combined per-test durations, for the next plan's --timings.",
+      valueName: "FILE"))
+  var timingsOutput: String?
+
+  @Option(
+    name: .customLong("summary-markdown"),
+    help: ArgumentHelp(
+      "Append a Markdown summary (counts, shards, changes, problems), e.g. to "
+        + "\"$GITHUB_STEP_SUMMARY\".", valueName: "FILE"))
+  var summaryMarkdown: String?
+
+  @Flag(
+    name: .customLong("github-annotations"),
+    help: "Print at most 10 ::error::/::warning:: lines for conflicts and missing work.")
+  var githubAnnotations = false
+
   mutating func validate() throws {
     guard paths.count >= 2 else {
       throw ValidationError("give at least one SOURCE and the DESTINATION folder")
@@ -132,17 +161,68 @@ struct MergeRefs: ParsableCommand {
       writesNothing: dryRun || check, progress: TerminalProgress(enabled: !json && isatty(1) == 1),
       reportURL: report.map { URL(fileURLWithPath: $0).standardizedFileURL })
     session.program = invocationName
-    let outcome = session.run(sourcePaths: Array(paths.dropLast()))
+    let sourcePaths = Array(paths.dropLast())
+    let shards = ShardInputs(sourcePaths: sourcePaths, requireAll: requireShards)
+    if requireShards { session.planCheck = { shards.proof(of: $0) } }
+    let outcome = session.run(sourcePaths: sourcePaths)
     if json {
       print(outcome.summary.json())
     } else {
       // Line by line: the whole text of a merge of many archives would be a peak of its own.
       outcome.summary.forEachTextLine { print($0) }
     }
-    if check && outcome.exitCode == 0 && outcome.hasChanges {
-      throw ExitCode(4)
+    let exitCode: Int32 =
+      check && outcome.exitCode == 0 && outcome.hasChanges ? 4 : outcome.exitCode
+    try report(outcome, shards: shards, exitCode: exitCode)
+    if exitCode != 0 { throw ExitCode(exitCode) }
+  }
+
+  /// The CI outputs: timings for the next plan, the job summary, the annotations.
+  private func report(_ outcome: MergeSession.Outcome, shards: ShardInputs, exitCode: Int32)
+    throws
+  {
+    if let timingsOutput, !shards.sources.isEmpty {
+      do {
+        try shards.writeTimings(to: timingsOutput)
+      } catch {
+        printError("could not write the timings to \(timingsOutput): \(error)")
+        throw ExitCode(MergeSession.ExitCodes.writeFailed)
+      }
     }
-    if outcome.exitCode != 0 { throw ExitCode(outcome.exitCode) }
+    let summary = outcome.summary
+    let conflicts = summary.changes.lazy.filter { $0.outcome == "conflict" }.map {
+      "conflict: sources disagree about \($0.path) (\($0.sources.joined(separator: " vs ")))"
+    }
+    let errors = summary.errors + conflicts
+    if let summaryMarkdown {
+      let markdown = JobSummary(
+        outcome: summary.summaryLine, exitCode: exitCode,
+        shards: shards.summaryShards(outcome.plan),
+        changeCount: summary.changes.count,
+        changes: AnySequence(
+          summary.changes.lazy.map { .init(outcome: $0.outcome, path: $0.path) }),
+        problems: errors, warnings: summary.warnings)
+      do {
+        let file = try LineAppender(path: summaryMarkdown)
+        var failure: Error?
+        markdown.write { line in
+          guard failure == nil else { return }
+          do { try file.append(line) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        try file.close()
+      } catch {
+        printError("could not write the Markdown summary to \(summaryMarkdown): \(error)")
+        throw ExitCode(MergeSession.ExitCodes.writeFailed)
+      }
+    }
+    if githubAnnotations {
+      for line in Annotations.lines(errors: errors, warnings: summary.warnings) { print(line) }
+    }
+  }
+
+  private func printError(_ message: String) {
+    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
   }
 }
 

@@ -112,11 +112,11 @@ final class RecipeEndToEndTests: XCTestCase {
 
   // MARK: - The fixture
 
-  /// `__Fixtures__/ShardFixture` in a new git repository, depending on this checkout by path.
+  /// `__Fixtures__/RecipeFixture` in a new git repository, depending on this checkout by path.
   private func makeFixtureRepository(in folder: URL) throws -> URL {
-    let repository = folder.appendingPathComponent("ShardFixture")
+    let repository = folder.appendingPathComponent("RecipeFixture")
     try FileManager.default.copyItem(
-      at: checkout.appendingPathComponent("Tests/EndToEndTests/__Fixtures__/ShardFixture"),
+      at: checkout.appendingPathComponent("Tests/EndToEndTests/__Fixtures__/RecipeFixture"),
       to: repository)
     let manifest = repository.appendingPathComponent("Package.swift")
     let text = try String(contentsOf: manifest, encoding: .utf8)

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
-// The package RecipeEndToEndTests shards with the CI recipe: an XCTest class whose name
-// prefixes another's, Swift Testing free, parameterised and nested tests, tests that store no
-// image, and durations skewed by short sleeps (about 4 s of test time in all).
+// A package whose tests exercise sharding: a class name that prefixes another, tests that
+// store no image, Swift Testing free, parameterised and nested tests, and one slow test. The
+// end-to-end tests copy it, point the dependency at the checkout, and run reference-shards.
 import PackageDescription
 
 let package = Package(
@@ -9,10 +9,7 @@ let package = Package(
   dependencies: [.package(name: "ReferenceImages", path: "REFERENCE_IMAGES_ROOT")],
   targets: [
     .testTarget(
-      name: "PlotTests",
-      dependencies: [.product(name: "ReferenceImageTesting", package: "ReferenceImages")]),
-    .testTarget(
-      name: "SceneTests",
-      dependencies: [.product(name: "ReferenceImageTesting", package: "ReferenceImages")]),
+      name: "ShardTests",
+      dependencies: [.product(name: "ReferenceImageTesting", package: "ReferenceImages")])
   ]
 )

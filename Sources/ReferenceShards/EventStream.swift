@@ -1,0 +1,75 @@
+import Foundation
+
+/// Reads the JSON lines `swift test --experimental-event-stream-output FILE` writes (Swift
+/// Testing, 6.3): which test functions ran and how long each took.
+///
+/// Each line is `{"kind":"event","payload":{"kind":"testStarted","testID":…,"instant":
+/// {"absolute":…}}}`. A function's ID ends with its source location
+/// (`Module.param(n:)/File.swift:7:2`), which is dropped to give the `swift test list` name;
+/// suites (no parentheses) are not tests of their own.
+public enum EventStream {
+  /// The test functions that ended or were skipped in a stream, in order.
+  /// - Parameter data: The file's bytes.
+  /// - Returns: Each test's listing name and seconds, once per time it ran.
+  public static func testRuns(in data: Data) -> [ArchiveRun] {
+    var starts: [String: Double] = [:]
+    var runs: [ArchiveRun] = []
+    let decoder = JSONDecoder()
+    for line in data.split(separator: 0x0A) where !line.isEmpty {
+      // A line this tool does not understand (a newer stream version's record) is skipped.
+      guard let record = try? decoder.decode(Line.self, from: line), record.kind == "event",
+        let payload = record.payload, let id = payload.testID
+      else { continue }
+      let name = listingName(ofTestID: id)
+      guard name.hasSuffix(")") else { continue }
+      let instant = payload.instant?.absolute ?? 0
+      switch payload.kind {
+      case "testStarted": starts[id] = instant
+      case "testEnded":
+        let start = starts.removeValue(forKey: id) ?? instant
+        runs.append(ArchiveRun(test: name, seconds: max(0, instant - start)))
+      case "testSkipped": runs.append(ArchiveRun(test: name, seconds: 0))
+      default: break
+      }
+    }
+    return runs
+  }
+
+  /// A test ID without its trailing `/File.swift:line:column`.
+  public static func listingName(ofTestID id: String) -> String {
+    guard let slash = id.lastIndex(of: "/") else { return id }
+    let parts = id[id.index(after: slash)...].split(separator: ":")
+    let isLocation =
+      parts.count >= 3 && parts.suffix(2).allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+    return isLocation ? String(id[..<slash]) : id
+  }
+
+  private struct Line: Decodable {
+    var kind: String
+    var payload: Payload?
+  }
+
+  private struct Payload: Decodable {
+    var kind: String?
+    var testID: String?
+    var instant: Instant?
+  }
+
+  private struct Instant: Decodable {
+    var absolute: Double
+  }
+}
+
+/// One run of one test, as a manifest or an event stream reports it.
+public struct ArchiveRun: Sendable, Equatable {
+  /// The test's `swift test list` name.
+  public var test: String
+  /// Seconds it took.
+  public var seconds: Double
+
+  /// Creates a run.
+  public init(test: String, seconds: Double) {
+    self.test = test
+    self.seconds = seconds
+  }
+}

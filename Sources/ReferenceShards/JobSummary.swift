@@ -1,0 +1,149 @@
+import Foundation
+
+/// The Markdown a merge writes for the CI job's summary page (`$GITHUB_STEP_SUMMARY`): the
+/// outcome counts, a table of the shards (tests, images, seconds, balance), the changed
+/// references and the problems. Written line by line, and the list of changes stops well
+/// under GitHub's 1 MiB per step, ending with "and N more".
+public struct JobSummary {
+  /// One shard's row.
+  public struct Shard: Sendable {
+    /// The shard's record.
+    public var record: ShardRecord
+    /// How many images its archives hold.
+    public var images: Int
+
+    /// Creates a row.
+    public init(record: ShardRecord, images: Int) {
+      self.record = record
+      self.images = images
+    }
+  }
+
+  /// One changed reference.
+  public struct Change: Sendable {
+    /// `added`, `updated`, `conflict` or `orphan`.
+    public var outcome: String
+    /// The package-relative path.
+    public var path: String
+
+    /// Creates a change.
+    public init(outcome: String, path: String) {
+      self.outcome = outcome
+      self.path = path
+    }
+  }
+
+  /// The bytes the list of changes may take before it is cut short: a quarter of GitHub's
+  /// 1 MiB per step, leaving room for the tables and problems.
+  public static let defaultChangeBudget = 256 * 1024
+  /// At most this many problems and warnings each are listed.
+  public static let problemLimit = 50
+
+  /// The merge's one-line outcome ("3 added, 1 updated, …").
+  public var outcome: String
+  /// The merge's exit code.
+  public var exitCode: Int32
+  /// The shards, by index; empty when the sources were not shard folders.
+  public var shards: [Shard]
+  /// How many references changed.
+  public var changeCount: Int
+  /// The changes, visited once while writing.
+  public var changes: AnySequence<Change>
+  /// The errors, each a sentence.
+  public var problems: [String]
+  /// The warnings.
+  public var warnings: [String]
+  /// See `defaultChangeBudget`.
+  public var changeBudget = defaultChangeBudget
+
+  /// Creates a summary.
+  public init(
+    outcome: String, exitCode: Int32, shards: [Shard], changeCount: Int,
+    changes: AnySequence<Change>, problems: [String], warnings: [String]
+  ) {
+    self.outcome = outcome
+    self.exitCode = exitCode
+    self.shards = shards.sorted { $0.record.index < $1.record.index }
+    self.changeCount = changeCount
+    self.changes = changes
+    self.problems = problems
+    self.warnings = warnings
+  }
+
+  /// Writes the Markdown, one line at a time (each without its newline).
+  public func write(_ line: (String) -> Void) {
+    let verdict = exitCode == 0 ? "merged" : "not merged (exit \(exitCode))"
+    line("## Reference images: \(verdict)")
+    line("")
+    line("**\(outcome)**")
+    line("")
+    writeShards(line)
+    writeChanges(line)
+    writeList("Problems", problems, line)
+    writeList("Warnings", warnings, line)
+  }
+
+  private func writeShards(_ line: (String) -> Void) {
+    guard !shards.isEmpty else { return }
+    let planned = shards.reduce(0) { $0 + $1.record.planned.count }
+    let ran = shards.reduce(0) { $0 + $1.record.ran.count }
+    let once = shards.reduce(0) { $0 + $1.record.ran.filter { $0.count == 1 }.count }
+    let seconds = shards.map(\.record.seconds)
+    let count = shards.first?.record.count ?? 0
+    line(
+      "\(shards.count) of \(count) shards, \(planned) tests planned, \(ran) on record "
+        + "(\(once) exactly once), \(shards.reduce(0) { $0 + $1.images }) images; balance "
+        + "(max/mean seconds) \(String(format: "%.2f", ShardPlan.balance(seconds)))")
+    line("")
+    line("| shard | tests | images | seconds | swift test |")
+    line("| ---: | ---: | ---: | ---: | --- |")
+    for shard in shards {
+      let record = shard.record
+      let status = record.swiftTestStatus == 0 ? "passed" : "failed (\(record.swiftTestStatus))"
+      line(
+        "| \(record.index) | \(record.planned.count) | \(shard.images) | "
+          + "\(String(format: "%.1f", record.seconds)) | \(status) |")
+    }
+    line("")
+  }
+
+  private func writeChanges(_ line: (String) -> Void) {
+    guard changeCount > 0 else { return }
+    line("### Changed references (\(changeCount))")
+    line("")
+    var bytes = 0
+    var written = 0
+    for change in changes {
+      let text = "- \(change.outcome) \(Self.code(change.path))"
+      guard bytes + text.utf8.count + 1 <= changeBudget else { break }
+      line(text)
+      bytes += text.utf8.count + 1
+      written += 1
+    }
+    if written < changeCount { line("- and \(changeCount - written) more") }
+    line("")
+  }
+
+  private func writeList(_ title: String, _ items: [String], _ line: (String) -> Void) {
+    guard !items.isEmpty else { return }
+    line("### \(title) (\(items.count))")
+    line("")
+    for item in items.prefix(Self.problemLimit) {
+      line("- " + item.replacingOccurrences(of: "\n", with: " "))
+    }
+    if items.count > Self.problemLimit { line("- and \(items.count - Self.problemLimit) more") }
+    line("")
+  }
+
+  /// A path as a Markdown code span, fenced with more backticks than it holds.
+  static func code(_ text: String) -> String {
+    var longest = 0
+    var run = 0
+    for character in text {
+      run = character == "`" ? run + 1 : 0
+      longest = max(longest, run)
+    }
+    let fence = String(repeating: "`", count: longest + 1)
+    return longest == 0 ? "\(fence)\(text)\(fence)" : "\(fence) \(text) \(fence)"
+  }
+}

@@ -1,0 +1,103 @@
+/// The proof `merge-refs --require-shards` asks for: the records cover shards 0..<N of one
+/// plan (one commit, one N, one listing) and every planned test ran exactly once. A value, so
+/// the merge decides before writing anything and tests call it directly.
+public struct ShardCheck: Sendable {
+  /// A record and the SOURCE it came from.
+  public struct Source: Sendable {
+    /// The SOURCE argument (the shard's folder).
+    public var name: String
+    /// Its record.
+    public var record: ShardRecord
+
+    /// Creates a source.
+    public init(name: String, record: ShardRecord) {
+      self.name = name
+      self.record = record
+    }
+  }
+
+  /// An archive's manifest tests, for archives that ran tests of no shard.
+  public struct Archive: Sendable {
+    /// The archive, for messages.
+    public var name: String
+    /// The tests its manifest says ran (`testDurations`).
+    public var tests: [String]
+
+    /// Creates an archive entry.
+    public init(name: String, tests: [String]) {
+      self.name = name
+      self.tests = tests
+    }
+  }
+
+  /// Creates a check.
+  public init() {}
+
+  /// Checks the records.
+  /// - Parameters:
+  ///   - sources: The shard records found in the SOURCE folders.
+  ///   - archives: The archives' tests, as their manifests list them.
+  /// - Returns: Every problem found; empty when the plan is proven.
+  public func problems(sources: [Source], archives: [Archive] = []) -> [ShardProblem] {
+    guard !sources.isEmpty else { return [.noRecords] }
+    let records = sources.map(\.record)
+    var problems: [ShardProblem] = []
+    problems += disagreements(records)
+    let byIndex = Dictionary(grouping: sources, by: \.record.index)
+    for (index, group) in byIndex.sorted(by: { $0.key < $1.key }) where group.count > 1 {
+      problems.append(.duplicateShard(index: index, sources: group.map(\.name).sorted()))
+    }
+    let count = Set(records.map(\.count)).min() ?? 0
+    let missing = (0..<max(count, 0)).filter { byIndex[$0] == nil }
+    if !missing.isEmpty { problems.append(.missingShards(missing, count: count)) }
+    problems += runProblems(records)
+    if missing.isEmpty && problems.isEmpty {
+      let planned = records.flatMap(\.planned).sorted()
+      if ShardPlan.listingDigest(planned) != records[0].listingSHA256 {
+        problems.append(.planDoesNotCoverListing)
+      }
+    }
+    let planned = Set(records.flatMap(\.planned))
+    for archive in archives {
+      let outside = Array(Set(archive.tests).subtracting(planned)).sorted()
+      if !outside.isEmpty {
+        problems.append(.archiveOutsidePlan(archive: archive.name, tests: outside))
+      }
+    }
+    return problems
+  }
+
+  /// Records that are not of one plan: other commits, counts or listings.
+  private func disagreements(_ records: [ShardRecord]) -> [ShardProblem] {
+    var problems: [ShardProblem] = []
+    let commits = Dictionary(grouping: records, by: \.commit).mapValues { $0.map(\.index).sorted() }
+    if commits.count > 1 { problems.append(.differentCommits(commits)) }
+    let counts = Dictionary(grouping: records, by: \.count).mapValues { $0.map(\.index).sorted() }
+    if counts.count > 1 { problems.append(.differentCounts(counts)) }
+    let listings = Dictionary(grouping: records, by: \.listingSHA256)
+      .mapValues { $0.map(\.index).sorted() }
+    if listings.count > 1 { problems.append(.differentListings(listings)) }
+    return problems
+  }
+
+  /// Planned tests that did not run, ran twice, or ran in a shard that did not plan them.
+  private func runProblems(_ records: [ShardRecord]) -> [ShardProblem] {
+    var runs: [String: Int] = [:]
+    var problems: [ShardProblem] = []
+    for record in records.sorted(by: { $0.index < $1.index }) {
+      let planned = Set(record.planned)
+      var outside: [String] = []
+      for run in record.ran {
+        runs[run.test, default: 0] += run.count
+        if !planned.contains(run.test) { outside.append(run.test) }
+      }
+      if !outside.isEmpty { problems.append(.ranOutsidePlan(shard: record.index, tests: outside)) }
+    }
+    let planned = Set(records.flatMap(\.planned))
+    let notRun = planned.filter { runs[$0] == nil }.sorted()
+    let twice = runs.filter { $0.value > 1 }.keys.sorted()
+    if !notRun.isEmpty { problems.append(.notRun(notRun)) }
+    if !twice.isEmpty { problems.append(.ranTwice(twice)) }
+    return problems
+  }
+}

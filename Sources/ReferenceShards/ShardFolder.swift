@@ -1,0 +1,36 @@
+import Foundation
+
+/// A shard's output folder as `reference-shards run` writes it and CI uploads it:
+/// `shard.json` and `archives/*.zip`.
+public enum ShardFolder {
+  /// Whether a path is a shard's output folder (it holds `shard.json`).
+  public static func isShardFolder(_ path: String) -> Bool {
+    FileManager.default.fileExists(
+      atPath: URL(fileURLWithPath: path).appendingPathComponent(ShardRecord.fileName).path)
+  }
+
+  /// Reads the records of SOURCE arguments.
+  /// - Parameter paths: The SOURCE arguments; with `--require-shards` each must be a shard's
+  ///   output folder.
+  /// - Returns: The records read, and a problem for each SOURCE that is not a shard folder or
+  ///   whose record cannot be read.
+  public static func records(in paths: [String]) -> (
+    sources: [ShardCheck.Source], problems: [ShardProblem]
+  ) {
+    var sources: [ShardCheck.Source] = []
+    var problems: [ShardProblem] = []
+    for path in paths {
+      guard isShardFolder(path) else {
+        problems.append(.notAShardFolder(source: path))
+        continue
+      }
+      let file = URL(fileURLWithPath: path).appendingPathComponent(ShardRecord.fileName)
+      do {
+        sources.append(.init(name: path, record: try ShardRecord.read(from: file)))
+      } catch {
+        problems.append(.unreadableRecord(source: path, reason: error.description))
+      }
+    }
+    return (sources, problems)
+  }
+}

@@ -1,0 +1,86 @@
+/// One reason the shards' records do not prove that a plan ran exactly once. Each description
+/// names the shards and tests (the first 20, then a count) and what to do.
+public enum ShardProblem: Sendable, Equatable, CustomStringConvertible {
+  /// No SOURCE held a shard record.
+  case noRecords
+  /// A SOURCE is not a shard's output folder.
+  case notAShardFolder(source: String)
+  /// A record could not be read.
+  case unreadableRecord(source: String, reason: String)
+  /// The shards were built from different commits.
+  case differentCommits([String: [Int]])
+  /// The shards disagree about the number of shards.
+  case differentCounts([Int: [Int]])
+  /// The shards listed different tests, so their plans are not one plan.
+  case differentListings([String: [Int]])
+  /// Two records claim the same shard index.
+  case duplicateShard(index: Int, sources: [String])
+  /// Shards of the plan have no record (their upload is missing).
+  case missingShards([Int], count: Int)
+  /// Planned tests that no shard ran.
+  case notRun([String])
+  /// Tests that ran more than once: in one shard (count 2 or more) or in several shards.
+  case ranTwice([String])
+  /// Tests a shard ran that its plan did not give it.
+  case ranOutsidePlan(shard: Int, tests: [String])
+  /// The shards' planned tests together are not the listing they were planned from.
+  case planDoesNotCoverListing
+  /// An archive's manifest lists tests that belong to no shard of the plan.
+  case archiveOutsidePlan(archive: String, tests: [String])
+
+  public var description: String {
+    switch self {
+    case .noRecords:
+      "--require-shards: no SOURCE holds a shard record (\(ShardRecord.fileName)); pass the "
+        + "folders `reference-shards run` wrote, one per shard"
+    case .notAShardFolder(let source):
+      "--require-shards: \(source) is not a shard's output folder (no \(ShardRecord.fileName)); "
+        + "pass only the folders `reference-shards run` wrote"
+    case .unreadableRecord(let source, let reason):
+      "--require-shards: the shard record in \(source) cannot be used: \(reason)"
+    case .differentCommits(let commits):
+      "the shards come from different commits: "
+        + commits.sorted { $0.key < $1.key }.map { "\($0.key) (shards \(list($0.value)))" }
+        .joined(separator: ", ") + "; merge the artifacts of one workflow run"
+    case .differentCounts(let counts):
+      "the shards disagree about the number of shards: "
+        + counts.sorted { $0.key < $1.key }.map { "\($0.key) (shards \(list($0.value)))" }
+        .joined(separator: ", ") + "; merge the artifacts of one workflow run"
+    case .differentListings(let listings):
+      "the shards planned from different test lists (built from different code?): "
+        + listings.sorted { $0.key < $1.key }
+        .map { "\($0.key.prefix(12)) (shards \(list($0.value)))" }.joined(separator: ", ")
+    case .duplicateShard(let index, let sources):
+      "shard \(index) has more than one record: \(sources.joined(separator: ", ")); pass each "
+        + "shard's folder once"
+    case .missingShards(let shards, let count):
+      "shard\(shards.count == 1 ? "" : "s") \(list(shards)) of \(count) "
+        + "\(shards.count == 1 ? "has" : "have") no record: the upload is missing or the job "
+        + "did not finish; rerun the missing shard\(shards.count == 1 ? "" : "s")"
+    case .notRun(let tests):
+      "\(tests.count) planned test\(tests.count == 1 ? "" : "s") did not run (crashed, or not "
+        + "selected): \(names(tests))"
+    case .ranTwice(let tests):
+      "\(tests.count) test\(tests.count == 1 ? "" : "s") ran more than once: \(names(tests))"
+    case .ranOutsidePlan(let shard, let tests):
+      "shard \(shard) ran \(tests.count) test\(tests.count == 1 ? "" : "s") its plan did not "
+        + "give it: \(names(tests))"
+    case .planDoesNotCoverListing:
+      "the shards' planned tests together are not the test list they were planned from; "
+        + "the records were edited or come from different plans"
+    case .archiveOutsidePlan(let archive, let tests):
+      "\(archive) lists \(tests.count) test\(tests.count == 1 ? "" : "s") of no shard of the "
+        + "plan: \(names(tests)); it comes from another run, leave it out"
+    }
+  }
+
+  /// At most 20 names, then how many more.
+  private func names(_ tests: [String]) -> String {
+    let shown = tests.prefix(20).joined(separator: ", ")
+    return tests.count > 20 ? "\(shown) and \(tests.count - 20) more" : shown
+  }
+
+  private func list(_ shards: [Int]) -> String {
+    shards.map(String.init).joined(separator: ", ")
+  }
+}

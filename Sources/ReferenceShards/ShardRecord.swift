@@ -1,0 +1,110 @@
+import Foundation
+
+/// `shard.json`: what one shard of a plan was asked to run and what ran, written by
+/// `reference-shards run` beside the archives it collected. `merge-refs --require-shards`
+/// proves a plan complete from these records.
+public struct ShardRecord: Codable, Sendable, Equatable {
+  /// The schema version this code writes.
+  public static let currentFormatVersion = 1
+  /// The record's file name inside a shard's output folder.
+  public static let fileName = "shard.json"
+  /// The folder beside the record that holds the workers' archives.
+  public static let archivesFolderName = "archives"
+
+  /// One test that ran, with the seconds it took and how many times it ran (1 unless a filter
+  /// or a retry ran it again).
+  public struct Run: Codable, Sendable, Equatable {
+    /// The test's `swift test list` name.
+    public var test: String
+    /// Seconds, summed over its runs.
+    public var seconds: Double
+    /// How many times it ran.
+    public var count: Int
+
+    /// Creates a run record.
+    public init(test: String, seconds: Double, count: Int) {
+      self.test = test
+      self.seconds = seconds
+      self.count = count
+    }
+  }
+
+  /// The schema version.
+  public var formatVersion: Int
+  /// The commit the tests were built from.
+  public var commit: String
+  /// This shard's index, 0-based.
+  public var index: Int
+  /// How many shards the plan has.
+  public var count: Int
+  /// SHA-256 of the plan's sorted test list (`ShardPlan.listingSHA256`).
+  public var listingSHA256: String
+  /// The tests the plan gave this shard, sorted.
+  public var planned: [String]
+  /// The tests that ran, sorted by name.
+  public var ran: [Run]
+  /// When the shard started running tests.
+  public var startedAt: Date
+  /// When it finished.
+  public var endedAt: Date
+  /// 0 when every `swift test` batch passed, else the first failing batch's status.
+  public var swiftTestStatus: Int32
+  /// The file names of the archives in `archives/`, sorted.
+  public var archives: [String]
+
+  /// Creates a record.
+  public init(
+    commit: String, index: Int, count: Int, listingSHA256: String, planned: [String],
+    ran: [Run], startedAt: Date, endedAt: Date, swiftTestStatus: Int32, archives: [String]
+  ) {
+    self.formatVersion = Self.currentFormatVersion
+    self.commit = commit
+    self.index = index
+    self.count = count
+    self.listingSHA256 = listingSHA256
+    self.planned = planned
+    self.ran = ran
+    self.startedAt = startedAt
+    self.endedAt = endedAt
+    self.swiftTestStatus = swiftTestStatus
+    self.archives = archives
+  }
+
+  /// The record as pretty, key-sorted JSON.
+  public func encoded() -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    return (try? encoder.encode(self)) ?? Data()
+  }
+
+  /// Reads a record.
+  /// - Parameter url: The `shard.json` file.
+  /// - Returns: The record.
+  /// - Throws: `ShardError.io` naming the file when it cannot be read or is not a record.
+  public static func read(from url: URL) throws(ShardError) -> ShardRecord {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw .io(path: url.path, reason: "the shard record cannot be read (\(error))")
+    }
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    let record: ShardRecord
+    do {
+      record = try decoder.decode(ShardRecord.self, from: data)
+    } catch {
+      throw .io(path: url.path, reason: "not a shard record written by reference-shards (\(error))")
+    }
+    guard record.formatVersion <= currentFormatVersion else {
+      throw .io(
+        path: url.path,
+        reason: "format version \(record.formatVersion) is newer than this tool reads; update")
+    }
+    return record
+  }
+
+  /// The total seconds of the tests that ran.
+  public var seconds: Double { ran.reduce(0) { $0 + $1.seconds } }
+}

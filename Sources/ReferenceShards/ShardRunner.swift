@@ -1,0 +1,211 @@
+import Foundation
+import ReferenceArchive
+
+/// `reference-shards run`: lists the built tests, plans, runs exactly this shard's tests in
+/// batches of exact filters, and writes the shard's record beside the workers' archives.
+public struct ShardRunner: Sendable {
+  /// The variable a workflow sets to the shard's index when `--index` is not given.
+  public static let indexVariable = "REFERENCE_SHARD_INDEX"
+  /// The variable a workflow sets to the number of shards when `--count` is not given.
+  public static let countVariable = "REFERENCE_SHARD_COUNT"
+  /// `IMAGE_GENERATION_OUTPUT`, read by the test processes.
+  static let outputVariable = "IMAGE_GENERATION_OUTPUT"
+  /// `IMAGE_GENERATION_SHARD`: tells the test processes to write a manifest even without
+  /// images, so every test that ran is on record.
+  static let shardVariable = "IMAGE_GENERATION_SHARD"
+
+  /// This shard's index, 0-based.
+  public var index: Int
+  /// The number of shards.
+  public var count: Int
+  /// Durations from an earlier run, or nil to balance by count.
+  public var timings: TestTimings?
+  /// The shard's output folder: `shard.json` and `archives/`.
+  public var output: URL
+  /// The commit the tests were built from.
+  public var commit: String
+  /// Arguments added to every `swift test` command, before the filters.
+  public var extraArguments: [String] = []
+  /// The package's folder.
+  public var packageRoot: URL
+  /// The `swift` program.
+  public var swift = "swift"
+  /// Receives progress lines for people.
+  public var log: @Sendable (String) -> Void = { _ in }
+
+  /// Creates a runner.
+  public init(
+    index: Int, count: Int, timings: TestTimings?, output: URL, commit: String,
+    packageRoot: URL
+  ) {
+    self.index = index
+    self.count = count
+    self.timings = timings
+    self.output = output
+    self.commit = commit
+    self.packageRoot = packageRoot
+  }
+
+  /// Lists, plans, runs and records the shard.
+  /// - Returns: The record written to `output/shard.json`.
+  /// - Throws: `ShardError` for a failed or empty listing, a bad shard or a write that failed;
+  ///   failing tests are not an error (the record's `swiftTestStatus` says so).
+  public func run() throws(ShardError) -> ShardRecord {
+    guard count >= 1, (0..<count).contains(index) else {
+      throw .badShard(index: index, count: count)
+    }
+    let tests = try TestListing.list(in: packageRoot, swift: swift)
+    let plan = ShardPlanner(timings: timings).plan(tests: tests, count: count)
+    let planned = plan.shards[index]
+    log(Self.describe(plan, index: index, listed: tests.count))
+    let archives = output.appendingPathComponent(ShardRecord.archivesFolderName)
+    let events = output.appendingPathComponent(".events")
+    try prepare(archives: archives, events: events)
+    let startedAt = Date()
+    var status: Int32 = 0
+    if planned.isEmpty {
+      log("shard \(index) of \(count) has no tests: nothing to run")
+    } else {
+      status = try runBatches(planned, archives: archives, events: events)
+    }
+    let collected = try collect(archives: archives, events: events)
+    try? FileManager.default.removeItem(at: events)
+    let record = ShardRecord(
+      commit: commit, index: index, count: count, listingSHA256: plan.listingSHA256,
+      planned: planned, ran: ShardRecord.fold(collected.runs), startedAt: startedAt,
+      endedAt: Date(), swiftTestStatus: status, archives: collected.archiveNames)
+    let file = output.appendingPathComponent(ShardRecord.fileName)
+    do {
+      try FileSystem.writeAtomically(Array(record.encoded()), to: file)
+    } catch {
+      throw .io(path: file.path, reason: "the shard record cannot be written (\(error))")
+    }
+    log(
+      "shard \(index) of \(count): \(record.ran.count) of \(planned.count) planned tests on "
+        + "record, \(collected.archiveNames.count) archives; wrote \(file.path)")
+    return record
+  }
+
+  /// The one-line plan summary: "shard 1 of 4: 14 of 55 tests, expected 3.2 s (balance 1.04,
+  /// by recorded durations)".
+  public static func describe(_ plan: ShardPlan, index: Int, listed: Int) -> String {
+    let basis = plan.isTimed ? "by recorded durations" : "by test count, no durations"
+    let expected =
+      plan.isTimed
+      ? "expected \(String(format: "%.1f", plan.expectedSeconds[index])) s, " : ""
+    return "shard \(index) of \(plan.count): \(plan.shards[index].count) of \(listed) tests, "
+      + "\(expected)balance \(String(format: "%.2f", plan.balance)) (\(basis))"
+  }
+
+  /// Starts from an empty archive folder: archives of an earlier run would prove tests this
+  /// run did not run.
+  private func prepare(archives: URL, events: URL) throws(ShardError) {
+    for stale in [archives, events, output.appendingPathComponent(ShardRecord.fileName)] {
+      try? FileManager.default.removeItem(at: stale)
+    }
+    do {
+      try FileSystem.createFolder(archives)
+      try FileSystem.createFolder(events)
+    } catch {
+      throw .io(path: output.path, reason: "the output folder cannot be created (\(error))")
+    }
+  }
+
+  private func runBatches(_ planned: [String], archives: URL, events: URL) throws(ShardError)
+    -> Int32
+  {
+    let commands = try TestBatches().commands(tests: planned) { batch in
+      ["/usr/bin/env", swift, "test", "--skip-build", "--parallel"] + extraArguments + [
+        "--experimental-event-stream-output",
+        events.appendingPathComponent("batch-\(batch).jsonl").path,
+      ]
+    }
+    let environment = [
+      Self.outputVariable: archives.path, Self.shardVariable: "\(index)/\(count)",
+    ]
+    var status: Int32 = 0
+    for (number, command) in commands.enumerated() {
+      log(
+        "shard \(index) of \(count): batch \(number + 1) of \(commands.count), "
+          + "\((command.count - 7 - extraArguments.count) / 2) tests")
+      let batchStatus: Int32
+      do {
+        batchStatus = try ChildProcess.run(command, in: packageRoot, environment: environment)
+      } catch {
+        throw .io(path: swift, reason: "`swift test` could not be started (\(error))")
+      }
+      if status == 0 && batchStatus != 0 { status = batchStatus }
+    }
+    return status
+  }
+
+  /// The tests the workers' manifests (XCTest) and the event streams (Swift Testing) say ran.
+  private func collect(archives: URL, events: URL) throws(ShardError) -> (
+    runs: [ArchiveRun], archiveNames: [String]
+  ) {
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: archives.path)) ?? [])
+      .filter { $0.hasSuffix(".zip") }.sorted()
+    var runs: [ArchiveRun] = []
+    for name in names {
+      let url = archives.appendingPathComponent(name)
+      do {
+        guard let manifest = try Self.manifest(in: url) else { continue }
+        runs += (manifest.testDurations ?? []).map {
+          ArchiveRun(test: $0.test, seconds: $0.seconds)
+        }
+      } catch {
+        // merge-refs refuses the archive too, naming it; here its tests are not on record.
+        log("warning: \(url.path) cannot be read, its tests are not on record: \(error)")
+      }
+    }
+    let streams = ((try? FileManager.default.contentsOfDirectory(atPath: events.path)) ?? [])
+      .sorted()
+    for stream in streams {
+      guard let data = try? Data(contentsOf: events.appendingPathComponent(stream)) else {
+        continue
+      }
+      runs += EventStream.testRuns(in: data)
+    }
+    return (runs, names)
+  }
+
+  /// The manifest of a coordinator archive, read without the images' bytes.
+  static func manifest(in archive: URL) throws(ArchiveError) -> ArchiveManifest? {
+    var manifest: ArchiveManifest?
+    try ZipReader().forEachEntry(
+      in: .file(archive), wantsData: { $0 == ArchiveManifest.entryName }
+    ) { entry throws(ArchiveError) in
+      guard entry.path == ArchiveManifest.entryName else { return }
+      manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
+    }
+    return manifest
+  }
+
+  /// The commit to record: `GITHUB_SHA`, else `git rev-parse HEAD` in the package.
+  /// - Throws: `ShardError.noCommit` when neither gives one.
+  public static func currentCommit(
+    in packageRoot: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(ShardError) -> String {
+    if let sha = environment["GITHUB_SHA"], !sha.isEmpty { return sha }
+    guard
+      let result = try? ChildProcess.capture(
+        ["/usr/bin/env", "git", "rev-parse", "HEAD"], in: packageRoot),
+      result.status == 0
+    else { throw .noCommit }
+    let sha = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !sha.isEmpty else { throw .noCommit }
+    return sha
+  }
+}
+
+extension ShardRecord {
+  /// Folds runs into one record per test, sorted by name: seconds summed, runs counted.
+  public static func fold(_ runs: [ArchiveRun]) -> [Run] {
+    var byTest: [String: Run] = [:]
+    for run in runs {
+      byTest[run.test, default: Run(test: run.test, seconds: 0, count: 0)].seconds += run.seconds
+      byTest[run.test]?.count += 1
+    }
+    return byTest.values.sorted { $0.test < $1.test }
+  }
+}

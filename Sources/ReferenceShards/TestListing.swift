@@ -1,0 +1,52 @@
+import Foundation
+
+/// The tests `swift test list --skip-build` prints, one per line, of both frameworks.
+public enum TestListing {
+  /// The test names in a listing's output: one per non-empty line, trimmed, sorted and
+  /// de-duplicated.
+  public static func parse(_ output: String) -> [String] {
+    let names = output.split(whereSeparator: \.isNewline)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
+    return Array(Set(names)).sorted()
+  }
+
+  /// Runs `swift test list --skip-build` in a package.
+  /// - Parameters:
+  ///   - packageRoot: The package's folder.
+  ///   - swift: The `swift` program to run.
+  /// - Returns: The sorted test names.
+  /// - Throws: `ShardError.listingFailed` when the command fails, `.emptyListing` when it lists
+  ///   nothing: never "run everything".
+  public static func list(in packageRoot: URL, swift: String = "swift") throws(ShardError)
+    -> [String]
+  {
+    let result: ChildProcess.Result
+    do {
+      result = try ChildProcess.capture(
+        ["/usr/bin/env", swift, "test", "list", "--skip-build"], in: packageRoot)
+    } catch {
+      throw .listingFailed(status: -1, output: "\(error)")
+    }
+    guard result.status == 0 else {
+      throw .listingFailed(status: result.status, output: result.error)
+    }
+    let tests = parse(result.output)
+    guard !tests.isEmpty else { throw .emptyListing }
+    return tests
+  }
+
+  /// Reads a saved listing (`swift test list` output) from a file.
+  /// - Throws: `ShardError.unreadableListing`, or `.emptyListing` when it names no test.
+  public static func read(from url: URL) throws(ShardError) -> [String] {
+    let text: String
+    do {
+      text = try String(contentsOf: url, encoding: .utf8)
+    } catch {
+      throw .unreadableListing(path: url.path, reason: "\(error)")
+    }
+    let tests = parse(text)
+    guard !tests.isEmpty else { throw .emptyListing }
+    return tests
+  }
+}

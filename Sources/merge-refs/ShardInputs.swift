@@ -1,0 +1,78 @@
+import Foundation
+import ReferenceArchive
+import ReferenceMerge
+import ReferenceShards
+
+/// The shard records among the SOURCE folders, and what the merge does with them: the proof
+/// (`--require-shards`), the combined timings and the job summary's shard table.
+struct ShardInputs: Sendable {
+  /// The records found, with their folders.
+  let sources: [ShardCheck.Source]
+  /// Problems met reading them (only reported with `--require-shards`).
+  let readProblems: [ShardProblem]
+
+  /// Reads the records: with `requireAll`, every SOURCE must be a shard folder; otherwise the
+  /// folders without a record are ordinary sources.
+  init(sourcePaths: [String], requireAll: Bool) {
+    let paths = requireAll ? sourcePaths : sourcePaths.filter(ShardFolder.isShardFolder)
+    (sources, readProblems) = ShardFolder.records(in: paths)
+  }
+
+  /// The `--require-shards` check of a finished plan, as merge problems.
+  func proof(of plan: MergePlan) -> [MergeProblem] {
+    let archives = plan.inventories.compactMap { inventory -> ShardCheck.Archive? in
+      guard let durations = inventory.manifest?.testDurations else { return nil }
+      return .init(name: inventory.source.description, tests: durations.map(\.test))
+    }
+    let problems = readProblems + ShardCheck().problems(sources: sources, archives: archives)
+    return problems.map { .unprovenShards($0.description) }
+  }
+
+  /// The shard rows of the job summary, with the images their archives hold.
+  func summaryShards(_ plan: MergePlan?) -> [JobSummary.Shard] {
+    sources.map { source in
+      let folder = URL(fileURLWithPath: source.name).standardizedFileURL.path + "/"
+      let images = (plan?.inventories ?? []).filter { $0.source.description.hasPrefix(folder) }
+        .reduce(0) { $0 + $1.imageCount }
+      return JobSummary.Shard(record: source.record, images: images)
+    }
+  }
+
+  /// Writes the combined durations for the next plan.
+  func writeTimings(to path: String) throws {
+    let timings = TestTimings.combining(sources.map(\.record))
+    try FileSystem.writeAtomically(Array(timings.encoded()), to: URL(fileURLWithPath: path))
+  }
+}
+
+/// Appends lines to a file through a buffer, so a long summary is never one string.
+final class LineAppender {
+  private let handle: FileHandle
+  private var buffer: [UInt8] = []
+
+  init(path: String) throws {
+    if !FileManager.default.fileExists(atPath: path) {
+      guard FileManager.default.createFile(atPath: path, contents: nil) else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+      }
+    }
+    handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    try handle.seekToEnd()
+  }
+
+  func append(_ line: String) throws {
+    buffer.append(contentsOf: line.utf8)
+    buffer.append(0x0A)
+    if buffer.count >= 1 << 16 { try flush() }
+  }
+
+  func close() throws {
+    try flush()
+    try handle.close()
+  }
+
+  private func flush() throws {
+    try handle.write(contentsOf: buffer)
+    buffer.removeAll(keepingCapacity: true)
+  }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import ReferenceShards
+
+/// The options that say which shard of which plan.
+struct ShardOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "This shard's index, 0-based (default: $\(ShardRunner.indexVariable)).", valueName: "I"))
+  var index: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "The number of shards (default: $\(ShardRunner.countVariable)).", valueName: "N"))
+  var count: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "Balance by the durations in FILE (reference-timings.json); by count without it. A "
+        + "missing file plans by count.", valueName: "FILE"))
+  var timings: String?
+
+  /// The index and count from the options or the environment.
+  func shard() throws -> (index: Int, count: Int) {
+    let environment = ProcessInfo.processInfo.environment
+    guard let count = try count ?? number(environment[ShardRunner.countVariable], "count"),
+      let index = try index ?? number(environment[ShardRunner.indexVariable], "index")
+    else {
+      throw ValidationError(
+        "give --index I and --count N, or set \(ShardRunner.indexVariable) and "
+          + "\(ShardRunner.countVariable) (in GitHub Actions, from strategy.job-index and "
+          + "strategy.job-total)")
+    }
+    guard count >= 1, (0..<count).contains(index) else {
+      throw ValidationError(
+        "shard \(index) of \(count) does not exist: --count must be 1 or more and --index from "
+          + "0 to \(max(count - 1, 0))")
+    }
+    return (index, count)
+  }
+
+  private func number(_ value: String?, _ name: String) throws -> Int? {
+    guard let value else { return nil }
+    guard let number = Int(value.trimmingCharacters(in: .whitespaces)) else {
+      throw ValidationError("the shard \(name) from the environment, '\(value)', is not a number")
+    }
+    return number
+  }
+
+  /// The timings, nil when not given or absent (a first run has none yet).
+  func loadTimings() throws(ShardError) -> TestTimings? {
+    guard let timings, FileManager.default.fileExists(atPath: timings) else { return nil }
+    return try TestTimings.read(from: URL(fileURLWithPath: timings))
+  }
+}
+
+/// Exit statuses of `reference-shards`.
+enum ShardExit {
+  static let refused: Int32 = 3
+}
+
+/// Prints an error and exits with 3.
+func refuse(_ error: ShardError) -> ExitCode {
+  FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+  return ExitCode(ShardExit.refused)
+}
