@@ -101,22 +101,42 @@ final class ReadmeTests: XCTestCase {
     }
   }
 
+  /// README's "CI recipe" quotes the workflow file whole, byte for byte (but the final
+  /// newline), so what a user copies from either is the same recipe.
+  func testReadme_ciRecipe_isTheWorkflowFileVerbatim() throws {
+    let file = checkout.appendingPathComponent(".github/workflows/reference-images.yml")
+    let workflow = try String(contentsOf: file, encoding: .utf8)
+    let quoted = try block(startingWith: "# Render tests", language: "yaml")
+    XCTAssertEqual(
+      quoted, workflow.trimmingCharacters(in: .newlines),
+      "paste .github/workflows/reference-images.yml into README's CI recipe section")
+  }
+
   func testReadme_workflow_isTheCommittedWorkflowAndValidYAML() throws {
     let file = checkout.appendingPathComponent(".github/workflows/reference-images.yml")
     let workflow = try String(contentsOf: file, encoding: .utf8)
-    let quoted = try block(startingWith: "#", language: "yaml")
-    XCTAssertEqual(quoted, workflow.trimmingCharacters(in: .newlines))
-    // The options the workflow passes to merge-refs must exist.
+    // The options the workflow passes to merge-refs and reference-shards must exist.
     let help = try runProcess(try mergeRefsBinary().path, ["--help"]).output
-    for option in ["--require-complete", "--report"] {
+    for option in [
+      "--require-shards", "--require-complete", "--timings-output", "--summary-markdown",
+      "--github-annotations", "--report",
+    ] {
       XCTAssertTrue(workflow.contains(option))
       XCTAssertTrue(help.contains(option), "merge-refs has no \(option)")
     }
+    let shardsHelp = try runProcess(
+      try builtProduct("reference-shards").path, ["run", "--help"]
+    ).output
+    for option in ["--timings", "--output", "REFERENCE_SHARD_INDEX", "REFERENCE_SHARD_COUNT"] {
+      XCTAssertTrue(workflow.contains(option))
+      XCTAssertTrue(shardsHelp.contains(option), "reference-shards run has no \(option)")
+    }
     XCTAssertTrue(workflow.contains("IMAGE_GENERATION_MODE: 1"))
-    // A user's repository has none of this repository's scripts: merge-refs comes from the
+    // A user's repository has none of this repository's scripts: the tools come from the
     // dependency, and the system packages are the ones the package's library targets declare.
     XCTAssertFalse(workflow.contains("Scripts/"), "the workflow must work in a user's package")
-    XCTAssertTrue(workflow.contains("swift run merge-refs --require-complete"))
+    XCTAssertTrue(workflow.contains("swift run merge-refs --require-shards --require-complete"))
+    XCTAssertTrue(workflow.contains("swift run reference-shards run"))
     let manifest = try String(
       contentsOf: checkout.appendingPathComponent("Package.swift"), encoding: .utf8)
     for library in ["CSpng", "CArchive", "CLibCrypto"] {
