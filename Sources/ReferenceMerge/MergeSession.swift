@@ -127,7 +127,7 @@ public struct MergeSession: Sendable {
         report.problems = problems.map(\.description)
         report.warnings = warnings
         try report.write(plan, destination: destination, to: reportURL)
-        reportPath = reportURL.path
+        reportPath = ReviewReport.page(for: reportURL).path
       } catch {
         problems.append(.reportNotWritten(error))
       }

@@ -103,7 +103,7 @@ final class ReviewReportTests: XCTestCase {
       ["--dry-run", "--report", report.path] + fixture.archives.map(\.path)
         + [fixture.destination.path])
     XCTAssertEqual(run.status, 2, "the conflict stops the merge\n\(run.all)")
-    XCTAssertTrue(run.output.contains("review report: \(report.path)"), run.output)
+    XCTAssertTrue(run.output.contains("review report: \(report.path)/index.html"), run.output)
 
     for name in ["index.html", "review.css", "review.js"] {
       XCTAssertEqual(

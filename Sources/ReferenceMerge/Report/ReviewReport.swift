@@ -27,6 +27,13 @@ public struct ReviewReport: Sendable {
   /// card's files are written.
   var batchSize = 2 * ProcessInfo.processInfo.activeProcessorCount
 
+  /// The file to open for a report written to `url`: the folder's `index.html`, or the file.
+  /// - Parameter url: The `--report` path.
+  /// - Returns: The page.
+  public static func page(for url: URL) -> URL {
+    ReportTarget(url: url).isSingleFile ? url : url.appendingPathComponent(ReviewPage.index)
+  }
+
   /// Creates a report writer.
   public init(limits: ArchiveLimits = .default) {
     self.limits = limits
