@@ -275,6 +275,47 @@ final class ReviewReportTests: XCTestCase {
       "keep me")
   }
 
+  /// Peak memory (max RSS, from `/usr/bin/time -v`) of a dry run with a folder report of
+  /// `count` updated images of 160×120 noise (incompressible: 77 KB each, over 200 KB with the
+  /// difference).
+  private func peakMemory(updating count: Int) throws -> Double {
+    let root = try makeTemporaryFolder(self)
+    let destination = root.appendingPathComponent("package")
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    for index in 0..<count {
+      let old = try noiseImage(seed: index, width: 160, height: 120)
+      let path = "Tests/MemoryTests/__References__/image\(index).png"
+      try writeFile(try PNGEncoder().encode(old), to: destination.appendingPathComponent(path))
+      try builder.add(path, try changingPixels(old, count: 50))
+    }
+    let archive = root.appendingPathComponent("run.zip")
+    try builder.write(to: archive)
+    let run = try runProcess(
+      "/usr/bin/time",
+      [
+        "-v", try MergeRefs.binary().path, "--dry-run", "--report",
+        root.appendingPathComponent("review").path, archive.path, destination.path,
+      ])
+    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertTrue(run.output.contains("0 added, \(count) updated"), run.output)
+    let line = try XCTUnwrap(
+      run.error.split(separator: "\n").first { $0.contains("Maximum resident set size") })
+    return try XCTUnwrap(
+      Double(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
+      / 1024
+  }
+
+  func testFolderReport_memory_doesNotGrowWithTheNumberOfChanges() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+      throw XCTSkip("/usr/bin/time is not installed (apt-get install time)")
+    }
+    let few = try peakMemory(updating: 20)
+    let many = try peakMemory(updating: 250)
+    // 230 more changes carry about 50 MB more images; a report held in memory would grow by
+    // that much (more as base64), a streamed one by the plan's few bytes per path.
+    XCTAssertLessThan(many - few, 15, "peak \(few) MB for 20 changes, \(many) MB for 250")
+  }
+
   func testChangedRegions_manyScatteredMarks_atMost64BoxesCoveringEveryMark() throws {
     var image = try RGBAImage(width: 512, height: 512, color: RGBAColor(red: 9, green: 9, blue: 9))
     var marks: [(Int, Int)] = []
