@@ -50,7 +50,9 @@ let package = Package(
     // into a user's test binary.
     .target(
       name: "ReferenceMerge",
-      dependencies: ["ReferenceImageCore", "ReferenceArchive", "CSystemCalls"]
+      dependencies: ["ReferenceImageCore", "ReferenceArchive", "CSystemCalls"],
+      // The review page's HTML, CSS and JavaScript, copied beside each report's data.
+      resources: [.copy("ReviewPage")]
     ),
     // openat2(2), which Swift cannot call through the variadic syscall(2).
     .target(name: "CSystemCalls"),
@@ -106,7 +108,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["ReferenceImageCore", "CLibPNG"]
+      dependencies: ["ReferenceImageCore", "ReferenceMerge", "CLibPNG"]
     ),
     // libFuzzer targets (Scripts/fuzz builds them with -DFUZZING -sanitize=fuzzer); in a normal
     // build each is a program that replays a corpus, so `swift build` still compiles them.
