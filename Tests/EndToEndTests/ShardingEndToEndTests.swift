@@ -80,6 +80,19 @@ final class ShardingEndToEndTests: XCTestCase {
     XCTAssertTrue(plan.isTimed)
     XCTAssertEqual(plan.shards.first { $0.contains("ShardTests.SlowTests/testSlow") }?.count, 1)
 
+    // More shards than tests: the last one runs nothing, says so, and records it.
+    let empty = try fixture.run(
+      [
+        try builtProduct("reference-shards").path, "run", "--commit", "c0ffee", "--output",
+        "artifacts/empty",
+      ],
+      environment: ["REFERENCE_SHARD_INDEX": "10", "REFERENCE_SHARD_COUNT": "11"])
+    XCTAssertEqual(empty.status, 0, empty.all)
+    XCTAssertTrue(empty.error.contains("shard 10 of 11 has no tests: nothing to run"), empty.all)
+    let emptyRecord = try ShardRecord.read(
+      from: artifacts.appendingPathComponent("empty/shard.json"))
+    XCTAssertEqual([emptyRecord.planned.count, emptyRecord.ran.count], [0, 0])
+
     // One shard's upload lost: refused, nothing written.
     try FileManager.default.removeItem(at: references)
     let partial = try fixture.run(
