@@ -130,7 +130,7 @@ let package = Package(
     ),
     .testTarget(
       name: "MergeRefsTests",
-      dependencies: ["ReferenceArchive", "ReferenceMerge", "TestSupport"],
+      dependencies: ["ReferenceArchive", "ReferenceMerge", "ReferenceShards", "TestSupport"],
       exclude: ["__Fixtures__"]
     ),
     .testTarget(
