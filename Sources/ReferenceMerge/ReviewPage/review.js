@@ -9,6 +9,7 @@
 'use strict';
 
 (() => {
+  performance.mark('review-script-start');
   const data = window.REFERENCE_REVIEW;
   const $ = (id) => document.getElementById(id);
 
