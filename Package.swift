@@ -49,7 +49,9 @@ let package = Package(
     // into a user's test binary.
     .target(
       name: "ReferenceMerge",
-      dependencies: ["ReferenceImageCore", "ReferenceArchive", "CSystemCalls"]
+      dependencies: ["ReferenceImageCore", "ReferenceArchive", "CSystemCalls"],
+      // The review page's HTML, CSS and JavaScript, copied beside each report's data.
+      resources: [.copy("ReviewPage")]
     ),
     // openat2(2), which Swift cannot call through the variadic syscall(2).
     .target(name: "CSystemCalls"),

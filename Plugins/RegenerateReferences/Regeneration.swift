@@ -28,7 +28,7 @@ struct Regeneration {
       }
     }
     let report =
-      request.report ?? package.appendingPathComponent(".build/reference-review.html")
+      request.report ?? package.appendingPathComponent(".build/reference-review")
     print("== merging \(archives.count) source(s) into \(package.path)")
     return try run(
       mergeRefs,

@@ -12,11 +12,12 @@ struct RegenerationRequest {
   static let usage = """
     USAGE: swift package --allow-writing-to-package-directory regenerate-references
              [--mode all|missing|failed] [--filter REGEX] [--sources FOLDER] [--dry-run]
-             [--report FILE.html] [--status-file FILE]
+             [--report DIR|FILE.html] [--status-file FILE]
 
     Runs the package's tests with IMAGE_GENERATION_MODE and parallel workers, merges every
     archive they wrote into the package with merge-refs, prints the summary and writes a review
-    page (default .build/reference-review.html). --filter passes REGEX to `swift test --filter`.
+    page: a folder (default .build/reference-review; open its index.html), or one file when the
+    name ends in .html. --filter passes REGEX to `swift test --filter`.
     --sources merges archives collected elsewhere (a folder of CI artifacts) instead of running
     the tests. Relative paths start at the package root.
 
@@ -55,7 +56,7 @@ struct RegenerationRequest {
       case "--mode": mode = try value("--mode", "all, missing or failed")
       case "--filter": filter = try value("--filter", "a regular expression")
       case "--sources": sources = resolved(try value("--sources", "a folder"))
-      case "--report": report = resolved(try value("--report", "a file name"))
+      case "--report": report = resolved(try value("--report", "a folder or FILE.html"))
       case "--status-file": _ = try value("--status-file", "a file name")
       case "--dry-run": dryRun = true
       case "-h", "--help": showHelp = true

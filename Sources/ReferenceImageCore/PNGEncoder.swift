@@ -19,10 +19,20 @@ public struct PNGEncoder: Sendable {
     case fast
     /// zlib level 6 with adaptive filtering, as libpng and most tools write by default.
     case small
+    /// zlib level 1 with the `Up` filter: for images made to be looked at once, such as the
+    /// review report's difference images, where the time to write thousands matters more than
+    /// their size.
+    case fastest
 
-    var compressionLevel: Int32 { self == .fast ? 3 : 6 }
+    var compressionLevel: Int32 {
+      switch self {
+      case .fastest: 1
+      case .fast: 3
+      case .small: 6
+      }
+    }
     var filterChoice: Int32 {
-      Int32(self == .fast ? SPNG_FILTER_CHOICE_UP.rawValue : SPNG_FILTER_CHOICE_ALL.rawValue)
+      Int32(self == .small ? SPNG_FILTER_CHOICE_ALL.rawValue : SPNG_FILTER_CHOICE_UP.rawValue)
     }
   }
 

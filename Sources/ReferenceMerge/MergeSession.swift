@@ -46,7 +46,8 @@ public struct MergeSession: Sendable {
   ///   - destination: The package root.
   ///   - writesNothing: For `--dry-run` and `--check`.
   ///   - progress: Receives progress updates.
-  ///   - reportURL: Where to write the HTML review report, if anywhere.
+  ///   - reportURL: Where to write the review report, if anywhere: a folder, or one file for a
+  ///     path ending in `.html`.
   public init(
     options: MergeOptions, destination: URL, writesNothing: Bool,
     progress: some MergeProgress = SilentProgress(), reportURL: URL? = nil
@@ -123,8 +124,10 @@ public struct MergeSession: Sendable {
       do {
         var report = ReviewReport(limits: options.limits)
         report.landCommand = landCommand(sourcePaths: sourcePaths)
+        report.problems = problems.map(\.description)
+        report.warnings = warnings
         try report.write(plan, destination: destination, to: reportURL)
-        reportPath = reportURL.path
+        reportPath = ReviewReport.page(for: reportURL).path
       } catch {
         problems.append(.reportNotWritten(error))
       }

@@ -99,11 +99,80 @@ public struct MergeSummary: Codable, Sendable {
     self.warnings = warnings
   }
 
-  /// Indented, sorted JSON.
+  /// Indented JSON with sorted keys; nil values are left out.
   public func json() -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+    let output = BufferedOutput()
+    writeJSON(to: output)
+    try? output.finish()
+    return String(decoding: output.collected, as: UTF8.self)
+  }
+
+  /// Writes `json()` and a new line to an open file descriptor (1 for standard output) as it
+  /// is made, change by change, never holding the whole text.
+  /// - Parameter descriptor: The descriptor; it stays open.
+  /// - Returns: Whether every write succeeded.
+  @discardableResult
+  public func writeJSON(toDescriptor descriptor: Int32) -> Bool {
+    let output = BufferedOutput(descriptor: descriptor, name: "standard output")
+    writeJSON(to: output)
+    output.write("\n")
+    return (try? output.finish()) != nil
+  }
+
+  func writeJSON(to output: BufferedOutput) {
+    var json = JSONStream(output)
+    json.beginObject()
+    json.member("added", added)
+    json.key("applied")
+    json.bool(applied)
+    json.key("changes")
+    write(changes, to: &json)
+    json.member("conflicts", conflicts)
+    json.member("destination", destination)
+    json.key("dryRun")
+    json.bool(dryRun)
+    json.member("errors", strings: errors)
+    json.key("orphanSearchDone")
+    json.bool(orphanSearchDone)
+    json.member("orphans", orphans)
+    json.member("pruned", pruned)
+    json.member("refused", refused)
+    if let report { json.member("report", report) }
+    json.key("skipped")
+    write(skipped, to: &json)
+    json.key("sources")
+    json.beginArray()
+    for source in sources {
+      json.beginObject()
+      json.key("complete")
+      json.bool(source.complete)
+      json.member("images", source.images)
+      if let reason = source.incompleteReason { json.member("incompleteReason", reason) }
+      json.member("name", source.name)
+      if let worker = source.worker { json.member("worker", worker) }
+      json.endObject()
+    }
+    json.endArray()
+    json.member("unchanged", unchanged)
+    json.member("updated", updated)
+    json.member("warnings", strings: warnings)
+    json.endObject()
+  }
+
+  private func write(_ changes: [Change], to json: inout JSONStream) {
+    json.beginArray()
+    for change in changes {
+      json.beginObject()
+      if let pixels = change.differingPixels { json.member("differingPixels", pixels) }
+      json.member("outcome", change.outcome)
+      json.member("path", change.path)
+      json.key("resolvedByNewest")
+      json.bool(change.resolvedByNewest)
+      json.member("sources", strings: change.sources)
+      json.member("workers", strings: change.workers)
+      json.endObject()
+    }
+    json.endArray()
   }
 
   /// The report for a terminal: sources, every change, warnings, errors, then one summary line.

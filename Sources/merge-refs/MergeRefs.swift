@@ -81,9 +81,11 @@ struct MergeRefs: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Write an HTML review page (before, after, difference), where each change can be "
-        + "accepted or rejected and the decision exported for --include-from.",
-      valueName: "FILE.html"))
+      "Write a review page (before, after, difference, changed regions), where each change can "
+        + "be accepted or rejected and the decision exported for --include-from: a folder "
+        + "(open DIR/index.html; images load as you scroll), or one self-contained file when "
+        + "the name ends in .html (for small merges).",
+      valueName: "DIR|FILE.html"))
   var report: String?
 
   mutating func validate() throws {
@@ -134,7 +136,8 @@ struct MergeRefs: ParsableCommand {
     session.program = invocationName
     let outcome = session.run(sourcePaths: Array(paths.dropLast()))
     if json {
-      print(outcome.summary.json())
+      // Streamed: a merge of many archives has a summary too large to build as one string.
+      outcome.summary.writeJSON(toDescriptor: 1)
     } else {
       // Line by line: the whole text of a merge of many archives would be a peak of its own.
       outcome.summary.forEachTextLine { print($0) }

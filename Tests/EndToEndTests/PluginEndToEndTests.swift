@@ -25,7 +25,7 @@ final class PluginEndToEndTests: XCTestCase {
     XCTAssertTrue(
       first.output.contains("12 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 0 refused"),
       first.all)
-    let defaultReport = fixture.root.appendingPathComponent(".build/reference-review.html")
+    let defaultReport = fixture.root.appendingPathComponent(".build/reference-review/index.html")
     XCTAssertTrue(first.output.contains("review report: \(defaultReport.path)"), first.all)
     XCTAssertTrue(FileManager.default.fileExists(atPath: defaultReport.path))
     let landed = fixture.root.appendingPathComponent(

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// Runs `Scripts/regenerate` (the `regenerate-references` plugin behind a script) on the fixture
-/// package, as a user would, and opens its review report in headless Chromium.
+/// package, as a user would, and reads back its review report.
 final class RegenerateEndToEndTests: XCTestCase {
   private var fixture: FixturePackage!
 
@@ -33,7 +33,7 @@ final class RegenerateEndToEndTests: XCTestCase {
     XCTAssertTrue(
       again.output.contains("0 added, 0 updated, 12 unchanged, 0 conflicts, 0 orphans"), again.all)
 
-    let report = fixture.root.appendingPathComponent(".build/review.html")
+    let report = fixture.root.appendingPathComponent(".build/review")
     let changed = try regenerate(
       ["--report", report.path], environment: ["RENDER_FIXTURE_CHANGE": "bars"])
     XCTAssertEqual(changed.status, 0, changed.all)
@@ -51,7 +51,7 @@ final class RegenerateEndToEndTests: XCTestCase {
     let verify = try fixture.test([], environment: ["RENDER_FIXTURE_CHANGE": "bars"])
     XCTAssertEqual(
       verify.status, 0, "the merged references match the changed renderer\n\(verify.all)")
-    try checkReportInBrowser(report)
+    try checkReport(report)
   }
 
   /// The README's first command, on the bundled example: every reference unchanged, the example's
@@ -101,37 +101,36 @@ final class RegenerateEndToEndTests: XCTestCase {
     XCTAssertTrue(run.error.contains("--mode must be all, missing or failed"), run.all)
   }
 
-  /// Chromium runs the page's script, then the DOM is checked: three updated cards sorted by
-  /// path, the visible ones with their images attached, an overlay slider each.
-  private func checkReportInBrowser(_ report: URL) throws {
-    let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
-      FileManager.default.isExecutableFile(atPath: $0)
+  /// The report folder's data: three updated cards, the bars change counted, and the after
+  /// images the very bytes that landed (the page's behaviour is tested in Chromium by the
+  /// page's own tests).
+  private func checkReport(_ report: URL) throws {
+    XCTAssertTrue(
+      FileManager.default.fileExists(atPath: report.appendingPathComponent("index.html").path))
+    let text = try String(
+      contentsOf: report.appendingPathComponent("review-data.js"), encoding: .utf8)
+    let prefix = "window.REFERENCE_REVIEW = "
+    XCTAssertTrue(text.hasPrefix(prefix) && text.hasSuffix(";\n"), String(text.prefix(80)))
+    let data = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(text.dropFirst(prefix.count).dropLast(2).utf8))
+        as? [String: Any])
+    let cards = try XCTUnwrap(data["cards"] as? [[String: Any]])
+    XCTAssertEqual(
+      cards.compactMap { $0["outcome"] as? String }, ["updated", "updated", "updated"])
+    XCTAssertTrue(
+      cards.contains {
+        ($0["meta"] as? [String])?.first?.contains("36 pixels (allowed: 0)") ?? false
+      },
+      "the pixel count of the bars change")
+    for card in cards {
+      let path = try XCTUnwrap(card["path"] as? String)
+      let after = try XCTUnwrap((card["after"] as? [String: Any])?["src"] as? String)
+      XCTAssertEqual(
+        try Data(contentsOf: report.appendingPathComponent(after)),
+        try Data(contentsOf: fixture.root.appendingPathComponent(path)),
+        "\(path): the report shows the bytes that landed")
+      XCTAssertNotNil(card["group"] as? String)
+      XCTAssertFalse((card["regions"] as? [[Int]] ?? []).isEmpty, path)
     }
-    guard let chromium else {
-      throw XCTSkip(
-        "chromium is not installed (apt-get install chromium); Scripts/test installs it")
-    }
-    let arguments = [
-      "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=3000",
-      "--window-size=1400,2400",
-    ]
-    let dom = try runProcess(chromium, arguments + ["--dump-dom", report.path])
-    XCTAssertEqual(dom.status, 0, dom.error)
-    let html = dom.output
-    let cards = html.matches(of: /<section class="card (\w+)"[^>]*data-path="([^"]+)"/)
-    XCTAssertEqual(cards.map { String($0.1) }, ["updated", "updated", "updated"], html)
-    let paths = cards.map { String($0.2) }
-    XCTAssertEqual(paths, paths.sorted())
-    XCTAssertGreaterThanOrEqual(
-      html.matches(of: /<img [^>]*src="data:image\/png;base64,/).count, 3,
-      "the script attaches images of visible cards")
-    XCTAssertEqual(html.matches(of: /type="range"/).count, 3)
-    XCTAssertTrue(html.contains("36 pixels (allowed: 0)"), "the pixel count of the bars change")
-
-    let screenshot = report.deletingLastPathComponent().appendingPathComponent("review.png")
-    let shot = try runProcess(
-      chromium, arguments + ["--screenshot=\(screenshot.path)", report.path])
-    XCTAssertEqual(shot.status, 0, shot.error)
-    XCTAssertTrue(FileManager.default.fileExists(atPath: screenshot.path))
   }
 }

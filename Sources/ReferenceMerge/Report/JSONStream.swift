@@ -1,0 +1,124 @@
+import Foundation
+
+/// Writes JSON to a `BufferedOutput` value by value, indented, so a document with thousands
+/// of entries is never held whole. The caller opens and closes objects and arrays in order;
+/// commas and indentation follow from that.
+struct JSONStream {
+  private let output: BufferedOutput
+  /// For each open object or array: whether it has a member yet.
+  private var open: [Bool] = []
+  private var afterKey = false
+  private let indented: Bool
+
+  /// - Parameters:
+  ///   - output: Where the text goes.
+  ///   - indented: Two-space indentation, one member per line; else compact.
+  init(_ output: BufferedOutput, indented: Bool = true) {
+    self.output = output
+    self.indented = indented
+  }
+
+  mutating func beginObject() { beginValue("{") }
+  mutating func endObject() { end("}") }
+  mutating func beginArray() { beginValue("[") }
+  mutating func endArray() { end("]") }
+
+  /// Starts a member of the open object.
+  mutating func key(_ name: String) {
+    separate()
+    output.write(Self.quoted(name))
+    output.write(indented ? " : " : ":")
+    afterKey = true
+  }
+
+  mutating func string(_ value: String) { scalar(Self.quoted(value)) }
+  mutating func string(_ value: String?) { scalar(value.map(Self.quoted) ?? "null") }
+  mutating func number(_ value: Int) { scalar(String(value)) }
+  mutating func number(_ value: Int?) { scalar(value.map(String.init) ?? "null") }
+  mutating func bool(_ value: Bool) { scalar(value ? "true" : "false") }
+  mutating func null() { scalar("null") }
+
+  /// A string value whose text is written by `body` straight to the output (a data URI), which
+  /// must write only characters that need no escaping.
+  mutating func rawString(_ body: (BufferedOutput) -> Void) {
+    beginScalar()
+    output.write("\"")
+    body(output)
+    output.write("\"")
+  }
+
+  mutating func member(_ name: String, _ value: String) {
+    key(name)
+    string(value)
+  }
+
+  mutating func member(_ name: String, _ value: Int) {
+    key(name)
+    number(value)
+  }
+
+  mutating func member(_ name: String, strings: [String]) {
+    key(name)
+    beginArray()
+    for value in strings { string(value) }
+    endArray()
+  }
+
+  private mutating func scalar(_ text: String) {
+    beginScalar()
+    output.write(text)
+  }
+
+  private mutating func beginScalar() {
+    if afterKey {
+      afterKey = false
+    } else {
+      separate()
+    }
+  }
+
+  private mutating func beginValue(_ bracket: String) {
+    beginScalar()
+    output.write(bracket)
+    open.append(false)
+  }
+
+  private mutating func end(_ bracket: String) {
+    let hadMembers = open.removeLast()
+    if hadMembers && indented { newline() }
+    output.write(bracket)
+  }
+
+  /// A comma before every member but the first, then a new line at the depth.
+  private mutating func separate() {
+    guard let hasMembers = open.last else { return }
+    if hasMembers { output.write(",") }
+    open[open.count - 1] = true
+    if indented { newline() }
+  }
+
+  private func newline() {
+    output.write("\n" + String(repeating: "  ", count: open.count))
+  }
+
+  /// A JSON string literal. `<` is escaped too, so the text can sit inside a `<script>`
+  /// element without ever closing it; U+2028 and U+2029, so older JavaScript parses it.
+  static func quoted(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case "<", "\u{2028}", "\u{2029}":
+        result += String(format: "\\u%04x", scalar.value)
+      case _ where scalar.value < 0x20:
+        result += String(format: "\\u%04x", scalar.value)
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// One card of the review page: what the page shows for one added, updated, conflicting or
+/// orphaned path. A value computed by `ReviewCardMaker` and written by `ReviewData`.
+struct ReviewCard: Sendable {
+  /// An image file of the report, by its name inside `images/`.
+  struct Image: Sendable, Equatable {
+    var file: String
+    var width: Int
+    var height: Int
+  }
+
+  /// One source's version of a conflicting path.
+  struct Rival: Sendable {
+    var label: String
+    var image: Image
+  }
+
+  /// The numbers of comparing before and after (or the first two rivals).
+  struct Comparison: Sendable {
+    /// Nil for a size change, where no pixel count applies.
+    var changedPixels: Int?
+    var totalPixels: Int?
+    var maxChannelDifference: Int?
+    /// Boxes around the changed regions: x, y, width, height.
+    var regions: [[Int]]
+  }
+
+  var id: Int
+  var path: String
+  var outcome: MergePlan.Outcome
+  /// `before->after` pixel digests, for updated cards: the same change is decided together.
+  var group: String?
+  var before: Image?
+  var after: Image?
+  var difference: Image?
+  var comparison: Comparison?
+  var meta: [String]
+  var rivals: [Rival] = []
+
+  /// Every image file the card refers to.
+  var files: [String] {
+    [before, after, difference].compactMap { $0?.file } + rivals.map(\.image.file)
+  }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+
+/// Makes one card: copies the before and after PNG bytes into the report's `images/` folder
+/// as they are (never decoded and encoded again), and for a change decodes both, compares
+/// them, and writes the difference image and its changed regions. Safe to run for several
+/// cards at once: each card writes only its own files.
+struct ReviewCardMaker: Sendable {
+  /// What one card is made from.
+  struct Job: Sendable {
+    var id: Int
+    var item: MergePlan.Item
+    /// Provenance lines.
+    var meta: [String]
+    /// The archive entry's bytes, for added and updated paths.
+    var after: [UInt8]?
+    /// For conflicts: the rivals' files, already written by the reading pass.
+    var rivals: [ReviewCard.Rival] = []
+  }
+
+  /// The report's `images/` folder.
+  let images: URL
+  let destination: Destination
+  /// The encoder of difference images: they are made for one look, so speed beats size.
+  var encoder = PNGEncoder(setting: .fastest)
+
+  /// Makes the card of a job.
+  /// - Throws: `ArchiveError.io` when an image file cannot be written.
+  func make(_ job: Job) throws(ArchiveError) -> ReviewCard {
+    var card = ReviewCard(
+      id: job.id, path: job.item.path, outcome: job.item.outcome, meta: job.meta,
+      rivals: job.rivals)
+    switch job.item.outcome {
+    case .added:
+      try addAfter(job, to: &card)
+    case .updated:
+      try addAfter(job, to: &card)
+      try addBeforeAndDifference(job, to: &card)
+    case .orphan:
+      card.before = try copyCurrentFile(job)
+    case .conflict:
+      card.before = try copyCurrentFile(job)
+      try addRivalDifference(job, to: &card)
+    case .unchanged:
+      break
+    }
+    return card
+  }
+
+  private func addAfter(_ job: Job, to card: inout ReviewCard) throws(ArchiveError) {
+    guard let bytes = job.after, let chosen = job.item.chosen?.image else {
+      card.meta.append("the new image could not be read again from its source")
+      return
+    }
+    let file = "\(job.id)-after.png"
+    try FileSystem.write(bytes, to: images.appendingPathComponent(file))
+    card.after = ReviewCard.Image(file: file, width: chosen.width, height: chosen.height)
+  }
+
+  private func addBeforeAndDifference(_ job: Job, to card: inout ReviewCard) throws(ArchiveError) {
+    guard let bytes = currentFile(job.item.path) else {
+      card.meta.append("the current file could not be read")
+      return
+    }
+    guard let beforeImage = try? PNGDecoder().decode(bytes) else {
+      card.meta.append("the current file is not a PNG image that decodes")
+      return
+    }
+    card.before = try copy(bytes, as: "\(job.id)-before.png", size: beforeImage.size)
+    guard let after = job.after, let afterImage = try? PNGDecoder().decode(after) else { return }
+    let beforeDigest =
+      PNGPixelDigest.read(fromPNG: bytes)?.pixelSHA256 ?? SHA256.hex(beforeImage.pixels)
+    if let chosen = job.item.chosen {
+      card.group = "\(beforeDigest)->\(chosen.image.pixelSHA256.hex)"
+    }
+    let (meta, difference, comparison) = try compare(
+      afterImage, to: beforeImage, file: "\(job.id)-difference.png")
+    card.meta.insert(meta, at: 0)
+    card.difference = difference
+    card.comparison = comparison
+  }
+
+  /// The difference of a conflict's first two rivals, read back from their files.
+  private func addRivalDifference(_ job: Job, to card: inout ReviewCard) throws(ArchiveError) {
+    let decoded = job.rivals.prefix(2).compactMap { rival in
+      (try? FileSystem.read(images.appendingPathComponent(rival.image.file)))
+        .flatMap { try? PNGDecoder().decode($0) }
+    }
+    guard decoded.count == 2 else { return }
+    let (meta, difference, comparison) = try compare(
+      decoded[1], to: decoded[0], file: "\(job.id)-difference.png")
+    card.meta.insert("between the first two: " + meta, at: 0)
+    card.difference = difference
+    card.comparison = comparison
+  }
+
+  /// Compares, writes the difference image, and finds the changed regions.
+  private func compare(_ image: RGBAImage, to reference: RGBAImage, file: String)
+    throws(ArchiveError) -> (String, ReviewCard.Image, ReviewCard.Comparison)
+  {
+    let (result, difference) = ImageComparison.exact.compareWithDifferenceImage(
+      image, to: reference)
+    let png: [UInt8]
+    do {
+      png = try encoder.encode(difference)
+    } catch {
+      throw .io(
+        operation: "encode the difference image", path: file, message: "\(error)")
+    }
+    try FileSystem.write(png, to: images.appendingPathComponent(file))
+    let written = ReviewCard.Image(file: file, width: difference.width, height: difference.height)
+    let comparison: ReviewCard.Comparison
+    switch result.outcome {
+    case .identical:
+      comparison = .init(
+        changedPixels: 0, totalPixels: image.pixelCount, maxChannelDifference: 0, regions: [])
+    case .withinBound(let found), .differs(let found):
+      comparison = .init(
+        changedPixels: found.differingPixelCount, totalPixels: found.totalPixelCount,
+        maxChannelDifference: found.largestChannelDifference,
+        regions: ChangedRegions.boxes(in: difference, within: found.boundingBox))
+    case .sizeMismatch:
+      // No pixel count applies; every pixel of the union canvas only one image covers is red.
+      comparison = .init(
+        changedPixels: nil, totalPixels: nil, maxChannelDifference: nil,
+        regions: ChangedRegions.boxes(in: difference))
+    }
+    return (result.description, written, comparison)
+  }
+
+  /// The destination file's bytes, unless it is missing or a Git LFS pointer.
+  private func currentFile(_ path: String) -> [UInt8]? {
+    guard let bytes = destination.read(path)?.bytes, !GitLFSPointer.isPointer(bytes) else {
+      return nil
+    }
+    return bytes
+  }
+
+  /// The current file copied into the report, when it is a PNG (orphans, conflicts).
+  private func copyCurrentFile(_ job: Job) throws(ArchiveError) -> ReviewCard.Image? {
+    guard let bytes = currentFile(job.item.path), let size = PNGHeader.size(of: bytes) else {
+      return nil
+    }
+    return try copy(bytes, as: "\(job.id)-before.png", size: size)
+  }
+
+  /// Copies PNG bytes into a file of the report, byte for byte.
+  private func copy(_ bytes: [UInt8], as file: String, size: ImageSize) throws(ArchiveError)
+    -> ReviewCard.Image
+  {
+    try FileSystem.write(bytes, to: images.appendingPathComponent(file))
+    return ReviewCard.Image(file: file, width: size.width, height: size.height)
+  }
+}
+
+/// The size a PNG's header declares, read without decoding.
+enum PNGHeader {
+  /// The IHDR width and height; nil when the bytes do not start like a PNG.
+  static func size(of bytes: [UInt8]) -> ImageSize? {
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    guard bytes.count >= 24, Array(bytes[0..<8]) == signature,
+      bytes[12..<16].elementsEqual("IHDR".utf8)
+    else { return nil }
+    let number = { (start: Int) in
+      bytes[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }
+    }
+    return ImageSize(width: number(16), height: number(20))
+  }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import ReferenceArchive
+
+/// Writes `review-data.js`, version 1: one statement, `window.REFERENCE_REVIEW = {...};`,
+/// streamed: the report's facts first, then each card as it is made.
+struct ReviewData {
+  /// The facts of the report that come before the cards.
+  struct Header {
+    var id: String
+    var destination: String
+    var generatedAt: Date
+    var decisionFile: String
+    var command: [String]
+    var counts: [MergePlan.Outcome: Int]
+    var skipped: Int
+    var sources: [SourceInventory]
+    var problems: [String]
+    var warnings: [String]
+  }
+
+  /// How an image file appears in `src`: its relative path in a folder report, a data URI
+  /// in a single file.
+  enum ImageSource {
+    case file
+    case dataURI(images: URL)
+  }
+
+  private var json: JSONStream
+  private let output: BufferedOutput
+  private let imageSource: ImageSource
+
+  init(_ output: BufferedOutput, imageSource: ImageSource) {
+    self.output = output
+    self.imageSource = imageSource
+    // Compact: the browser parses it, and ten thousand cards stay a few megabytes.
+    json = JSONStream(output, indented: false)
+  }
+
+  /// Writes the statement's start and every field but the cards, and opens the cards.
+  mutating func begin(_ header: Header) {
+    output.write("window.REFERENCE_REVIEW = ")
+    json.beginObject()
+    json.member("version", 1)
+    json.member("id", header.id)
+    json.member("destination", header.destination)
+    json.member("generatedAt", ISO8601DateFormatter().string(from: header.generatedAt))
+    json.member("decisionFile", header.decisionFile)
+    json.member("command", strings: header.command)
+    json.key("counts")
+    json.beginObject()
+    for outcome in MergePlan.Outcome.allCases {
+      json.member(outcome.rawValue, header.counts[outcome] ?? 0)
+    }
+    json.member("skipped", header.skipped)
+    json.endObject()
+    json.key("sources")
+    json.beginArray()
+    for inventory in header.sources {
+      json.beginObject()
+      json.member("name", inventory.source.description)
+      json.member("images", inventory.imageCount)
+      json.member("worker", inventory.workerSummary)
+      json.key("incomplete")
+      json.string(inventory.incompleteReason)
+      json.endObject()
+    }
+    json.endArray()
+    json.member("problems", strings: header.problems)
+    json.member("warnings", strings: header.warnings)
+    json.key("cards")
+    json.beginArray()
+  }
+
+  /// Writes one card.
+  /// - Throws: `ArchiveError.io` when a single file's image cannot be read back.
+  mutating func write(_ card: ReviewCard) throws(ArchiveError) {
+    json.beginObject()
+    json.member("id", card.id)
+    json.member("path", card.path)
+    json.member("outcome", card.outcome.rawValue)
+    json.key("group")
+    json.string(card.group)
+    for (name, image) in [
+      ("before", card.before), ("after", card.after), ("difference", card.difference),
+    ] {
+      json.key(name)
+      try write(image)
+    }
+    json.key("changedPixels")
+    json.number(card.comparison?.changedPixels)
+    json.key("totalPixels")
+    json.number(card.comparison?.totalPixels)
+    json.key("maxChannelDifference")
+    json.number(card.comparison?.maxChannelDifference)
+    json.key("regions")
+    writeRegions(card.comparison?.regions ?? [])
+    json.member("meta", strings: card.meta)
+    json.key("rivals")
+    json.beginArray()
+    for rival in card.rivals {
+      json.beginObject()
+      json.member("label", rival.label)
+      json.key("image")
+      try write(rival.image)
+      json.endObject()
+    }
+    json.endArray()
+    json.endObject()
+  }
+
+  /// Closes the cards, the object and the statement.
+  mutating func end() {
+    json.endArray()
+    json.endObject()
+    output.write(";\n")
+  }
+
+  private mutating func write(_ image: ReviewCard.Image?) throws(ArchiveError) {
+    guard let image else {
+      json.null()
+      return
+    }
+    json.beginObject()
+    json.key("src")
+    switch imageSource {
+    case .file:
+      json.string("images/" + image.file)
+    case .dataURI(let folder):
+      let bytes = try FileSystem.read(folder.appendingPathComponent(image.file))
+      json.rawString { output in
+        output.write("data:image/png;base64,")
+        output.writeBase64(bytes)
+      }
+    }
+    json.member("width", image.width)
+    json.member("height", image.height)
+    json.endObject()
+  }
+
+  /// Regions one per line, each box on it: `[x, y, width, height]`.
+  private mutating func writeRegions(_ regions: [[Int]]) {
+    json.beginArray()
+    for box in regions {
+      json.beginArray()
+      for value in box { json.number(value) }
+      json.endArray()
+    }
+    json.endArray()
+  }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import ReferenceArchive
+
+/// The cards of a report in the order they are made, each with what it needs from the
+/// sources: added and updated paths source by source with their archive entry's bytes (each
+/// source read once, only the wanted entries), then conflicts, then orphans.
+struct ReviewJobs {
+  let plan: MergePlan
+  let limits: ArchiveLimits
+  private var nextID = 0
+
+  init(plan: MergePlan, limits: ArchiveLimits) {
+    self.plan = plan
+    self.limits = limits
+  }
+
+  /// Hands every job to `body`, one at a time.
+  /// - Parameter images: Where conflicting sources' images are copied as they are read.
+  /// - Throws: What `body` throws, or `ArchiveError.io` when a rival image cannot be copied.
+  mutating func forEach(
+    images: URL, _ body: (ReviewCardMaker.Job) throws(ArchiveError) -> Void
+  ) throws(ArchiveError) {
+    try changes(body)
+    try conflicts(images: images, body)
+    for item in plan.items(.orphan) {
+      try body(
+        job(item, meta: ["no complete run produced or verified this reference"], after: nil))
+    }
+  }
+
+  /// Added and updated paths, read back from their sources.
+  private mutating func changes(_ body: (ReviewCardMaker.Job) throws(ArchiveError) -> Void)
+    throws(ArchiveError)
+  {
+    var bySource: [Int: [String: MergePlan.Item]] = [:]
+    for item in plan.items where item.outcome == .added || item.outcome == .updated {
+      guard let chosen = item.chosen else { continue }
+      bySource[chosen.sourceIndex, default: [:]][item.path] = item
+    }
+    var seen = Set<String>()
+    for (sourceIndex, items) in bySource.sorted(by: { $0.key < $1.key }) {
+      try forEachEntry(of: sourceIndex, wanted: Set(items.keys)) { (entry) throws(ArchiveError) in
+        guard let item = items[entry.path], seen.insert(entry.path).inserted else { return }
+        try body(job(item, meta: meta(item), after: entry.bytes))
+      }
+    }
+    // Entries a source no longer yields (changed or removed since planning) keep their card.
+    for item in plan.items where item.outcome == .added || item.outcome == .updated {
+      if !seen.contains(item.path) { try body(job(item, meta: meta(item), after: nil)) }
+    }
+  }
+
+  /// Conflicts: every rival's image copied from its source, then one job per conflict.
+  private mutating func conflicts(
+    images: URL, _ body: (ReviewCardMaker.Job) throws(ArchiveError) -> Void
+  ) throws(ArchiveError) {
+    let conflicts = plan.items(.conflict)
+    guard !conflicts.isEmpty else { return }
+    let firstID = nextID
+    // Where each (source, path) goes: the card's id and the rival's position.
+    var files: [String: [Int: String]] = [:]
+    for (offset, item) in conflicts.enumerated() {
+      for (position, rival) in item.rivals.enumerated() {
+        files[item.path, default: [:]][rival.sourceIndex] =
+          "\(firstID + offset)-rival-\(position).png"
+      }
+    }
+    var written = Set<String>()
+    for sourceIndex in plan.inventories.indices {
+      let wanted = Set(files.compactMap { $0.value[sourceIndex] != nil ? $0.key : nil })
+      guard !wanted.isEmpty else { continue }
+      try forEachEntry(of: sourceIndex, wanted: wanted) { (entry) throws(ArchiveError) in
+        guard let file = files[entry.path]?[sourceIndex], written.insert(file).inserted else {
+          return
+        }
+        try FileSystem.write(entry.bytes, to: images.appendingPathComponent(file))
+      }
+    }
+    for item in conflicts {
+      let id = nextID
+      var job = job(item, meta: meta(item), after: nil)
+      job.rivals = item.rivals.enumerated().compactMap { position, rival in
+        let file = "\(id)-rival-\(position).png"
+        guard written.contains(file) else { return nil }
+        let inventory = plan.inventories[rival.sourceIndex]
+        return ReviewCard.Rival(
+          label: "\(inventory.source.description) (\(inventory.workerSummary))",
+          image: .init(file: file, width: rival.image.width, height: rival.image.height))
+      }
+      try body(job)
+    }
+  }
+
+  /// The wanted entries of one source with their bytes. A source that cannot be read again
+  /// only leaves its cards without images; what `body` throws stops the report.
+  private func forEachEntry(
+    of sourceIndex: Int, wanted: Set<String>,
+    _ body: (ArchiveEntry) throws(ArchiveError) -> Void
+  ) throws(ArchiveError) {
+    var failure: ArchiveError?
+    try? SourceReader(limits: limits).forEachEntry(
+      of: plan.inventories[sourceIndex].source, wantsData: { wanted.contains($0) }
+    ) { (entry) throws(ArchiveError) in
+      guard failure == nil, wanted.contains(entry.path) else { return }
+      do throws(ArchiveError) {
+        try body(entry)
+      } catch {
+        failure = error
+        throw error
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  private mutating func job(_ item: MergePlan.Item, meta: [String], after: [UInt8]?)
+    -> ReviewCardMaker.Job
+  {
+    defer { nextID += 1 }
+    return ReviewCardMaker.Job(id: nextID, item: item, meta: meta, after: after)
+  }
+
+  /// Where the image comes from: source, worker and test.
+  private func meta(_ item: MergePlan.Item) -> [String] {
+    let candidates = item.outcome == .conflict ? item.rivals : item.chosen.map { [$0] } ?? []
+    var lines = candidates.map { candidate in
+      let inventory = plan.inventories[candidate.sourceIndex]
+      var text = "from \(inventory.source.description) (\(inventory.workerSummary))"
+      if let test = candidate.image.test { text += ", test \(test)" }
+      return text
+    }
+    if item.resolvedByNewest { lines.append("sources disagreed; the newest run was taken") }
+    return lines
+  }
+}

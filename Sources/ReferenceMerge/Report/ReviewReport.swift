@@ -1,0 +1,135 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+
+/// The review page of a merge: every added, updated, conflicting and orphaned reference with
+/// before, after and difference images, pixel counts, changed regions and provenance.
+///
+/// Written as a stream: a folder (`index.html`, `review.css`, `review.js`, `review-data.js`,
+/// `images/`) or, for a path ending in `.html`, one self-contained file with the same page and
+/// the images as data URIs. Before and after are the PNG bytes of the destination file and the
+/// archive entry, copied; difference images are made a batch at a time on every core and
+/// written as they are made, so memory holds a few images per core whatever the number of
+/// changes. The page's own files are resources of this module (`ReviewPage/`).
+public struct ReviewReport: Sendable {
+  /// The name of the decision file the page exports and `--include-from` reads.
+  public static let decisionFileName = "reference-decisions.txt"
+
+  /// The limits for reading sources again.
+  public var limits: ArchiveLimits
+  /// The `merge-refs` command that lands the merge (program, options, sources, destination);
+  /// the page shows it with `--include-from` and the exported decision file.
+  public var landCommand: [String] = ["merge-refs", "SOURCE...", "DESTINATION"]
+  /// Problems and warnings of the run so far, shown at the top of the page.
+  public var problems: [String] = []
+  public var warnings: [String] = []
+  /// How many cards are made at once: a couple per core keeps every core busy while one
+  /// card's files are written.
+  var batchSize = 2 * ProcessInfo.processInfo.activeProcessorCount
+
+  /// The file to open for a report written to `url`: the folder's `index.html`, or the file.
+  /// - Parameter url: The `--report` path.
+  /// - Returns: The page.
+  public static func page(for url: URL) -> URL {
+    ReportTarget(url: url).isSingleFile ? url : url.appendingPathComponent(ReviewPage.index)
+  }
+
+  /// Creates a report writer.
+  public init(limits: ArchiveLimits = .default) {
+    self.limits = limits
+  }
+
+  /// Writes the report for a plan; call before applying it, so "before" is the old file.
+  /// - Parameters:
+  ///   - plan: The plan.
+  ///   - url: The report: a folder, or one file when it ends in `.html`.
+  /// - Throws: `ArchiveError.io` when the report cannot be written.
+  public func write(_ plan: MergePlan, to url: URL) throws(ArchiveError) {
+    try write(plan, destination: try Destination(root: plan.destination), to: url)
+  }
+
+  /// Writes the report, reading the current references through `destination`.
+  func write(_ plan: MergePlan, destination: Destination, to url: URL) throws(ArchiveError) {
+    let target = ReportTarget(url: url)
+    let work = try target.makeWorkFolder()
+    let images = work.appendingPathComponent("images")
+    let file = target.temporaryFile
+    do {
+      if target.isSingleFile {
+        let (head, tail) = try ReviewPage.singleFileParts()
+        let output = try BufferedOutput(creating: file)
+        output.write(head)
+        try writeData(plan, destination: destination, images: images, to: output, inline: true)
+        output.write(tail)
+        try output.finish()
+        try FileSystem.rename(file, to: url)
+        target.discard(work)
+      } else {
+        for name in [ReviewPage.index, ReviewPage.style, ReviewPage.script] {
+          try FileSystem.write(try ReviewPage.file(name), to: work.appendingPathComponent(name))
+        }
+        let output = try BufferedOutput(creating: work.appendingPathComponent(ReviewPage.data))
+        try writeData(plan, destination: destination, images: images, to: output, inline: false)
+        try output.finish()
+        try target.landFolder(work)
+      }
+    } catch {
+      target.discard(work, file)
+      throw error
+    }
+  }
+
+  /// Streams the data: the header, then the cards batch by batch as they are made.
+  private func writeData(
+    _ plan: MergePlan, destination: Destination, images: URL, to output: BufferedOutput,
+    inline: Bool
+  ) throws(ArchiveError) {
+    var data = ReviewData(output, imageSource: inline ? .dataURI(images: images) : .file)
+    data.begin(header(plan))
+    let maker = ReviewCardMaker(images: images, destination: destination)
+    var jobs = ReviewJobs(plan: plan, limits: limits)
+    var pending: [ReviewCardMaker.Job] = []
+    func flush() throws(ArchiveError) {
+      for card in try make(pending, with: maker) {
+        try data.write(card)
+        // In one file the images live on only as data URIs.
+        if inline {
+          for file in card.files { unlink(images.appendingPathComponent(file).path) }
+        }
+      }
+      pending.removeAll(keepingCapacity: true)
+    }
+    try jobs.forEach(images: images) { (job) throws(ArchiveError) in
+      pending.append(job)
+      if pending.count >= batchSize { try flush() }
+    }
+    try flush()
+    data.end()
+  }
+
+  /// Makes a batch of cards on every core; the cards come back in the jobs' order.
+  private func make(_ jobs: [ReviewCardMaker.Job], with maker: ReviewCardMaker)
+    throws(ArchiveError) -> [ReviewCard]
+  {
+    let results = ConcurrentSlots<Result<ReviewCard, ArchiveError>>.perform(jobs.count) {
+      index in
+      Result { () throws(ArchiveError) in try maker.make(jobs[index]) }
+    }
+    return try results.map { (result) throws(ArchiveError) in try result.get() }
+  }
+
+  private func header(_ plan: MergePlan) -> ReviewData.Header {
+    var random = SystemRandomNumberGenerator()
+    let id = (0..<4).map { _ in
+      String(format: "%08x", UInt32.random(in: 0...UInt32.max, using: &random))
+    }
+    .joined()
+    return ReviewData.Header(
+      id: id, destination: plan.destination.path, generatedAt: Date(),
+      decisionFile: Self.decisionFileName,
+      command: [landCommand[0], "--include-from", Self.decisionFileName]
+        + landCommand.dropFirst(),
+      counts: plan.counts, skipped: plan.skipped.count, sources: plan.inventories,
+      problems: problems, warnings: warnings)
+  }
+}

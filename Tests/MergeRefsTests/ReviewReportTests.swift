@@ -1,0 +1,302 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+import XCTest
+
+@testable import ReferenceMerge
+
+/// The review report as `merge-refs --report` writes it, read back without a browser: the
+/// page's files, before and after byte for byte as the destination and archives hold them,
+/// valid difference images, and the data the page reads (cards, counts, regions, groups).
+final class ReviewReportTests: XCTestCase {
+  private let folder = "Tests/ChartTests/__References__/Screens"
+  private func path(_ name: String) -> String { "\(folder)/\(name).png" }
+
+  /// The page's own files in the repository.
+  private func pageFile(_ name: String, file: StaticString = #filePath) throws -> Data {
+    try Data(
+      contentsOf: URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
+        .appendingPathComponent("../../Sources/ReferenceMerge/ReviewPage/\(name)"))
+  }
+
+  /// `image` with the pixels of a box inverted.
+  private func changingBox(_ image: RGBAImage, x: Int, y: Int, width: Int, height: Int) throws
+    -> RGBAImage
+  {
+    var pixels = image.pixels
+    for row in y..<(y + height) {
+      for column in x..<(x + width) {
+        for channel in 0..<3 { pixels[(row * image.width + column) * 4 + channel] ^= 0xFF }
+      }
+    }
+    return try RGBAImage(width: image.width, height: image.height, pixels: pixels)
+  }
+
+  /// The object of `window.REFERENCE_REVIEW = {...};`.
+  private func reviewData(_ text: String) throws -> [String: Any] {
+    let prefix = "window.REFERENCE_REVIEW = "
+    XCTAssertTrue(text.hasPrefix(prefix), String(text.prefix(80)))
+    XCTAssertTrue(text.hasSuffix(";\n"))
+    let json = text.dropFirst(prefix.count).dropLast(2)
+    return try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+  }
+
+  private func cards(_ data: [String: Any]) throws -> [String: [String: Any]] {
+    let list = try XCTUnwrap(data["cards"] as? [[String: Any]])
+    return Dictionary(uniqueKeysWithValues: list.map { ($0["path"] as! String, $0) })
+  }
+
+  /// A destination with two references that change the same way, one that changes size, one
+  /// orphan; a first archive that updates them and adds one, and a second archive that
+  /// disagrees with the first about one more path (a conflict).
+  private struct Fixture {
+    var destination: URL
+    var archives: [URL]
+    var archivePNG: [String: [UInt8]]
+    var secondPNG: [String: [UInt8]]
+  }
+
+  private func makeFixture() throws -> Fixture {
+    let root = try makeTemporaryFolder(self)
+    let destination = root.appendingPathComponent("package")
+    let screen = try noiseImage(seed: 1, width: 96, height: 64)
+    let other = try noiseImage(seed: 2, width: 96, height: 64)
+    for (name, image) in [
+      ("same-a", screen), ("same-b", screen), ("resized", other),
+      ("orphan", try noiseImage(seed: 3)),
+    ] {
+      try writeFile(
+        try PNGEncoder().encode(image), to: destination.appendingPathComponent(path(name)))
+    }
+    // Two regions far apart: boxes of 5x4 and 3x3 pixels.
+    let changed = try changingBox(
+      try changingBox(screen, x: 2, y: 3, width: 5, height: 4), x: 70, y: 50, width: 3, height: 3)
+    var first = ArchiveBuilder(host: "first", generatedAt: day(1))
+    var second = ArchiveBuilder(host: "second", generatedAt: day(2))
+    var archivePNG: [String: [UInt8]] = [:]
+    var secondPNG: [String: [UInt8]] = [:]
+    for (name, image) in [
+      ("same-a", changed), ("same-b", changed),
+      ("resized", try noiseImage(seed: 2, width: 80, height: 72)),
+      ("added", try noiseImage(seed: 4, width: 20, height: 10)),
+      ("disputed", try noiseImage(seed: 5)),
+    ] {
+      // `.small` bytes differ from what the destination's `.fast` encoder would write: a copy
+      // is told from a re-encoding.
+      archivePNG[path(name)] = try first.add(path(name), image, setting: .small)
+    }
+    secondPNG[path("disputed")] = try second.add(path("disputed"), try noiseImage(seed: 6))
+    let archives = [
+      root.appendingPathComponent("first.zip"), root.appendingPathComponent("second.zip"),
+    ]
+    try first.write(to: archives[0])
+    try second.write(to: archives[1])
+    return Fixture(
+      destination: destination, archives: archives, archivePNG: archivePNG, secondPNG: secondPNG)
+  }
+
+  func testFolderReport_everyKindOfCard_copiesBytesAndWritesTheData() throws {
+    let fixture = try makeFixture()
+    let report = fixture.destination.deletingLastPathComponent().appendingPathComponent("review")
+    let run = try MergeRefs.run(
+      ["--dry-run", "--report", report.path] + fixture.archives.map(\.path)
+        + [fixture.destination.path])
+    XCTAssertEqual(run.status, 2, "the conflict stops the merge\n\(run.all)")
+    XCTAssertTrue(run.output.contains("review report: \(report.path)/index.html"), run.output)
+
+    for name in ["index.html", "review.css", "review.js"] {
+      XCTAssertEqual(
+        try Data(contentsOf: report.appendingPathComponent(name)), try pageFile(name), name)
+    }
+    let data = try reviewData(
+      try String(contentsOf: report.appendingPathComponent("review-data.js"), encoding: .utf8))
+    XCTAssertEqual(data["version"] as? Int, 1)
+    XCTAssertEqual((data["id"] as? String)?.count, 32)
+    XCTAssertEqual(data["destination"] as? String, fixture.destination.path)
+    XCTAssertEqual(data["decisionFile"] as? String, "reference-decisions.txt")
+    let counts = try XCTUnwrap(data["counts"] as? [String: Int])
+    XCTAssertEqual(
+      counts,
+      ["added": 1, "updated": 3, "unchanged": 0, "conflict": 1, "orphan": 1, "skipped": 0])
+    let command = try XCTUnwrap(data["command"] as? [String])
+    XCTAssertEqual(
+      Array(command.dropFirst()),
+      ["--include-from", "reference-decisions.txt"]
+        + fixture.archives.map(\.path) + [fixture.destination.path])
+    XCTAssertEqual((data["sources"] as? [[String: Any]])?.count, 2)
+
+    let cards = try cards(data)
+    XCTAssertEqual(cards.count, 6)
+    let ids = cards.values.compactMap { $0["id"] as? Int }.sorted()
+    XCTAssertEqual(ids, Array(0..<6), "ids are unique")
+    let bytes = { (image: Any?) throws -> [UInt8] in
+      let source = try XCTUnwrap((image as? [String: Any])?["src"] as? String)
+      XCTAssertTrue(source.hasPrefix("images/"), source)
+      return try FileSystem.read(report.appendingPathComponent(source))
+    }
+    let current = { (name: String) throws -> [UInt8] in
+      try FileSystem.read(fixture.destination.appendingPathComponent(self.path(name)))
+    }
+
+    // Updated: before and after are the files' bytes; the difference decodes, at its size.
+    let sameA = try XCTUnwrap(cards[path("same-a")])
+    XCTAssertEqual(sameA["outcome"] as? String, "updated")
+    XCTAssertEqual(try bytes(sameA["before"]), try current("same-a"))
+    XCTAssertEqual(try bytes(sameA["after"]), fixture.archivePNG[path("same-a")])
+    let difference = try PNGDecoder().decode(try bytes(sameA["difference"]))
+    XCTAssertEqual(difference.size, ImageSize(width: 96, height: 64))
+    XCTAssertEqual((sameA["difference"] as? [String: Any])?["width"] as? Int, 96)
+    XCTAssertEqual(sameA["changedPixels"] as? Int, 5 * 4 + 3 * 3)
+    XCTAssertEqual(sameA["totalPixels"] as? Int, 96 * 64)
+    XCTAssertGreaterThan(sameA["maxChannelDifference"] as? Int ?? 0, 0)
+    XCTAssertEqual(sameA["regions"] as? [[Int]], [[0, 0, 16, 16], [64, 48, 16, 16]])
+    XCTAssertEqual((sameA["rivals"] as? [Any])?.count, 0)
+    // The same change in two files is one group; another change is another.
+    let group = try XCTUnwrap(sameA["group"] as? String)
+    let before = try PNGDecoder().decode(try current("same-a"))
+    let after = try PNGDecoder().decode(try XCTUnwrap(fixture.archivePNG[path("same-a")]))
+    XCTAssertEqual(group, "\(SHA256.hex(before.pixels))->\(SHA256.hex(after.pixels))")
+    XCTAssertEqual(cards[path("same-b")]?["group"] as? String, group)
+    XCTAssertNotEqual(cards[path("resized")]?["group"] as? String, group)
+
+    // A size change keeps both sizes; the difference covers the union canvas.
+    let resized = try XCTUnwrap(cards[path("resized")])
+    XCTAssertEqual((resized["before"] as? [String: Any])?["height"] as? Int, 64)
+    XCTAssertEqual((resized["after"] as? [String: Any])?["height"] as? Int, 72)
+    XCTAssertEqual(
+      try PNGDecoder().decode(try bytes(resized["difference"])).size,
+      ImageSize(width: 96, height: 72))
+    XCTAssertTrue(resized["changedPixels"] is NSNull)
+    XCTAssertFalse((resized["regions"] as? [[Int]] ?? []).isEmpty, "the uncovered parts")
+
+    // Added: only after. Orphan: the current file as before.
+    let added = try XCTUnwrap(cards[path("added")])
+    XCTAssertTrue(added["before"] is NSNull)
+    XCTAssertTrue(added["difference"] is NSNull)
+    XCTAssertTrue(added["group"] is NSNull)
+    XCTAssertEqual(try bytes(added["after"]), fixture.archivePNG[path("added")])
+    XCTAssertEqual(added["regions"] as? [[Int]], [])
+    let orphan = try XCTUnwrap(cards[path("orphan")])
+    XCTAssertEqual(orphan["outcome"] as? String, "orphan")
+    XCTAssertEqual(try bytes(orphan["before"]), try current("orphan"))
+    XCTAssertTrue(orphan["after"] is NSNull)
+
+    // Conflict: each source's image, labelled with its source and worker.
+    let conflict = try XCTUnwrap(cards[path("disputed")])
+    let rivals = try XCTUnwrap(conflict["rivals"] as? [[String: Any]])
+    XCTAssertEqual(rivals.count, 2)
+    XCTAssertEqual(
+      Set(try rivals.map { try bytes($0["image"]) }),
+      Set([fixture.archivePNG[path("disputed")], fixture.secondPNG[path("disputed")]]))
+    XCTAssertTrue(
+      (rivals[0]["label"] as? String)?.contains("second.zip (") ?? false, "newest first")
+    XCTAssertNotNil(conflict["changedPixels"] as? Int)
+
+    // Every file in images/ belongs to a card.
+    let referenced = Set(
+      cards.values.flatMap { card in
+        ["before", "after", "difference"].compactMap {
+          (card[$0] as? [String: Any])?["src"] as? String
+        }
+          + ((card["rivals"] as? [[String: Any]]) ?? []).compactMap {
+            ($0["image"] as? [String: Any])?["src"] as? String
+          }
+      })
+    let present = try FileManager.default.contentsOfDirectory(
+      atPath: report.appendingPathComponent("images").path)
+    XCTAssertEqual(Set(present.map { "images/" + $0 }), referenced)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: report.deletingLastPathComponent().path)
+        .filter { $0.hasPrefix(FileSystem.temporaryPrefix) }, [], "no temporary folder is left")
+  }
+
+  func testSingleFileReport_inlinesThePageAndTheImagesAsTheSameBytes() throws {
+    let fixture = try makeFixture()
+    let parent = fixture.destination.deletingLastPathComponent().appendingPathComponent("out")
+    let report = parent.appendingPathComponent("review.html")
+    let run = try MergeRefs.run(
+      ["--dry-run", "--report", report.path, fixture.archives[0].path, fixture.destination.path])
+    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: parent.path), ["review.html"])
+    let page = try String(contentsOf: report, encoding: .utf8)
+    let script = try XCTUnwrap(String(data: try pageFile("review.js"), encoding: .utf8))
+    XCTAssertTrue(page.contains("<script>\n" + script + "</script>"), "review.js inlined")
+    XCTAssertFalse(page.contains("src=\"review"), "no file is loaded from beside the page")
+    let start = try XCTUnwrap(page.range(of: "<script>\nwindow.REFERENCE_REVIEW = "))
+    let end = try XCTUnwrap(page.range(of: ";\n</script>", range: start.upperBound..<page.endIndex))
+    let data = try reviewData(
+      "window.REFERENCE_REVIEW = " + page[start.upperBound..<end.lowerBound] + ";\n")
+    let cards = try cards(data)
+    XCTAssertEqual(cards.count, 6, "3 updated, 2 added, 1 orphan")
+    let after = try XCTUnwrap((cards[path("added")]?["after"] as? [String: Any])?["src"] as? String)
+    let prefix = "data:image/png;base64,"
+    XCTAssertTrue(after.hasPrefix(prefix))
+    XCTAssertEqual(
+      Array(try XCTUnwrap(Data(base64Encoded: String(after.dropFirst(prefix.count))))),
+      fixture.archivePNG[path("added")])
+  }
+
+  func testFolderReport_replacesAnOlderReport_refusesAFolderOfOtherFiles() throws {
+    let fixture = try makeFixture()
+    let report = fixture.destination.deletingLastPathComponent().appendingPathComponent("review")
+    let arguments = { (sources: [URL]) in
+      ["--dry-run", "--report", report.path] + sources.map(\.path) + [fixture.destination.path]
+    }
+    XCTAssertEqual(try MergeRefs.run(arguments(fixture.archives)).status, 2)
+    let firstData = try String(
+      contentsOf: report.appendingPathComponent("review-data.js"), encoding: .utf8)
+    // A second archive alone: fewer cards; the old images must be gone, not mixed in.
+    var later = ArchiveBuilder(host: "later", generatedAt: day(3))
+    // In another folder, so the first folder's files are not its orphans.
+    let only = "Tests/Other/__References__/only.png"
+    try later.add(only, try noiseImage(seed: 9))
+    let laterArchive = fixture.archives[0].deletingLastPathComponent()
+      .appendingPathComponent("later.zip")
+    try later.write(to: laterArchive)
+    XCTAssertEqual(try MergeRefs.run(arguments([laterArchive])).status, 0)
+    let data = try reviewData(
+      try String(contentsOf: report.appendingPathComponent("review-data.js"), encoding: .utf8))
+    XCTAssertNotEqual(try reviewData(firstData)["id"] as? String, data["id"] as? String)
+    XCTAssertEqual(Array(try cards(data).keys), [only])
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(
+        atPath: report.appendingPathComponent("images").path), ["0-after.png"])
+
+    let notes = fixture.destination.deletingLastPathComponent().appendingPathComponent("notes")
+    try writeFile(Array("keep me".utf8), to: notes.appendingPathComponent("todo.txt"))
+    let refused = try MergeRefs.run(
+      ["--dry-run", "--report", notes.path, laterArchive.path, fixture.destination.path])
+    XCTAssertEqual(refused.status, 1, refused.all)
+    XCTAssertTrue(refused.output.contains("is not an older report"), refused.output)
+    XCTAssertEqual(
+      try String(contentsOf: notes.appendingPathComponent("todo.txt"), encoding: .utf8),
+      "keep me")
+  }
+
+  func testChangedRegions_manyScatteredMarks_atMost64BoxesCoveringEveryMark() throws {
+    var image = try RGBAImage(width: 512, height: 512, color: RGBAColor(red: 9, green: 9, blue: 9))
+    var marks: [(Int, Int)] = []
+    for y in stride(from: 5, to: 512, by: 40) {
+      for x in stride(from: 7, to: 512, by: 40) { marks.append((x, y)) }
+    }
+    image.withUnsafeMutablePixelBytes { bytes in
+      for (x, y) in marks {
+        bytes.storeBytes(
+          of: DifferenceColor.differing, toByteOffset: (y * 512 + x) * 4, as: UInt32.self)
+      }
+    }
+    let boxes = ChangedRegions.boxes(in: image)
+    XCTAssertGreaterThan(marks.count, 64)
+    XCTAssertLessThanOrEqual(boxes.count, 64)
+    XCTAssertGreaterThan(boxes.count, 1, "not one box around everything")
+    for (x, y) in marks {
+      XCTAssertTrue(
+        boxes.contains { $0[0] <= x && x < $0[0] + $0[2] && $0[1] <= y && y < $0[1] + $0[3] },
+        "(\(x), \(y)) is in a box")
+    }
+    XCTAssertEqual(
+      ChangedRegions.boxes(in: try RGBAImage(width: 8, height: 8, color: .clear)), [])
+  }
+}
