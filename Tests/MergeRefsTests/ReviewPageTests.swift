@@ -134,7 +134,7 @@ final class ReviewPageTests: XCTestCase {
   // MARK: Scale
 
   func testTenThousandCards_firstScreenRendersWithAFewCardsInTheDocument() throws {
-    let report = try makeReport(cards: 10_000)
+    let report = try makeReport(cards: 10_000, tiny: true)
     let ordered = report.cards.map(\.path).sorted()
     let result = try drive(
       report,
@@ -163,7 +163,7 @@ final class ReviewPageTests: XCTestCase {
   struct ReportCard: Decodable {
     var path: String
     var outcome: String
-    var group: String?
+    var group: String? = nil
   }
 
   struct Report {
@@ -173,22 +173,85 @@ final class ReviewPageTests: XCTestCase {
 
   private static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
-  private static let fixtures = packageRoot.appendingPathComponent(
-    "Tests/MergeRefsTests/__Fixtures__/review-page")
+  private static let driver = packageRoot.appendingPathComponent(
+    "Tests/MergeRefsTests/__Fixtures__/review-page/review_page_driver.py")
 
-  /// A report folder with `cards` cards, and the cards its review-data.js holds.
-  private func makeReport(cards: Int) throws -> Report {
-    let folder = try makeTemporaryFolder(self).appendingPathComponent("review")
-    let run = try runProcess(
-      try python(),
-      [
-        Self.fixtures.appendingPathComponent("make_review_data.py").path, folder.path,
-        "--cards", String(cards),
-      ])
+  /// A real report: `merge-refs --dry-run --report` on a package holding the before images and
+  /// an archive of the after images. Of every 20 cards, 6 are one identical change (a group), 6
+  /// are changes of their own, 1 changes size and 7 are added. Images are `scale` × small
+  /// drawn bar charts.
+  private func makeReport(cards: Int, scale: Int = 2, tiny: Bool = false) throws -> Report {
+    let root = try makeTemporaryFolder(self)
+    let destination = root.appendingPathComponent("package")
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    var expected: [ReportCard] = []
+    let heights = [30, 60, 45, 75, 20, 55]
+    // Tiny noise images when only the number of cards matters: drawing 10,000 charts is slow.
+    let draw = { (heights: [Int], accent: Int?, seed: Int?) throws -> RGBAImage in
+      tiny
+        ? try noiseImage(seed: seed ?? accent ?? 0, width: 8 + heights.count, height: 6)
+        : try self.chart(heights, scale: scale, accent: accent, seed: seed)
+    }
+    let before = try draw(heights, nil, nil)
+    let shared = try draw(heights, 2, nil)
+    let beforePNG = try PNGEncoder().encode(before)
+    for index in 0..<cards {
+      let path = "Tests/ChartTests/__References__/Suite\(index % 7)/chart-\(index).png"
+      let kind = index % 20
+      if kind >= 13 {
+        try builder.add(path, try draw(heights.reversed(), nil, index + 1000))
+        expected.append(ReportCard(path: path, outcome: "added"))
+        continue
+      }
+      try writeFile(beforePNG, to: destination.appendingPathComponent(path))
+      let after =
+        kind < 6
+        ? shared
+        : kind == 12
+          ? try draw(heights + [40], nil, nil)
+          : try draw(heights, nil, index + 100)
+      try builder.add(path, after)
+      expected.append(ReportCard(path: path, outcome: "updated"))
+    }
+    let archive = root.appendingPathComponent("artifacts/run 1.zip")
+    try builder.write(to: archive)
+    let folder = root.appendingPathComponent("review")
+    let run = try MergeRefs.run([
+      "--dry-run", "--report", folder.path, archive.path, destination.path,
+    ])
     XCTAssertEqual(run.status, 0, run.all)
-    return Report(
+    let report = Report(
       index: folder.appendingPathComponent("index.html"),
       cards: try reviewData(folder.appendingPathComponent("review-data.js")))
+    XCTAssertEqual(
+      report.cards.map { "\($0.path) \($0.outcome)" }.sorted(),
+      expected.map { "\($0.path) \($0.outcome)" }.sorted(), "the report holds every change")
+    return report
+  }
+
+  /// A bar chart: white, grey axis, blue bars of `heights` (bar `accent` orange); `seed` moves
+  /// one bar, so each seed is its own change.
+  private func chart(_ heights: [Int], scale: Int, accent: Int? = nil, seed: Int? = nil) throws
+    -> RGBAImage
+  {
+    let width = (20 + heights.count * 22) * scale
+    let height = 100 * scale
+    var pixels = [UInt8](repeating: 255, count: width * height * 4)
+    func fill(_ x: Int, _ y: Int, _ w: Int, _ h: Int, _ colour: (UInt8, UInt8, UInt8)) {
+      for row in max(0, y)..<min(height, y + h) {
+        for column in max(0, x)..<min(width, x + w) {
+          let offset = (row * width + column) * 4
+          (pixels[offset], pixels[offset + 1], pixels[offset + 2]) = colour
+        }
+      }
+    }
+    fill(5 * scale, 90 * scale, width - 10 * scale, scale, (73, 80, 87))
+    for (index, bar) in heights.enumerated() {
+      let moved = seed.map { index == $0 % heights.count ? bar + 5 + $0 % 11 : bar } ?? bar
+      let colour: (UInt8, UInt8, UInt8) = index == accent ? (240, 140, 0) : (28, 126, 214)
+      fill((12 + index * 22) * scale, (90 - moved) * scale, 14 * scale, moved * scale, colour)
+    }
+    return try RGBAImage(width: width, height: height, pixels: pixels)
   }
 
   /// The cards of a review-data.js: one statement assigning JSON to window.REFERENCE_REVIEW.
@@ -279,14 +342,18 @@ final class ReviewPageTests: XCTestCase {
     let chromium = try chromium()
     let work = try makeTemporaryFolder(self)
     let stepsFile = work.appendingPathComponent("steps.json")
+    // REVIEW_PAGE_SHOTS=FOLDER keeps the screenshots there, to look at them.
+    let shots = ProcessInfo.processInfo.environment["REVIEW_PAGE_SHOTS"].map {
+      URL(fileURLWithPath: $0)
+    }
     try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
     var environment = ProcessInfo.processInfo.environment
     environment["CHROMIUM"] = chromium
     let run = try runProcess(
       try python(),
       [
-        Self.fixtures.appendingPathComponent("review_page_driver.py").path, report.index.path,
-        stepsFile.path, work.appendingPathComponent("shots").path,
+        Self.driver.path, report.index.path,
+        stepsFile.path, (shots ?? work.appendingPathComponent("shots")).path,
       ], environment: environment, timeout: 300)
     XCTAssertEqual(run.status, 0, run.all)
     return try JSONDecoder().decode(DriverResult.self, from: Data(run.output.utf8))
