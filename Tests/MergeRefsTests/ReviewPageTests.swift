@@ -131,10 +131,62 @@ final class ReviewPageTests: XCTestCase {
       "flicker alternates before and after")
   }
 
+  // MARK: Zoom, sizes, conflicts and orphans
+
+  func testZoomAndPan_moveBothPanesTogether_downToAPixelGrid_andASizeChangeNamesBothSizes()
+    throws
+  {
+    let report = try makeReport(cards: 20)
+    let resized = "Tests/ChartTests/__References__/Suite5/chart-12.png"
+    let result = try drive(
+      report,
+      steps: [
+        ["press": ["/"]], ["type": resized], ["press": ["Enter", "1"]], ["state": "fit"],
+        ["press": ["+", "+", "+", "+", "+", "+"]], ["state": "zoomed"],
+        ["drag": [-120, -40]], ["state": "panned"],
+        ["press": ["0"]], ["state": "fit-again"],
+        ["press": ["/"]], ["type": "Suite9/"], ["press": ["Enter"]], ["cards": "extras"],
+      ])
+    XCTAssertEqual(result.errors, [], "the page logged errors")
+    let fit = try XCTUnwrap(result.states["fit"])
+    XCTAssertEqual(fit.path, resized)
+    XCTAssertEqual(fit.sizeNote, "size changed: before 304×200, after 348×200")
+    XCTAssertEqual(fit.paneLabels, ["before 304×200", "after 348×200"])
+    XCTAssertTrue(fit.zoomLevel.contains("(fit)"), fit.zoomLevel)
+    XCTAssertEqual(fit.gridShown, [false, false])
+
+    for name in ["zoomed", "panned"] {
+      let state = try XCTUnwrap(result.states[name])
+      XCTAssertEqual(state.stageTransforms.count, 2, name)
+      XCTAssertEqual(
+        Set(state.stageTransforms).count, 1, "\(name): both panes show the same view")
+      XCTAssertEqual(state.gridShown, [true, true], "\(name): the pixel grid shows")
+      XCTAssertTrue(state.zoomLevel.contains("pixel grid"), state.zoomLevel)
+    }
+    XCTAssertNotEqual(
+      result.states["zoomed"]?.stageTransforms, result.states["panned"]?.stageTransforms,
+      "dragging pans")
+    XCTAssertNotEqual(fit.stageTransforms, result.states["zoomed"]?.stageTransforms)
+    XCTAssertEqual(result.states["fit-again"]?.stageTransforms, fit.stageTransforms, "0 fits")
+
+    let extras = try XCTUnwrap(result.cardsSeen["extras"])
+    XCTAssertEqual(extras.map(\.path), [Self.disputed, Self.orphan])
+    guard extras.count == 2 else { return }
+    let conflict = extras[0]
+    XCTAssertEqual(conflict.outcome, "conflict")
+    XCTAssertFalse(conflict.decidable, "a conflict is shown, not decided")
+    XCTAssertEqual(conflict.paneLabels.count, 2, "one pane per disagreeing run")
+    XCTAssertTrue(conflict.paneLabels.contains { $0.contains("other-host") }, "\(conflict)")
+    let orphan = extras[1]
+    XCTAssertEqual(orphan.outcome, "orphan")
+    XCTAssertFalse(orphan.decidable)
+    XCTAssertEqual(orphan.paneLabels, ["current (no run produced it) 304×200"])
+  }
+
   // MARK: Scale
 
   func testTenThousandCards_firstScreenRendersWithAFewCardsInTheDocument() throws {
-    let report = try makeReport(cards: 10_000, tiny: true)
+    let report = try makeReport(cards: 10_000, tiny: true, extras: false)
     let ordered = report.cards.map(\.path).sorted()
     let result = try drive(
       report,
@@ -171,6 +223,8 @@ final class ReviewPageTests: XCTestCase {
     var cards: [ReportCard]
   }
 
+  private static let orphan = "Tests/ChartTests/__References__/Suite9/orphan.png"
+  private static let disputed = "Tests/ChartTests/__References__/Suite9/disputed.png"
   private static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
   private static let driver = packageRoot.appendingPathComponent(
@@ -178,9 +232,11 @@ final class ReviewPageTests: XCTestCase {
 
   /// A real report: `merge-refs --dry-run --report` on a package holding the before images and
   /// an archive of the after images. Of every 20 cards, 6 are one identical change (a group), 6
-  /// are changes of their own, 1 changes size and 7 are added. Images are `scale` × small
-  /// drawn bar charts.
-  private func makeReport(cards: Int, scale: Int = 2, tiny: Bool = false) throws -> Report {
+  /// are changes of their own, 1 changes size and 7 are added; with `extras`, one orphan and
+  /// one conflict follow. Images are `scale` × small drawn bar charts.
+  private func makeReport(cards: Int, scale: Int = 2, tiny: Bool = false, extras: Bool = true)
+    throws -> Report
+  {
     let root = try makeTemporaryFolder(self)
     let destination = root.appendingPathComponent("package")
     var builder = ArchiveBuilder(generatedAt: day(1))
@@ -213,13 +269,26 @@ final class ReviewPageTests: XCTestCase {
       try builder.add(path, after)
       expected.append(ReportCard(path: path, outcome: "updated"))
     }
-    let archive = root.appendingPathComponent("artifacts/run 1.zip")
-    try builder.write(to: archive)
+    var archives = [root.appendingPathComponent("artifacts/run 1.zip")]
+    if extras {
+      // An orphan (a reference no run wrote) and a conflict (two runs disagree), in a folder
+      // that sorts after the others.
+      try writeFile(beforePNG, to: destination.appendingPathComponent(Self.orphan))
+      try builder.add(Self.disputed, try draw(heights, 4, nil))
+      var second = ArchiveBuilder(host: "other-host", generatedAt: day(2))
+      try second.add(Self.disputed, try draw(heights, 5, nil))
+      archives.append(root.appendingPathComponent("artifacts/run 2.zip"))
+      try second.write(to: archives[1])
+      expected += [
+        ReportCard(path: Self.orphan, outcome: "orphan"),
+        ReportCard(path: Self.disputed, outcome: "conflict"),
+      ]
+    }
+    try builder.write(to: archives[0])
     let folder = root.appendingPathComponent("review")
-    let run = try MergeRefs.run([
-      "--dry-run", "--report", folder.path, archive.path, destination.path,
-    ])
-    XCTAssertEqual(run.status, 0, run.all)
+    let run = try MergeRefs.run(
+      ["--dry-run", "--report", folder.path] + archives.map(\.path) + [destination.path])
+    XCTAssertEqual(run.status, extras ? 2 : 0, "exit 2 for the conflict\n\(run.all)")
     let report = Report(
       index: folder.appendingPathComponent("index.html"),
       cards: try reviewData(folder.appendingPathComponent("review-data.js")))
@@ -271,6 +340,7 @@ final class ReviewPageTests: XCTestCase {
     var exports: [String: Export]
     var states: [String: PageState]
     var modes: [String: [ModeShot]]
+    var cardsSeen: [String: [SeenCard]]
     var errors: [String]
     var cards: Int
     var firstScreenMilliseconds: Double
@@ -297,6 +367,19 @@ final class ReviewPageTests: XCTestCase {
     var imagesInDocument: Int
     var helpShown: Bool
     var command: String
+    var sizeNote: String?
+    var paneLabels: [String]
+    var stageTransforms: [String]
+    var gridShown: [Bool]
+    var zoomLevel: String
+  }
+
+  struct SeenCard: Decodable {
+    var path: String
+    var outcome: String
+    var decidable: Bool
+    var paneLabels: [String]
+    var note: String?
   }
 
   struct ModeShot: Decodable {

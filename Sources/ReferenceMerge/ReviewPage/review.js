@@ -871,7 +871,9 @@
       case 'p': return jump(-1, (c) => statusOf(c) === 'undecided');
       case 'N': return card && jump(1, (c) => c.outcome === card.outcome);
       case 'P': return card && jump(-1, (c) => c.outcome === card.outcome);
-      case '/': return $('path-filter').focus();
+      case '/':
+        $('path-filter').focus();
+        return $('path-filter').select(); // typing replaces the old filter
       case 'f': return setStatus(STATUSES[(STATUSES.indexOf(state.status) + 1) % STATUSES.length]);
       case 'F': return setStatus(STATUSES[(STATUSES.indexOf(state.status) + 3) % STATUSES.length]);
       case 'g':

@@ -10,7 +10,10 @@ STEPS_JSON is a list of steps, each an object with one of:
   {"type": "text"}                   typed text (after "/" focuses the path filter)
   {"click": "css selector"}          a mouse click
   {"export": "name"}                 clicks "Download accepted paths"; the downloaded file's text
-  {"state": "name"}                  the current card, counts and the cards in the document
+  {"state": "name"}                  the current card (panes, zoom, notes), counts, cards in the
+                                     document
+  {"cards": "name"}                  every card in the document: outcome, panes, decidable
+  {"drag": [dx, dy]}                 drags the current card's first pane (pans)
   {"reload": true}                   reloads the page (decisions must survive)
   {"modes": "name"}                  a screenshot per comparison mode (1 to 6) of the current
                                      card, with its panes' rectangles; flicker twice
@@ -51,7 +54,32 @@ def current_state(page):
                    cardsInDocument: document.querySelectorAll('.card').length,
                    imagesInDocument: document.querySelectorAll('img').length,
                    helpShown: !document.getElementById('help').hidden,
+                   sizeNote: card && card.querySelector('.size-note')
+                     ? card.querySelector('.size-note').textContent : null,
+                   paneLabels: card ? [...card.querySelectorAll('.pane-label')].map(l => l.textContent) : [],
+                   stageTransforms: card ? [...card.querySelectorAll('.stage')].map(s => s.style.transform) : [],
+                   gridShown: card ? [...card.querySelectorAll('.grid')].map(g => g.style.backgroundImage !== 'none') : [],
+                   zoomLevel: document.getElementById('zoom-level').textContent,
                    command: document.getElementById('command').textContent }; }""")
+
+
+def cards_in_document(page):
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.card')].map(card => ({
+              path: card.dataset.path, outcome: card.dataset.outcome,
+              decidable: !!card.querySelector('.decide'),
+              paneLabels: [...card.querySelectorAll('.pane-label')].map(l => l.textContent),
+              note: card.querySelector('.note') ? card.querySelector('.note').textContent : null }))""")
+
+
+def drag(page, dx, dy):
+    """Drags the current card's first pane from its centre by (dx, dy)."""
+    box = page.locator(".card.current .viewport").first.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx, y + dy, steps=5)
+    page.mouse.up()
 
 
 def screenshot_modes(page, name, out):
@@ -82,7 +110,7 @@ def main():
     with open(steps_file, encoding="utf-8") as handle:
         steps = json.load(handle)
     os.makedirs(out, exist_ok=True)
-    result = {"exports": {}, "states": {}, "modes": {}, "errors": []}
+    result = {"exports": {}, "states": {}, "modes": {}, "cardsSeen": {}, "errors": []}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
@@ -120,6 +148,10 @@ def main():
                         "file": download.value.suggested_filename, "text": handle.read()}
             elif "state" in step:
                 result["states"][step["state"]] = current_state(page)
+            elif "cards" in step:
+                result["cardsSeen"][step["cards"]] = cards_in_document(page)
+            elif "drag" in step:
+                drag(page, *step["drag"])
             elif "reload" in step:
                 page.reload()
                 wait_ready(page)
