@@ -183,6 +183,19 @@ final class ReviewPageTests: XCTestCase {
     XCTAssertEqual(orphan.paneLabels, ["current (no run produced it) 304×200"])
   }
 
+  func testSingleFileReport_theSamePageShowsItsInlinedImages() throws {
+    let report = try makeReport(cards: 20, singleFile: true)
+    let ordered = report.cards.map(\.path).sorted()
+    let result = try drive(report, steps: [["state": "start"], ["export": "initial"]])
+    XCTAssertEqual(result.errors, [], "the page logged errors")
+    let start = try XCTUnwrap(result.states["start"])
+    XCTAssertEqual(start.path, ordered[0])
+    XCTAssertEqual(start.imagesShown, 2, "before and after, from data: URIs")
+    XCTAssertEqual(
+      result.exports["initial"]?.accepted,
+      report.cards.filter { ["added", "updated"].contains($0.outcome) }.map(\.path).sorted())
+  }
+
   // MARK: Scale
 
   func testTenThousandCards_firstScreenRendersWithAFewCardsInTheDocument() throws {
@@ -234,9 +247,9 @@ final class ReviewPageTests: XCTestCase {
   /// an archive of the after images. Of every 20 cards, 6 are one identical change (a group), 6
   /// are changes of their own, 1 changes size and 7 are added; with `extras`, one orphan and
   /// one conflict follow. Images are `scale` × small drawn bar charts.
-  private func makeReport(cards: Int, scale: Int = 2, tiny: Bool = false, extras: Bool = true)
-    throws -> Report
-  {
+  private func makeReport(
+    cards: Int, scale: Int = 2, tiny: Bool = false, extras: Bool = true, singleFile: Bool = false
+  ) throws -> Report {
     let root = try makeTemporaryFolder(self)
     let destination = root.appendingPathComponent("package")
     var builder = ArchiveBuilder(generatedAt: day(1))
@@ -285,10 +298,16 @@ final class ReviewPageTests: XCTestCase {
       ]
     }
     try builder.write(to: archives[0])
-    let folder = root.appendingPathComponent("review")
+    let folder = root.appendingPathComponent(singleFile ? "review.html" : "review")
     let run = try MergeRefs.run(
       ["--dry-run", "--report", folder.path] + archives.map(\.path) + [destination.path])
     XCTAssertEqual(run.status, extras ? 2 : 0, "exit 2 for the conflict\n\(run.all)")
+    if singleFile {
+      XCTAssertFalse(
+        try String(contentsOf: folder, encoding: .utf8).contains("src=\"review"),
+        "the single file loads nothing beside it")
+      return Report(index: folder, cards: expected)
+    }
     let report = Report(
       index: folder.appendingPathComponent("index.html"),
       cards: try reviewData(folder.appendingPathComponent("review-data.js")))
@@ -365,6 +384,7 @@ final class ReviewPageTests: XCTestCase {
     var visibleCount: String
     var cardsInDocument: Int
     var imagesInDocument: Int
+    var imagesShown: Int
     var helpShown: Bool
     var command: String
     var sizeNote: String?

@@ -53,6 +53,8 @@ def current_state(page):
                    visibleCount: document.getElementById('visible-count').textContent,
                    cardsInDocument: document.querySelectorAll('.card').length,
                    imagesInDocument: document.querySelectorAll('img').length,
+                   imagesShown: card ? [...card.querySelectorAll('img')]
+                     .filter(i => i.complete && i.naturalWidth > 0).length : 0,
                    helpShown: !document.getElementById('help').hidden,
                    sizeNote: card && card.querySelector('.size-note')
                      ? card.querySelector('.size-note').textContent : null,
