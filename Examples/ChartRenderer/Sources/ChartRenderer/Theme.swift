@@ -47,7 +47,7 @@ public struct Theme: Sendable, Hashable {
   public static let light = Theme(
     background: .white, grid: RGBAColor(hex: 0xE5E7EB), axis: RGBAColor(hex: 0x6B7280),
     title: RGBAColor(hex: 0x111827), label: RGBAColor(hex: 0x4B5563),
-    palette: [0x1D4ED8, 0xF59E0B, 0x10B981, 0xEF4444, 0x8B5CF6, 0x06B6D4].map {
+    palette: [0x3B82F6, 0xF59E0B, 0x10B981, 0xEF4444, 0x8B5CF6, 0x06B6D4].map {
       RGBAColor(hex: $0)
     })
 
