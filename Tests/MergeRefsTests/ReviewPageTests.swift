@@ -35,6 +35,8 @@ final class ReviewPageTests: XCTestCase {
         ["press": ["u"]], ["export": "group-undone"],
         ["press": ["Shift+R"]], ["reload": true], ["state": "reloaded"], ["export": "reloaded"],
         ["press": ["?"]], ["state": "help"], ["press": ["Escape"]], ["state": "help-closed"],
+        ["press": ["f"]], ["state": "undecided-only"], ["press": ["f", "f", "f", "g"]],
+        ["state": "collapsed"],
       ])
     XCTAssertEqual(result.errors, [], "the page logged errors")
 
@@ -71,6 +73,17 @@ final class ReviewPageTests: XCTestCase {
 
     XCTAssertEqual(result.states["help"]?.helpShown, true, "? shows the keys")
     XCTAssertEqual(result.states["help-closed"]?.helpShown, false, "Escape closes them")
+
+    let undecided = decidable.filter { $0 != ordered[0] && $0 != ordered[1] && !group.contains($0) }
+    XCTAssertEqual(
+      result.states["undecided-only"]?.visibleCount,
+      "\(undecided.count) of \(report.cards.count) cards shown", "f shows the undecided cards")
+    let repeats = Dictionary(grouping: report.cards.compactMap(\.group)) { $0 }.values
+      .map { $0.count - 1 }.reduce(0, +)
+    XCTAssertEqual(
+      result.states["collapsed"]?.visibleCount,
+      "\(report.cards.count - repeats) of \(report.cards.count) cards shown",
+      "g shows one card per identical change")
   }
 
   // MARK: Comparison modes
@@ -206,6 +219,7 @@ final class ReviewPageTests: XCTestCase {
       steps: [
         ["state": "start"], ["press": ["End"]], ["state": "end"],
         ["press": ["Home", "j", "j", "a"]], ["state": "decided"],
+        ["bench": "j", "count": 200], ["state": "after-200"], ["bench": "f", "count": 8],
       ])
     XCTAssertEqual(result.errors, [], "the page logged errors")
     XCTAssertEqual(result.cards, 10_000)
@@ -217,10 +231,13 @@ final class ReviewPageTests: XCTestCase {
     XCTAssertEqual(result.states["end"]?.path, ordered[ordered.count - 1], "End reaches the last")
     XCTAssertLessThanOrEqual(result.states["end"]?.cardsInDocument ?? 99, 8)
     XCTAssertEqual(result.states["decided"]?.path, ordered[3], "a moves on after accepting")
+    XCTAssertEqual(result.states["after-200"]?.path, ordered[203], "200 presses of j, 200 cards")
     // A figure for the report, not a pass/fail bound: the machine's load decides it.
     print(
       "review page, 10,000 cards: first screen \(Int(result.firstScreenMilliseconds)) ms after "
-        + "navigation, ready \(result.readyWallSeconds) s, images \(result.imagesWallSeconds) s")
+        + "navigation, ready \(result.readyWallSeconds) s, images \(result.imagesWallSeconds) s; "
+        + "per key: j \(result.keyMilliseconds["j"] ?? -1) ms, f (refilter) "
+        + "\(result.keyMilliseconds["f"] ?? -1) ms")
   }
 
   // MARK: Reports
@@ -360,6 +377,7 @@ final class ReviewPageTests: XCTestCase {
     var states: [String: PageState]
     var modes: [String: [ModeShot]]
     var cardsSeen: [String: [SeenCard]]
+    var keyMilliseconds: [String: Double]
     var errors: [String]
     var cards: Int
     var firstScreenMilliseconds: Double

@@ -354,7 +354,11 @@
 
     if (card.meta && card.meta.length) {
       const meta = make('ul', 'meta');
-      for (const line of card.meta) meta.append(make('li', '', line));
+      for (const line of card.meta) {
+        const item = make('li', '', line);
+        item.title = line; // a long line is cut on the card, whole in its tooltip
+        meta.append(item);
+      }
       element.append(meta);
     }
     const note = make('div', 'note');
@@ -830,7 +834,7 @@
 
   document.addEventListener('keydown', (event) => {
     const target = event.target;
-    const typing = target.matches && target.matches('input[type=search], input[type=text], textarea, select');
+    const typing = target.matches && target.matches('input[type=search], input[type=text], input[type=range], textarea, select');
     if (typing) {
       if (event.key === 'Escape' || event.key === 'Enter') {
         target.blur();

@@ -14,6 +14,7 @@ STEPS_JSON is a list of steps, each an object with one of:
                                      document
   {"cards": "name"}                  every card in the document: outcome, panes, decidable
   {"drag": [dx, dy]}                 drags the current card's first pane (pans)
+  {"bench": "j", "count": 100}       milliseconds per handled key, dispatched in the page
   {"reload": true}                   reloads the page (decisions must survive)
   {"modes": "name"}                  a screenshot per comparison mode (1 to 6) of the current
                                      card, with its panes' rectangles; flicker twice
@@ -112,7 +113,8 @@ def main():
     with open(steps_file, encoding="utf-8") as handle:
         steps = json.load(handle)
     os.makedirs(out, exist_ok=True)
-    result = {"exports": {}, "states": {}, "modes": {}, "cardsSeen": {}, "errors": []}
+    result = {"exports": {}, "states": {}, "modes": {}, "cardsSeen": {}, "keyMilliseconds": {},
+              "errors": []}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
@@ -154,6 +156,16 @@ def main():
                 result["cardsSeen"][step["cards"]] = cards_in_document(page)
             elif "drag" in step:
                 drag(page, *step["drag"])
+            elif "bench" in step:
+                # Milliseconds per key handled, dispatched in the page (no protocol round trip),
+                # with a forced layout after each so the work of showing the card counts.
+                result["keyMilliseconds"][step["bench"]] = page.evaluate(
+                    """([key, count]) => { const start = performance.now();
+                         for (let i = 0; i < count; i += 1) {
+                           document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+                           document.body.getBoundingClientRect(); }
+                         return (performance.now() - start) / count; }""",
+                    [step["bench"], step.get("count", 100)])
             elif "reload" in step:
                 page.reload()
                 wait_ready(page)
