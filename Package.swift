@@ -93,7 +93,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["ReferenceImageCore", "CLibPNG"]
+      dependencies: ["ReferenceImageCore", "ReferenceMerge", "CLibPNG"]
     ),
     // libFuzzer targets (Scripts/fuzz builds them with -DFUZZING -sanitize=fuzzer); in a normal
     // build each is a program that replays a corpus, so `swift build` still compiles them.

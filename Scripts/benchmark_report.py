@@ -1,6 +1,7 @@
 """Fixtures and timings of the review report, for Scripts/benchmark-merge --report.
 
     python3 Scripts/benchmark_report.py MERGE_REFS WORK_FOLDER RUNS [--count N] [--cards N]
+                                        [--single-file]
 
 Generates once into WORK_FOLDER (cached by GENERATOR_VERSION; never timed) 8 archives x 250
 screenshot-like PNGs of 800x600 ("old", with riDG pixel digests and manifests) and the same
@@ -13,7 +14,8 @@ images):
   - the size of index.html + review-data.js, and of the whole folder;
   - headless Chromium's time to render the first screen of DIR/index.html (a screenshot);
 and, with --cards N, the time Chromium takes to open a page of N cards (N added images of
-64x64, one archive).
+64x64, one archive). --single-file writes --report review.html instead of a folder (the only
+form of merge-refs before the folder report, for a "before" figure).
 """
 import hashlib
 import io
@@ -35,6 +37,7 @@ from PIL import Image
 binary, work, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 count = int(sys.argv[sys.argv.index("--count") + 1]) if "--count" in sys.argv else 250
 cards = int(sys.argv[sys.argv.index("--cards") + 1]) if "--cards" in sys.argv else 0
+single_file = "--single-file" in sys.argv
 GENERATOR_VERSION = "1"
 ARCHIVES = 8
 WIDTH, HEIGHT = 800, 600
@@ -228,20 +231,23 @@ def chromium_first_screen(page):
 
 def measure(label, sources, with_old, expect):
     destination = os.path.join(work, "destination")
-    report = os.path.join(work, "review")
+    report = os.path.join(work, "review.html" if single_file else "review")
+    page = report if single_file else os.path.join(report, "index.html")
     fresh(destination, with_old)
     plain = [timed([binary, "--dry-run", *sources, destination], expect) for _ in range(runs)]
     reported = [timed([binary, "--dry-run", "--report", report, *sources, destination], expect)
                 for _ in range(runs)]
     rss = peak_rss([binary, "--dry-run", "--report", report, *sources, destination])
-    index = sum(os.path.getsize(os.path.join(report, name))
-                for name in ("index.html", "review-data.js"))
-    render, browser = (chromium_first_screen(os.path.join(report, "index.html"))
+    index = (os.path.getsize(report) if single_file else
+             sum(os.path.getsize(os.path.join(report, name))
+                 for name in ("index.html", "review-data.js")))
+    render, browser = (chromium_first_screen(page)
                        if os.path.exists(CHROMIUM) else (float("nan"), float("nan")))
     wall = (statistics.median(t for t, _ in plain), statistics.median(t for t, _ in reported))
     cpu = (statistics.median(c for _, c in plain), statistics.median(c for _, c in reported))
     return {"case": label, "plain": wall[0], "report": wall[1], "plain_cpu": cpu[0],
-            "report_cpu": cpu[1], "rss": rss, "index": index, "folder": folder_size(report),
+            "report_cpu": cpu[1], "rss": rss, "index": index,
+            "folder": index if single_file else folder_size(report),
             "render": render, "browser": browser}
 
 

@@ -12,12 +12,14 @@ struct BenchmarkOptions {
   var anchors = "../shared/anchors"
   /// Only the comparison rows: no PNG decoding or encoding, for profiling.
   var comparisonsOnly = false
+  /// Only the review report's difference images against decoding (800×600, one core).
+  var reviewDifferenceOnly = false
   /// The node script that times pixelmatch.
   var pixelmatchScript = "Scripts/pixelmatch-timing.mjs"
 
   static let usage = """
     usage: Benchmarks [--repetitions N] [--size PIXELS] [--keep-images DIR] [--anchors DIR]
-                      [--comparisons-only]
+                      [--comparisons-only] [--review-difference]
 
     Measures ReferenceImageCore on screenshot-like images against memcmp, pixelmatch's
     JavaScript (with node), ImageMagick's `compare -metric AE` and libpng, in the same run.
@@ -31,6 +33,8 @@ struct BenchmarkOptions {
       --anchors DIR      the folder holding pixelmatch-7.2.0/index.js (default ../shared/anchors,
                          beside the checkout)
       --comparisons-only the comparison rows alone (no PNG decode or encode), for profiling
+      --review-difference  only the review report's difference image (compare, draw, regions,
+                         encode) against decoding the two PNGs, 800×600, one core
     """
 
   /// Parses arguments (without the program name).
@@ -58,6 +62,8 @@ struct BenchmarkOptions {
         options.keepImages = try value(argument)
       case "--comparisons-only":
         options.comparisonsOnly = true
+      case "--review-difference":
+        options.reviewDifferenceOnly = true
       case "--anchors":
         options.anchors = try value(argument)
       case "--help", "-h":

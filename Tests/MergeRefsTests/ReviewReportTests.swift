@@ -146,6 +146,11 @@ final class ReviewReportTests: XCTestCase {
     XCTAssertEqual(try bytes(sameA["after"]), fixture.archivePNG[path("same-a")])
     let difference = try PNGDecoder().decode(try bytes(sameA["difference"]))
     XCTAssertEqual(difference.size, ImageSize(width: 96, height: 64))
+    let old = try PNGDecoder().decode(try current("same-a"))
+    let new = try PNGDecoder().decode(try XCTUnwrap(fixture.archivePNG[path("same-a")]))
+    XCTAssertEqual(
+      difference, ImageComparison.exact.differenceImage(new, old),
+      "the palette PNG holds the comparison's own difference image")
     XCTAssertEqual((sameA["difference"] as? [String: Any])?["width"] as? Int, 96)
     XCTAssertEqual(sameA["changedPixels"] as? Int, 5 * 4 + 3 * 3)
     XCTAssertEqual(sameA["totalPixels"] as? Int, 96 * 64)
@@ -164,9 +169,13 @@ final class ReviewReportTests: XCTestCase {
     let resized = try XCTUnwrap(cards[path("resized")])
     XCTAssertEqual((resized["before"] as? [String: Any])?["height"] as? Int, 64)
     XCTAssertEqual((resized["after"] as? [String: Any])?["height"] as? Int, 72)
+    let resizedDifference = try PNGDecoder().decode(try bytes(resized["difference"]))
+    XCTAssertEqual(resizedDifference.size, ImageSize(width: 96, height: 72))
     XCTAssertEqual(
-      try PNGDecoder().decode(try bytes(resized["difference"])).size,
-      ImageSize(width: 96, height: 72))
+      resizedDifference,
+      ImageComparison.exact.differenceImage(
+        try PNGDecoder().decode(try XCTUnwrap(fixture.archivePNG[path("resized")])),
+        try PNGDecoder().decode(try current("resized"))))
     XCTAssertTrue(resized["changedPixels"] is NSNull)
     XCTAssertFalse((resized["regions"] as? [[Int]] ?? []).isEmpty, "the uncovered parts")
 
@@ -273,6 +282,47 @@ final class ReviewReportTests: XCTestCase {
     XCTAssertEqual(
       try String(contentsOf: notes.appendingPathComponent("todo.txt"), encoding: .utf8),
       "keep me")
+  }
+
+  /// Peak memory (max RSS, from `/usr/bin/time -v`) of a dry run with a folder report of
+  /// `count` updated images of 160×120 noise (incompressible: 77 KB each, over 200 KB with the
+  /// difference).
+  private func peakMemory(updating count: Int) throws -> Double {
+    let root = try makeTemporaryFolder(self)
+    let destination = root.appendingPathComponent("package")
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    for index in 0..<count {
+      let old = try noiseImage(seed: index, width: 160, height: 120)
+      let path = "Tests/MemoryTests/__References__/image\(index).png"
+      try writeFile(try PNGEncoder().encode(old), to: destination.appendingPathComponent(path))
+      try builder.add(path, try changingPixels(old, count: 50))
+    }
+    let archive = root.appendingPathComponent("run.zip")
+    try builder.write(to: archive)
+    let run = try runProcess(
+      "/usr/bin/time",
+      [
+        "-v", try MergeRefs.binary().path, "--dry-run", "--report",
+        root.appendingPathComponent("review").path, archive.path, destination.path,
+      ])
+    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertTrue(run.output.contains("0 added, \(count) updated"), run.output)
+    let line = try XCTUnwrap(
+      run.error.split(separator: "\n").first { $0.contains("Maximum resident set size") })
+    return try XCTUnwrap(
+      Double(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)))
+      / 1024
+  }
+
+  func testFolderReport_memory_doesNotGrowWithTheNumberOfChanges() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+      throw XCTSkip("/usr/bin/time is not installed (apt-get install time)")
+    }
+    let few = try peakMemory(updating: 20)
+    let many = try peakMemory(updating: 250)
+    // 230 more changes carry about 50 MB more images; a report held in memory would grow by
+    // that much (more as base64), a streamed one by the plan's few bytes per path.
+    XCTAssertLessThan(many - few, 15, "peak \(few) MB for 20 changes, \(many) MB for 250")
   }
 
   func testChangedRegions_manyScatteredMarks_atMost64BoxesCoveringEveryMark() throws {

@@ -3,15 +3,15 @@ import ReferenceImageCore
 /// Boxes around the changed parts of a difference image, for the page to draw: the pixels
 /// the comparison marked as differing (painted pure red) are gathered into cells of a grid,
 /// touching cells merge into one box, and the grid coarsens until at most `limit` boxes remain.
-enum ChangedRegions {
-  static let limit = 64
+package enum ChangedRegions {
+  package static let limit = 64
   static let cellSize = 16
 
   /// The boxes, as [x, y, width, height] in the difference image's pixels.
   /// - Parameters:
   ///   - difference: The difference image (`ImageComparison.differenceImage`).
   ///   - within: Where the marks can be (the comparison's bounding box); nil for everywhere.
-  static func boxes(in difference: RGBAImage, within box: PixelBox? = nil) -> [[Int]] {
+  package static func boxes(in difference: RGBAImage, within box: PixelBox? = nil) -> [[Int]] {
     let cells = markedCells(difference, within: box)
     var size = cellSize
     var grid = cells

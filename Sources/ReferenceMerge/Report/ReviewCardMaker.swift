@@ -22,8 +22,6 @@ struct ReviewCardMaker: Sendable {
   /// The report's `images/` folder.
   let images: URL
   let destination: Destination
-  /// The encoder of difference images: they are made for one look, so speed beats size.
-  var encoder = PNGEncoder(setting: .fastest)
 
   /// Makes the card of a job.
   /// - Throws: `ArchiveError.io` when an image file cannot be written.
@@ -99,34 +97,23 @@ struct ReviewCardMaker: Sendable {
   private func compare(_ image: RGBAImage, to reference: RGBAImage, file: String)
     throws(ArchiveError) -> (String, ReviewCard.Image, ReviewCard.Comparison)
   {
-    let (result, difference) = ImageComparison.exact.compareWithDifferenceImage(
-      image, to: reference)
-    let png: [UInt8]
+    let difference: ReviewDifference
     do {
-      png = try encoder.encode(difference)
+      difference = try ReviewDifference.make(image, reference)
     } catch {
-      throw .io(
-        operation: "encode the difference image", path: file, message: "\(error)")
+      throw .io(operation: "encode the difference image", path: file, message: "\(error)")
     }
-    try FileSystem.write(png, to: images.appendingPathComponent(file))
-    let written = ReviewCard.Image(file: file, width: difference.width, height: difference.height)
-    let comparison: ReviewCard.Comparison
-    switch result.outcome {
-    case .identical:
-      comparison = .init(
-        changedPixels: 0, totalPixels: image.pixelCount, maxChannelDifference: 0, regions: [])
-    case .withinBound(let found), .differs(let found):
-      comparison = .init(
-        changedPixels: found.differingPixelCount, totalPixels: found.totalPixelCount,
-        maxChannelDifference: found.largestChannelDifference,
-        regions: ChangedRegions.boxes(in: difference, within: found.boundingBox))
-    case .sizeMismatch:
-      // No pixel count applies; every pixel of the union canvas only one image covers is red.
-      comparison = .init(
-        changedPixels: nil, totalPixels: nil, maxChannelDifference: nil,
-        regions: ChangedRegions.boxes(in: difference))
-    }
-    return (result.description, written, comparison)
+    try FileSystem.write(difference.png, to: images.appendingPathComponent(file))
+    let found = difference.result.differences
+    let identical = difference.result.outcome == .identical
+    let comparison = ReviewCard.Comparison(
+      changedPixels: identical ? 0 : found?.differingPixelCount,
+      totalPixels: identical ? image.pixelCount : found?.totalPixelCount,
+      maxChannelDifference: identical ? 0 : found?.largestChannelDifference,
+      regions: difference.regions)
+    let written = ReviewCard.Image(
+      file: file, width: difference.size.width, height: difference.size.height)
+    return (difference.result.description, written, comparison)
   }
 
   /// The destination file's bytes, unless it is missing or a Git LFS pointer.

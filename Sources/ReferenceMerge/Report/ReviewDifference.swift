@@ -1,0 +1,78 @@
+import ReferenceImageCore
+
+/// What a review card shows of a change: the exact comparison, its difference image as PNG,
+/// and boxes around the changed regions, made in one pass over the pixels plus one encode.
+package struct ReviewDifference: Sendable {
+  /// The comparison of the new image with the old one.
+  package var result: ComparisonResult
+  /// The difference image, encoded.
+  package var png: [UInt8]
+  /// The difference image's size: the union of both sizes.
+  package var size: ImageSize
+  /// Boxes around the changed regions, [x, y, width, height], at most `ChangedRegions.limit`.
+  package var regions: [[Int]]
+
+  /// Difference images are made to be looked at once: zlib level 1 costs a fraction of the
+  /// references' level 3 for files a little larger.
+  static let encoder = PNGEncoder(setting: .fastest)
+
+  /// The colours of an exact comparison's difference image: the 64 greys of dimmed matching
+  /// pixels (index = grey), then the red of differing ones (index 64).
+  static let palette =
+    (0..<64).map { RGBAColor(red: UInt8($0), green: UInt8($0), blue: UInt8($0)) }
+    + [RGBAColor(red: 255, green: 0, blue: 0)]
+
+  /// The difference image as a palette PNG, a quarter of the bytes to compress; as RGBA when
+  /// a pixel is outside the palette.
+  static func encode(_ difference: RGBAImage) throws(PNGError) -> [UInt8] {
+    let red = DifferenceColor.differing
+    var outside = false
+    let indices = difference.pixels.withUnsafeBytes { bytes in
+      let words = bytes.bindMemory(to: UInt32.self)
+      return [UInt8](unsafeUninitializedCapacity: words.count) { output, initialized in
+        for index in 0..<words.count {
+          let word = words[index]
+          let grey = word & 0xFF
+          if word == grey &* 0x01_0101 | 0xFF00_0000 && grey < 64 {
+            output[index] = UInt8(truncatingIfNeeded: grey)
+          } else if word == red {
+            output[index] = 64
+          } else {
+            output[index] = 0
+            outside = true
+          }
+        }
+        initialized = words.count
+      }
+    }
+    if outside { return try encoder.encode(difference) }
+    return try encoder.encodeIndexed(
+      width: difference.width, height: difference.height, palette: palette, indices: indices)
+  }
+
+  /// Compares `image` with `reference` and draws, encodes and boxes their difference.
+  /// - Parameters:
+  ///   - image: The new image.
+  ///   - reference: The old one.
+  ///   - bands: Bands of rows to compare on every core; `nil` picks by size, 1 keeps one core
+  ///     (for measuring the cost per image).
+  /// - Throws: `PNGError` when the difference image cannot be encoded.
+  package static func make(_ image: RGBAImage, _ reference: RGBAImage, bands: Int? = nil)
+    throws(PNGError) -> ReviewDifference
+  {
+    let (result, difference) = ImageComparison.exact.compareWithDifferenceImage(
+      image, to: reference, bound: .none, bands: bands)
+    let regions: [[Int]]
+    switch result.outcome {
+    case .identical: regions = []
+    case .withinBound(let found), .differs(let found):
+      regions = ChangedRegions.boxes(in: difference, within: found.boundingBox)
+    case .sizeMismatch:
+      // No pixel count applies; every pixel of the union canvas only one image covers is red.
+      regions = ChangedRegions.boxes(in: difference)
+    }
+    return ReviewDifference(
+      result: result, png: try encode(difference), size: difference.size,
+      regions: regions)
+  }
+}
