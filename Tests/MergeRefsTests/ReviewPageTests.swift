@@ -155,10 +155,12 @@ final class ReviewPageTests: XCTestCase {
       report,
       steps: [
         ["press": ["/"]], ["type": resized], ["press": ["Enter", "1"]], ["state": "fit"],
-        ["press": ["+", "+", "+", "+", "+", "+"]], ["state": "zoomed"],
+        ["press": ["+", "+", "+", "+", "+", "+"]], ["state": "zoomed"], ["screenshot": "zoomed"],
         ["drag": [-120, -40]], ["state": "panned"],
         ["press": ["0"]], ["state": "fit-again"],
         ["press": ["/"]], ["type": "Suite9/"], ["press": ["Enter"]], ["cards": "extras"],
+        ["state": "extras"],
+        ["screenshot": "conflict-and-orphan"],
       ])
     XCTAssertEqual(result.errors, [], "the page logged errors")
     let fit = try XCTUnwrap(result.states["fit"])
@@ -185,6 +187,8 @@ final class ReviewPageTests: XCTestCase {
     let extras = try XCTUnwrap(result.cardsSeen["extras"])
     XCTAssertEqual(extras.map(\.path), [Self.disputed, Self.orphan])
     guard extras.count == 2 else { return }
+    XCTAssertEqual(
+      result.states["extras"]?.path, Self.disputed, "a new filter starts at its first card")
     let conflict = extras[0]
     XCTAssertEqual(conflict.outcome, "conflict")
     XCTAssertFalse(conflict.decidable, "a conflict is shown, not decided")

@@ -132,7 +132,7 @@
     }
     decisionsChanged();
     const first = cards.find((card) => card.path === batch[0][0]);
-    refilter(first);
+    refilter(first, true);
   }
 
   function decisionsChanged() {
@@ -215,13 +215,17 @@
     return list;
   }
 
-  /** Recomputes the list, keeping `focus` (or the current card) current when it is still shown. */
-  function refilter(focus) {
+  /**
+   * Recomputes the list, keeping `focus` (or the current card) current when it is still shown.
+   * When it is not: after a decision hid it (`stay`), the card now in its place (the next one);
+   * after a filter changed, the first card.
+   */
+  function refilter(focus, stay) {
     const keep = focus || visible[state.current];
     const oldIndex = state.current;
     visible = computeVisible();
     let index = keep ? visible.indexOf(keep) : -1;
-    if (index < 0) index = Math.min(oldIndex, visible.length - 1);
+    if (index < 0) index = stay ? Math.min(oldIndex, visible.length - 1) : 0;
     state.current = Math.max(0, index);
     for (const element of rendered.values()) element.remove();
     rendered.clear();
@@ -422,10 +426,11 @@
   function buildPanes(card) {
     const row = make('div', 'pane-row');
     const canvas = canvasOf(card);
-    const pane = (label, layers, extra) => {
+    const pane = (label, layers, extra, captionClass) => {
       const element = make('div', 'pane');
-      const caption = make('div', 'pane-label');
+      const caption = make('div', 'pane-label' + (captionClass ? ' ' + captionClass : ''));
       caption.innerHTML = label;
+      caption.title = caption.textContent;
       const viewport = make('div', 'viewport');
       for (const layer of layers) viewport.append(layer);
       if (extra) viewport.append(extra);
@@ -500,7 +505,11 @@
 
   function addRivals(card, pane, layer, image, described) {
     for (const rival of card.rivals || []) {
-      if (rival.image) pane(described(escapeHTML(rival.label), rival.image), [layer([image(rival.image, rival.label)])]);
+      // Runs differ at the end of their labels (host, pid): a long label loses its start.
+      if (rival.image) {
+        pane('\u200e' + described(escapeHTML(rival.label), rival.image) + '\u200e',
+          [layer([image(rival.image, rival.label)])], null, 'cut-start');
+      }
     }
   }
 
@@ -697,7 +706,7 @@
       ? groups.get(card.group) : [card];
     const next = !wholeGroup && targets.length === 1 && statusOf(card) === value ? undefined : value;
     decide(targets, next);
-    if (state.status !== 'all') refilter();
+    if (state.status !== 'all') refilter(null, true);
   }
 
   // ---- Header -------------------------------------------------------------------------------
@@ -896,7 +905,7 @@
     const targets = (wholeGroup || (state.collapse && !state.groupOnly)) && card.group
       ? groups.get(card.group) : [card];
     decide(targets, value);
-    if (state.status !== 'all') refilter();
+    if (state.status !== 'all') refilter(null, true);
     if (visible.length === before && visible[state.current] === card) setCurrent(state.current + 1);
   }
 

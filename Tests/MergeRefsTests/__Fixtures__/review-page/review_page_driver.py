@@ -15,6 +15,7 @@ STEPS_JSON is a list of steps, each an object with one of:
   {"cards": "name"}                  every card in the document: outcome, panes, decidable
   {"drag": [dx, dy]}                 drags the current card's first pane (pans)
   {"bench": "j", "count": 100}       milliseconds per handled key, dispatched in the page
+  {"screenshot": "name"}             a screenshot once the current card's images loaded
   {"reload": true}                   reloads the page (decisions must survive)
   {"modes": "name"}                  a screenshot per comparison mode (1 to 6) of the current
                                      card, with its panes' rectangles; flicker twice
@@ -114,6 +115,7 @@ def main():
         steps = json.load(handle)
     os.makedirs(out, exist_ok=True)
     result = {"exports": {}, "states": {}, "modes": {}, "cardsSeen": {}, "keyMilliseconds": {},
+              "screenshots": {},
               "errors": []}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
@@ -166,6 +168,11 @@ def main():
                            document.body.getBoundingClientRect(); }
                          return (performance.now() - start) / count; }""",
                     [step["bench"], step.get("count", 100)])
+            elif "screenshot" in step:
+                wait_images(page)
+                path = os.path.join(out, step["screenshot"] + ".png")
+                page.screenshot(path=path)
+                result["screenshots"][step["screenshot"]] = path
             elif "reload" in step:
                 page.reload()
                 wait_ready(page)
