@@ -35,8 +35,13 @@ final class ReviewPageTests: XCTestCase {
         ["press": ["u"]], ["export": "group-undone"],
         ["press": ["Shift+R"]], ["reload": true], ["state": "reloaded"], ["export": "reloaded"],
         ["press": ["?"]], ["state": "help"], ["press": ["Escape"]], ["state": "help-closed"],
+        ["press": ["n"]], ["state": "next-undecided"],
         ["press": ["f"]], ["state": "undecided-only"], ["press": ["f", "f", "f", "g"]],
         ["state": "collapsed"],
+        // The same decisions with the mouse.
+        ["press": ["g"]], ["click": "#reject-all"], ["export": "reject-all"],
+        ["click": "#accept-all"], ["export": "accept-all"],
+        ["click": ".card.current .decide .reject"], ["export": "clicked-reject"],
       ])
     XCTAssertEqual(result.errors, [], "the page logged errors")
 
@@ -76,6 +81,9 @@ final class ReviewPageTests: XCTestCase {
 
     let undecided = decidable.filter { $0 != ordered[0] && $0 != ordered[1] && !group.contains($0) }
     XCTAssertEqual(
+      result.states["next-undecided"]?.path, ordered.first { undecided.contains($0) },
+      "n jumps to the next undecided card")
+    XCTAssertEqual(
       result.states["undecided-only"]?.visibleCount,
       "\(undecided.count) of \(report.cards.count) cards shown", "f shows the undecided cards")
     let repeats = Dictionary(grouping: report.cards.compactMap(\.group)) { $0 }.values
@@ -84,6 +92,12 @@ final class ReviewPageTests: XCTestCase {
       result.states["collapsed"]?.visibleCount,
       "\(report.cards.count - repeats) of \(report.cards.count) cards shown",
       "g shows one card per identical change")
+
+    XCTAssertEqual(result.exports["reject-all"]?.accepted, [], "Reject all")
+    XCTAssertEqual(result.exports["accept-all"]?.accepted, decidable, "Accept all")
+    XCTAssertEqual(
+      result.exports["clicked-reject"]?.accepted, decidable.filter { $0 != ordered[0] },
+      "a card's reject button")
   }
 
   // MARK: Comparison modes
