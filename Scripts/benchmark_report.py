@@ -262,12 +262,13 @@ if cards:
                            f"{cards} added"))
 print(f"review report benchmark ({work}): median of {runs} runs; load average "
       f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-print(f"{'case':<26}{'dry run':>9}{'+report':>9}{'ratio':>7}{'CPU ratio':>10}{'peak RSS':>10}"
-      f"{'index+data':>12}{'folder':>9}{'Chromium':>10}")
+print(f"{'case':<26}{'dry run':>9}{'+report':>9}{'ratio':>7}{'CPU':>7}{'+report':>8}"
+      f"{'ratio':>7}{'peak RSS':>10}{'index+data':>12}{'folder':>9}{'Chromium':>10}")
 for r in results:
     print(f"{r['case']:<26}{r['plain']:>8.2f}s{r['report']:>8.2f}s"
-          f"{r['report'] / r['plain']:>6.1f}x{r['report_cpu'] / r['plain_cpu']:>9.1f}x"
+          f"{r['report'] / r['plain']:>6.1f}x{r['plain_cpu']:>6.2f}s{r['report_cpu']:>7.2f}s"
+          f"{r['report_cpu'] / r['plain_cpu']:>6.1f}x"
           f"{r['rss']:>8.0f}MB{r['index'] / 1e6:>10.2f}MB{r['folder'] / 1e6:>7.0f}MB"
           f"{r['render']:>9.2f}s")
-print(f"(Chromium: first screen's screenshot, minus {results[0]['browser']:.2f} s for an empty "
-      "page)")
+print("(wall and CPU time, user + system, of merge-refs; Chromium: first screen's screenshot, "
+      f"minus {results[0]['browser']:.2f} s for an empty page)")

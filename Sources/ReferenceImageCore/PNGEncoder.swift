@@ -74,6 +74,53 @@ public struct PNGEncoder: Sendable {
   }
 
   private func encodeWithoutDigest(_ image: RGBAImage) throws(PNGError) -> [UInt8] {
+    let header = spng_ihdr(
+      width: UInt32(image.width), height: UInt32(image.height), bit_depth: 8,
+      color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue), compression_method: 0,
+      filter_method: 0, interlace_method: 0)
+    return try image.pixels.withUnsafeBytes { bytes in
+      Result { () throws(PNGError) in try encode(header: header, palette: nil, data: bytes) }
+    }.get()
+  }
+
+  /// Encodes an 8-bit palette image, without a pixel digest: for images that are only looked
+  /// at (the review report's difference images, which use a few dozen colours), where a
+  /// quarter of the bytes to compress makes encoding several times faster.
+  /// - Parameters:
+  ///   - width: The width in pixels.
+  ///   - height: The height in pixels.
+  ///   - palette: Up to 256 opaque colours.
+  ///   - indices: One palette index per pixel, row-major.
+  /// - Returns: The PNG file's bytes.
+  /// - Throws: `PNGError` if libspng refuses the input or runs out of memory.
+  package func encodeIndexed(
+    width: Int, height: Int, palette: [RGBAColor], indices: [UInt8]
+  ) throws(PNGError) -> [UInt8] {
+    precondition(palette.count <= 256 && indices.count == width * height)
+    var plte = spng_plte()
+    plte.n_entries = UInt32(palette.count)
+    withUnsafeMutableBytes(of: &plte.entries) { entries in
+      for (index, color) in palette.enumerated() {
+        entries[index * 4] = color.red
+        entries[index * 4 + 1] = color.green
+        entries[index * 4 + 2] = color.blue
+        entries[index * 4 + 3] = 255
+      }
+    }
+    let header = spng_ihdr(
+      width: UInt32(width), height: UInt32(height), bit_depth: 8,
+      color_type: UInt8(SPNG_COLOR_TYPE_INDEXED.rawValue), compression_method: 0,
+      filter_method: 0, interlace_method: 0)
+    return try indices.withUnsafeBytes { bytes in
+      Result { () throws(PNGError) in try encode(header: header, palette: plte, data: bytes) }
+    }.get()
+  }
+
+  /// `spng_encode_image` of `data` under `header` (and `palette` for indexed images) with
+  /// this encoder's setting.
+  private func encode(header: spng_ihdr, palette: spng_plte?, data: UnsafeRawBufferPointer)
+    throws(PNGError) -> [UInt8]
+  {
     let context = try SpngContext(encoder: true)
     let ctx = context.pointer
     try context.check(
@@ -83,16 +130,14 @@ public struct PNGEncoder: Sendable {
       "setting the compression level")
     try context.check(
       spng_set_option(ctx, SPNG_FILTER_CHOICE, setting.filterChoice), "setting the filters")
-    var header = spng_ihdr(
-      width: UInt32(image.width), height: UInt32(image.height), bit_depth: 8,
-      color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue), compression_method: 0,
-      filter_method: 0, interlace_method: 0)
+    var header = header
     try context.check(spng_set_ihdr(ctx, &header), "writing the header")
-    let status = image.pixels.withUnsafeBytes { bytes in
-      spng_encode_image(
-        ctx, bytes.baseAddress, bytes.count, Int32(SPNG_FMT_PNG.rawValue),
-        Int32(SPNG_ENCODE_FINALIZE.rawValue))
+    if var palette {
+      try context.check(spng_set_plte(ctx, &palette), "writing the palette")
     }
+    let status = spng_encode_image(
+      ctx, data.baseAddress, data.count, Int32(SPNG_FMT_PNG.rawValue),
+      Int32(SPNG_ENCODE_FINALIZE.rawValue))
     try context.check(status, "encoding pixels")
     var length = 0
     var error: Int32 = 0

@@ -146,6 +146,11 @@ final class ReviewReportTests: XCTestCase {
     XCTAssertEqual(try bytes(sameA["after"]), fixture.archivePNG[path("same-a")])
     let difference = try PNGDecoder().decode(try bytes(sameA["difference"]))
     XCTAssertEqual(difference.size, ImageSize(width: 96, height: 64))
+    let old = try PNGDecoder().decode(try current("same-a"))
+    let new = try PNGDecoder().decode(try XCTUnwrap(fixture.archivePNG[path("same-a")]))
+    XCTAssertEqual(
+      difference, ImageComparison.exact.differenceImage(new, old),
+      "the palette PNG holds the comparison's own difference image")
     XCTAssertEqual((sameA["difference"] as? [String: Any])?["width"] as? Int, 96)
     XCTAssertEqual(sameA["changedPixels"] as? Int, 5 * 4 + 3 * 3)
     XCTAssertEqual(sameA["totalPixels"] as? Int, 96 * 64)
@@ -164,9 +169,13 @@ final class ReviewReportTests: XCTestCase {
     let resized = try XCTUnwrap(cards[path("resized")])
     XCTAssertEqual((resized["before"] as? [String: Any])?["height"] as? Int, 64)
     XCTAssertEqual((resized["after"] as? [String: Any])?["height"] as? Int, 72)
+    let resizedDifference = try PNGDecoder().decode(try bytes(resized["difference"]))
+    XCTAssertEqual(resizedDifference.size, ImageSize(width: 96, height: 72))
     XCTAssertEqual(
-      try PNGDecoder().decode(try bytes(resized["difference"])).size,
-      ImageSize(width: 96, height: 72))
+      resizedDifference,
+      ImageComparison.exact.differenceImage(
+        try PNGDecoder().decode(try XCTUnwrap(fixture.archivePNG[path("resized")])),
+        try PNGDecoder().decode(try current("resized"))))
     XCTAssertTrue(resized["changedPixels"] is NSNull)
     XCTAssertFalse((resized["regions"] as? [[Int]] ?? []).isEmpty, "the uncovered parts")
 
