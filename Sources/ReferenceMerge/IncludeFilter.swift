@@ -4,8 +4,10 @@ import Foundation
 ///
 /// Each pattern is a glob on the package-relative path: `*` matches within one folder name,
 /// `?` one character other than `/`, `**` any run of folders (`a/**/b.png` matches `a/b.png`
-/// and `a/x/y/b.png`), anything else itself. Applied to a finished plan as one last step, it
-/// turns every change outside the patterns into a skipped item: not written, and never pruned.
+/// and `a/x/y/b.png`), `\` before a character matches that character itself (the review page's
+/// download writes `\*`, `\?` and `\\`, so a path holding them matches only itself), anything
+/// else itself. Applied to a finished plan as one last step, it turns every change outside the
+/// patterns into a skipped item: not written, and never pruned.
 public struct IncludeFilter: Sendable, Equatable {
   /// The patterns, as given; a filter with none includes nothing.
   public var patterns: [String]
@@ -73,6 +75,7 @@ public struct IncludeFilter: Sendable, Equatable {
   private static let star = UInt8(ascii: "*")
   private static let question = UInt8(ascii: "?")
   private static let slash = UInt8(ascii: "/")
+  private static let backslash = UInt8(ascii: "\\")
 
   /// Backtracking glob match; paths are short, so the worst case does not matter.
   private static func match(_ pattern: ArraySlice<UInt8>, _ path: ArraySlice<UInt8>) -> Bool {
@@ -97,6 +100,9 @@ public struct IncludeFilter: Sendable, Equatable {
       }
     }
     guard let character = path.first else { return false }
+    if first == backslash, let literal = rest.first {
+      return character == literal && match(rest.dropFirst(), path.dropFirst())
+    }
     if first == question { return character != slash && match(rest, path.dropFirst()) }
     return character == first && match(rest, path.dropFirst())
   }

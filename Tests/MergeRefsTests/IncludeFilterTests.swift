@@ -20,6 +20,16 @@ final class IncludeFilterTests: XCTestCase {
     XCTAssertTrue(IncludeFilter(patterns: ["./" + path("bars")]).includes(path("bars")))
   }
 
+  func testIncludes_backslash_makesTheNextCharacterLiteral_asTheReviewPageExportsPaths() {
+    let starred = "\(folder)/a*b?.png"
+    let exported = IncludeFilter(patterns: ["\(folder)/a\\*b\\?.png"])
+    XCTAssertTrue(exported.includes(starred))
+    XCTAssertFalse(exported.includes("\(folder)/axxbc.png"), "an escaped * is not a wildcard")
+    XCTAssertTrue(IncludeFilter(patterns: [starred]).includes("\(folder)/axxbc.png"))
+    XCTAssertTrue(IncludeFilter(patterns: ["a\\\\b.png"]).includes("a\\b.png"))
+    XCTAssertFalse(IncludeFilter(patterns: ["a\\\\b.png"]).includes("ab.png"))
+  }
+
   func testIncludes_star_staysWithinOneFolderName() {
     let filter = IncludeFilter(patterns: ["\(folder)/*.png"])
     XCTAssertTrue(filter.includes(path("bars")))

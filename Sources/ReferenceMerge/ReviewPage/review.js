@@ -151,8 +151,12 @@
   function exportText() {
     const accepted = acceptedPaths();
     return `# Reference images accepted in review (${accepted.length} of ${decidableCount}).\n`
-      + '# Land them with:\n# ' + commandText + '\n' + accepted.map((p) => p + '\n').join('');
+      + '# Land them with:\n# ' + commandText + '\n'
+      + accepted.map((p) => globEscaped(p) + '\n').join('');
   }
+
+  /** The path as an --include-from line that matches only itself: `*`, `?` and `\` escaped. */
+  const globEscaped = (path) => path.replace(/[\\*?]/g, '\\$&');
 
   let exportURL = null;
   let exportTimer = 0;
