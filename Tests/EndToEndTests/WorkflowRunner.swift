@@ -22,6 +22,8 @@ struct WorkflowRunner {
     var summary: String
     /// Everything the job printed, for failure messages.
     var output = ""
+    /// How long the job took, runner included.
+    var seconds = 0.0
 
     private enum CodingKeys: String, CodingKey { case result, steps, summary }
 
@@ -79,6 +81,7 @@ struct WorkflowRunner {
       "--runner-root", root.path, "--run-id", String(runID), "--report", report.path,
     ]
     if let matrixIndex { arguments += ["--matrix-index", String(matrixIndex)] }
+    let started = Date()
     let process = try runProcess(python.path, arguments, timeout: 1800)
     guard let data = try? Data(contentsOf: report) else {
       throw FixtureError(
@@ -87,6 +90,10 @@ struct WorkflowRunner {
     }
     var run = try JSONDecoder().decode(JobRun.self, from: data)
     run.output = process.all
+    run.seconds = Date().timeIntervalSince(started)
+    print(
+      "recipe job \(job)\(matrixIndex.map { "-\($0)" } ?? "") of run \(runID): \(run.result) in "
+        + String(format: "%.1f s", run.seconds))
     return run
   }
 }
