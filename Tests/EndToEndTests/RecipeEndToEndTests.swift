@@ -84,6 +84,17 @@ final class RecipeEndToEndTests: XCTestCase {
       Set(status).isSubset(of: ["?? artifacts/", "?? review.html", "?? reference-timings.json"]),
       "\(status)")
     XCTAssertFalse(try runner.cacheKeys().contains("reference-timings-1002"))
+
+    // The loop closed: with the patch committed, a pull request's verify job passes, and the
+    // generation jobs do not run for pull requests.
+    try commitUploadedPatch(runner.artifacts(runID: 1001), in: repository)
+    let skipped = try runner.run(
+      job: "generate", runID: 1003, matrixIndex: 0, event: "pull_request")
+    XCTAssertEqual(skipped.result, "skipped", skipped.output)
+    let verify = try runner.run(job: "verify", runID: 1003, event: "pull_request")
+    XCTAssertEqual(verify.result, "success", verify.output)
+    XCTAssertEqual(verify.outcome(of: "Test"), "success", verify.output)
+    XCTAssertEqual(verify.outcome(of: "Upload the images of failed comparisons"), "skipped")
   }
 
   // MARK: - Jobs
@@ -200,6 +211,21 @@ final class RecipeEndToEndTests: XCTestCase {
       XCTAssertEqual(git.status, 0, "git \(arguments): \(git.all)")
     }
     return try referenceFiles(in: clone)
+  }
+
+  /// Applies the uploaded patch in the fixture repository and commits it, as a user would.
+  private func commitUploadedPatch(_ artifacts: URL, in repository: URL) throws {
+    let patch = artifacts.appendingPathComponent("reference-review/reference-images.patch")
+    for arguments in [
+      ["apply", "--index", patch.path],
+      [
+        "-c", "user.name=fixture", "-c", "user.email=fixture@localhost", "commit", "--quiet",
+        "--message", "references",
+      ],
+    ] {
+      let git = try runProcess("/usr/bin/env", ["git"] + arguments, in: repository)
+      XCTAssertEqual(git.status, 0, "git \(arguments): \(git.all)")
+    }
   }
 
   /// Every file under a `__References__` folder of the package (outside `.build` and the

@@ -71,14 +71,18 @@ struct WorkflowRunner {
     }
   }
 
-  /// Runs one job (one matrix job when `matrixIndex` is given) of the run `runID`.
+  /// Runs one job (one matrix job when `matrixIndex` is given) of the run `runID`, started by
+  /// `event`.
   /// - Throws: When the runner cannot start or does not emulate what the workflow uses.
-  func run(job: String, runID: Int, matrixIndex: Int? = nil) throws -> JobRun {
+  func run(
+    job: String, runID: Int, matrixIndex: Int? = nil, event: String = "workflow_dispatch"
+  ) throws -> JobRun {
     let report = root.appendingPathComponent("report-\(UUID().uuidString.prefix(8)).json")
     var arguments = [
       FixturePackage.checkout.appendingPathComponent("Scripts/run-workflow-job").path,
       "--workflow", workflow.path, "--job", job, "--repository", repository.path,
-      "--runner-root", root.path, "--run-id", String(runID), "--report", report.path,
+      "--runner-root", root.path, "--run-id", String(runID), "--event", event,
+      "--report", report.path,
     ]
     if let matrixIndex { arguments += ["--matrix-index", String(matrixIndex)] }
     let started = Date()
