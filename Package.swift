@@ -128,7 +128,7 @@ let package = Package(
     ),
     .testTarget(
       name: "MergeRefsTests",
-      dependencies: ["ReferenceArchive", "ReferenceMerge", "TestSupport"],
+      dependencies: ["ReferenceArchive", "ReferenceMerge", "ReferenceShards", "TestSupport"],
       exclude: ["__Fixtures__"]
     ),
     .testTarget(

@@ -114,20 +114,20 @@ public struct ShardRunner: Sendable {
   private func runBatches(_ planned: [String], archives: URL, events: URL) throws(ShardError)
     -> Int32
   {
-    let commands = try TestBatches().commands(tests: planned) { batch in
+    let prefix = { (batch: Int) in
       ["/usr/bin/env", swift, "test", "--skip-build", "--parallel"] + extraArguments + [
         "--experimental-event-stream-output",
         events.appendingPathComponent("batch-\(batch).jsonl").path,
       ]
     }
+    let commands = try TestBatches().commands(tests: planned, prefix: prefix)
     let environment = [
       Self.outputVariable: archives.path, Self.shardVariable: "\(index)/\(count)",
     ]
     var status: Int32 = 0
     for (number, command) in commands.enumerated() {
-      log(
-        "shard \(index) of \(count): batch \(number + 1) of \(commands.count), "
-          + "\((command.count - 7 - extraArguments.count) / 2) tests")
+      let tests = (command.count - prefix(number).count) / 2
+      log("shard \(index) of \(count): batch \(number + 1) of \(commands.count), \(tests) tests")
       let batchStatus: Int32
       do {
         batchStatus = try ChildProcess.run(command, in: packageRoot, environment: environment)

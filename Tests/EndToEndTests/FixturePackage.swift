@@ -2,23 +2,24 @@ import Foundation
 @_exported import TestSupport
 import XCTest
 
-/// A copy of `__Fixtures__/RenderFixture` in a temporary folder, depending on this checkout, on
-/// which the tests run real `swift test`. It is built once per process and reset between tests.
+/// A copy of a package in `__Fixtures__` (`RenderFixture` unless named) in a temporary folder,
+/// depending on this checkout, on which the tests run real `swift test`. Each is built once per
+/// process and reset between tests.
 final class FixturePackage: @unchecked Sendable {
   let root: URL
   let archiveFolder: URL
   let diffFolder: URL
 
-  /// The shared, built copy; nil with the reason when it could not be built.
-  nonisolated(unsafe) static var shared: Result<FixturePackage, Error>?
+  /// The shared, built copies by fixture name, or the reason one could not be built.
+  nonisolated(unsafe) static var shared: [String: Result<FixturePackage, Error>] = [:]
   private static let lock = NSLock()
 
-  static func built() throws -> FixturePackage {
+  static func built(_ name: String = "RenderFixture") throws -> FixturePackage {
     lock.lock()
     defer { lock.unlock() }
-    if let shared { return try shared.get() }
-    let result = Result { try FixturePackage() }
-    shared = result
+    if let built = shared[name] { return try built.get() }
+    let result = Result { try FixturePackage(name: name) }
+    shared[name] = result
     return try result.get()
   }
 
@@ -26,11 +27,10 @@ final class FixturePackage: @unchecked Sendable {
   static let checkout = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  private init() throws {
-    let source = Self.checkout.appendingPathComponent(
-      "Tests/EndToEndTests/__Fixtures__/RenderFixture")
+  private init(name: String) throws {
+    let source = Self.checkout.appendingPathComponent("Tests/EndToEndTests/__Fixtures__/\(name)")
     root = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "RenderFixture-\(UUID().uuidString.prefix(8))")
+      "\(name)-\(UUID().uuidString.prefix(8))")
     try FileManager.default.copyItem(at: source, to: root)
     let manifest = root.appendingPathComponent("Package.swift")
     let text = try String(contentsOf: manifest, encoding: .utf8)
@@ -84,14 +84,15 @@ final class FixturePackage: @unchecked Sendable {
   }
 
   /// Runs a program in the package root without the generation variables of this process.
-  private func run(_ arguments: [String], environment: [String: String]) throws
+  func run(_ arguments: [String], environment: [String: String]) throws
     -> ProcessOutput
   {
     var merged = ProcessInfo.processInfo.environment
     for key in [
       "IMAGE_GENERATION_MODE", "IMAGE_GENERATION_OUTPUT", "IMAGE_DIFF_DIR",
       "IMAGE_REFERENCE_DIR", "RENDER_FIXTURE_CHANGE", "RENDER_FIXTURE_CRASH",
-      "RENDER_FIXTURE_UNSTUBBED", "RENDER_FIXTURE_SCOPED",
+      "RENDER_FIXTURE_UNSTUBBED", "RENDER_FIXTURE_SCOPED", "IMAGE_GENERATION_SHARD",
+      "REFERENCE_SHARD_INDEX", "REFERENCE_SHARD_COUNT",
     ] {
       merged[key] = nil
     }

@@ -76,6 +76,8 @@ struct ArchiveBuilder {
   var includesManifest = true
   /// The coordinator writes the manifest first; hand-made archives may have it anywhere.
   var manifestFirst = true
+  /// The XCTest tests the manifest says ran, as under `reference-shards run`.
+  var testDurations: [ArchiveManifest.TestDuration]?
 
   /// A builder for a finished run of `host`, generated at `generatedAt`.
   init(host: String = "ci-host", pid: Int32 = 4242, shard: String? = nil, generatedAt: Date) {
@@ -110,7 +112,7 @@ struct ArchiveBuilder {
       completion: completion, tests: ["GeneratedTests.testImages()"],
       images: (images.map { recordedAs[$0.path] ?? $0 } + recordsWithoutEntries).map(record)
         .sorted { $0.path < $1.path },
-      verifiedReferences: verifiedReferences)
+      verifiedReferences: verifiedReferences, testDurations: testDurations)
   }
 
   /// Writes the archive as the coordinator does: the manifest (deflated), then the PNGs

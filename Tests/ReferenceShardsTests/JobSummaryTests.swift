@@ -1,0 +1,77 @@
+import Foundation
+import ReferenceShards
+import XCTest
+
+final class JobSummaryTests: XCTestCase {
+  private func summary(changes: Int, problems: [String] = []) -> JobSummary {
+    let shards = (0..<2).map { index in
+      JobSummary.Shard(
+        record: ShardRecord(
+          commit: "c", index: index, count: 2, listingSHA256: "d",
+          planned: ["M.t\(index)a", "M.t\(index)b"],
+          ran: [
+            .init(test: "M.t\(index)a", seconds: Double(index + 1), count: 1),
+            .init(test: "M.t\(index)b", seconds: 1, count: 1),
+          ], startedAt: Date(), endedAt: Date(), swiftTestStatus: Int32(index), archives: []),
+        images: 3 + index)
+    }
+    let list = (0..<changes).lazy.map {
+      JobSummary.Change(
+        outcome: "added",
+        path: "Tests/RenderTests/__References__/SomeSuite/a-rather-long-image-name-\($0).png")
+    }
+    return JobSummary(
+      outcome: "\(changes) added, 0 updated", exitCode: problems.isEmpty ? 0 : 3, shards: shards,
+      changeCount: changes, changes: AnySequence(list), problems: problems, warnings: [])
+  }
+
+  private func lines(_ summary: JobSummary) -> [String] {
+    var lines: [String] = []
+    summary.write { lines.append($0) }
+    return lines
+  }
+
+  func testSummary_countsAndAShardTableWithBalance() {
+    let text = lines(summary(changes: 2)).joined(separator: "\n")
+    XCTAssertTrue(text.contains("## Reference images: merged"), text)
+    XCTAssertTrue(text.contains("**2 added, 0 updated**"), text)
+    // Seconds 2 and 3: max/mean = 3 / 2.5.
+    XCTAssertTrue(
+      text.contains(
+        "2 of 2 shards, 4 tests planned, 4 on record (4 exactly once), 7 images; balance "
+          + "(max/mean seconds) 1.20"), text)
+    XCTAssertTrue(text.contains("| 0 | 2 | 3 | 2.0 | passed |"), text)
+    XCTAssertTrue(text.contains("| 1 | 2 | 4 | 3.0 | failed (1) |"), text)
+    XCTAssertTrue(text.contains("- added `Tests/RenderTests/__References__/SomeSuite/"), text)
+  }
+
+  func testSummary_manyChanges_truncatedWellUnderOneMebibyte() {
+    let all = lines(summary(changes: 100_000))
+    let bytes = all.reduce(0) { $0 + $1.utf8.count + 1 }
+    XCTAssertLessThan(bytes, 512 * 1024)
+    let listed = all.filter { $0.hasPrefix("- added ") }.count
+    XCTAssertGreaterThan(listed, 1000)
+    XCTAssertTrue(all.contains("- and \(100_000 - listed) more"), "\(all.suffix(3))")
+  }
+
+  func testSummary_problemsListed() {
+    let text = lines(summary(changes: 0, problems: ["shard 1 of 2 has no record"]))
+      .joined(separator: "\n")
+    XCTAssertTrue(text.contains("## Reference images: not merged (exit 3)"), text)
+    XCTAssertTrue(text.contains("### Problems (1)\n\n- shard 1 of 2 has no record"), text)
+    XCTAssertFalse(text.contains("### Changed references"), text)
+  }
+
+  func testAnnotations_atMostTenAndEscaped() {
+    let errors = (0..<15).map { "error \($0)" }
+    let lines = Annotations.lines(errors: errors, warnings: ["w"])
+    XCTAssertEqual(lines.count, 10)
+    XCTAssertEqual(lines[0], "::error::error 0")
+    XCTAssertEqual(
+      lines[9], "::warning::7 more problems and warnings are listed in the job summary and the log")
+    XCTAssertEqual(
+      Annotations.lines(errors: ["100% broken\nsecond line"], warnings: []),
+      ["::error::100%25 broken%0Asecond line"])
+    XCTAssertEqual(Annotations.lines(errors: [], warnings: ["w"]), ["::warning::w"])
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import ReferenceShards
+import TestSupport
+import XCTest
+
+final class ShardCheckTests: XCTestCase {
+  private let tests = ["M.A/testA", "M.AExtra/testA", "M.free()", "M.param(n:)", "M.S/deep()"]
+
+  /// The records of a plan in which every shard ran exactly its tests once.
+  private func records(count: Int = 2, commit: String = "abc") -> [ShardCheck.Source] {
+    let plan = ShardPlanner().plan(tests: tests, count: count)
+    return plan.shards.enumerated().map { index, planned in
+      ShardCheck.Source(
+        name: "artifacts/reference-shard-\(index)",
+        record: ShardRecord(
+          commit: commit, index: index, count: count, listingSHA256: plan.listingSHA256,
+          planned: planned, ran: planned.map { .init(test: $0, seconds: 0.1, count: 1) },
+          startedAt: Date(), endedAt: Date(), swiftTestStatus: 0, archives: []))
+    }
+  }
+
+  func testCheck_completePlan_noProblems() {
+    XCTAssertEqual(ShardCheck().problems(sources: records()), [])
+    XCTAssertEqual(ShardCheck().problems(sources: records(count: 7)), [], "empty shards too")
+  }
+
+  func testCheck_noRecords() {
+    XCTAssertEqual(ShardCheck().problems(sources: []), [.noRecords])
+  }
+
+  func testCheck_missingShard_namesIt() {
+    let problems = ShardCheck().problems(sources: [records(count: 3)[0], records(count: 3)[2]])
+    XCTAssertEqual(problems, [.missingShards([1], count: 3)])
+    XCTAssertTrue(problems[0].description.contains("shard 1 of 3 has no record"))
+  }
+
+  func testCheck_differentCommits() {
+    let sources = [records()[0], records(commit: "def")[1]]
+    XCTAssertEqual(
+      ShardCheck().problems(sources: sources), [.differentCommits(["abc": [0], "def": [1]])])
+  }
+
+  func testCheck_countMismatch() {
+    let problems = ShardCheck().problems(sources: [records(count: 2)[0]] + records(count: 3))
+    XCTAssertTrue(problems.contains(.differentCounts([2: [0], 3: [0, 1, 2]])), "\(problems)")
+    XCTAssertTrue(
+      problems.contains(
+        .duplicateShard(
+          index: 0,
+          sources: [
+            "artifacts/reference-shard-0", "artifacts/reference-shard-0",
+          ])), "\(problems)")
+  }
+
+  func testCheck_differentListings() {
+    var sources = records()
+    sources[1].record.listingSHA256 = "0123456789abcdef"
+    let problems = ShardCheck().problems(sources: sources)
+    XCTAssertEqual(problems.count, 1, "\(problems)")
+    XCTAssertTrue(problems[0].description.contains("0123456789ab (shards 1)"), "\(problems)")
+  }
+
+  func testCheck_duplicateShardIndex() {
+    var copy = records()[1]
+    copy.name = "artifacts/copy"
+    let problems = ShardCheck().problems(sources: records() + [copy])
+    XCTAssertTrue(
+      problems.contains(
+        .duplicateShard(index: 1, sources: ["artifacts/copy", "artifacts/reference-shard-1"])),
+      "\(problems)")
+  }
+
+  func testCheck_plannedTestDidNotRun() {
+    var sources = records()
+    let dropped = sources[0].record.ran.removeFirst().test
+    XCTAssertEqual(ShardCheck().problems(sources: sources), [.notRun([dropped])])
+  }
+
+  func testCheck_testRanTwiceInOneShard() {
+    var sources = records()
+    sources[1].record.ran[0].count = 2
+    XCTAssertEqual(
+      ShardCheck().problems(sources: sources), [.ranTwice([sources[1].record.ran[0].test])])
+  }
+
+  func testCheck_testRanInTwoShards() {
+    var sources = records()
+    let test = sources[0].record.ran[0]
+    sources[1].record.ran.append(test)
+    XCTAssertEqual(
+      ShardCheck().problems(sources: sources),
+      [.ranOutsidePlan(shard: 1, tests: [test.test]), .ranTwice([test.test])])
+  }
+
+  func testCheck_plannedTestsNotTheListing() {
+    var sources = records()
+    sources[0].record.planned.removeLast()
+    sources[0].record.ran.removeLast()
+    XCTAssertEqual(ShardCheck().problems(sources: sources), [.planDoesNotCoverListing])
+  }
+
+  func testCheck_archiveWithTestsOfNoShard() {
+    let archives = [
+      ShardCheck.Archive(name: "a.zip", tests: ["M.A/testA"]),
+      ShardCheck.Archive(name: "old.zip", tests: ["M.Gone/testOld", "M.A/testA"]),
+    ]
+    XCTAssertEqual(
+      ShardCheck().problems(sources: records(), archives: archives),
+      [.archiveOutsidePlan(archive: "old.zip", tests: ["M.Gone/testOld"])])
+  }
+
+  func testProblem_longLists_nameTwentyThenACount() {
+    let names = (0..<25).map { "M.C/test\($0)" }
+    let text = ShardProblem.notRun(names).description
+    XCTAssertTrue(text.hasPrefix("25 planned tests did not run"), text)
+    XCTAssertTrue(text.contains("M.C/test19 and 5 more"), text)
+    XCTAssertFalse(text.contains("M.C/test20"), text)
+  }
+
+  func testRecords_folderWithoutRecord_isAProblem() throws {
+    let folder = try makeTemporaryFolder(self)
+    let (sources, problems) = ShardFolder.records(in: [folder.path])
+    XCTAssertTrue(sources.isEmpty)
+    XCTAssertEqual(problems, [.notAShardFolder(source: folder.path)])
+  }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import ReferenceArchive
+import ReferenceMerge
+import ReferenceShards
+import TestSupport
+import XCTest
+
+final class ShardRecordTests: XCTestCase {
+  func testRecord_roundTripsThroughItsFile() throws {
+    let folder = try makeTemporaryFolder(self)
+    let record = ShardRecord(
+      commit: "abc", index: 1, count: 2, listingSHA256: "d", planned: ["M.a", "M.b()"],
+      ran: [.init(test: "M.a", seconds: 0.25, count: 1)],
+      startedAt: Date(timeIntervalSince1970: 1_800_000_000),
+      endedAt: Date(timeIntervalSince1970: 1_800_000_060), swiftTestStatus: 0,
+      archives: ["x.zip"])
+    let file = folder.appendingPathComponent(ShardRecord.fileName)
+    try record.encoded().write(to: file)
+    XCTAssertEqual(try ShardRecord.read(from: file), record)
+    let json = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: record.encoded()) as? [String: Any])
+    XCTAssertEqual(
+      Set(json.keys),
+      [
+        "formatVersion", "commit", "index", "count", "listingSHA256", "planned", "ran",
+        "startedAt", "endedAt", "swiftTestStatus", "archives",
+      ])
+  }
+
+  func testRecord_notARecord_namesTheFile() throws {
+    let file = try makeTemporaryFolder(self).appendingPathComponent(ShardRecord.fileName)
+    try Data("{}".utf8).write(to: file)
+    XCTAssertThrowsError(try ShardRecord.read(from: file)) { error in
+      XCTAssertTrue("\(error)".contains(file.path), "\(error)")
+    }
+  }
+
+  func testFold_sumsSecondsAndCountsRuns() {
+    let runs = [
+      ArchiveRun(test: "M.b", seconds: 1), ArchiveRun(test: "M.a", seconds: 2),
+      ArchiveRun(test: "M.b", seconds: 0.5),
+    ]
+    XCTAssertEqual(
+      ShardRecord.fold(runs),
+      [.init(test: "M.a", seconds: 2, count: 1), .init(test: "M.b", seconds: 1.5, count: 2)])
+  }
+
+  func testTimings_combining_keepsTheLongerAndWritesSortedKeys() throws {
+    let records = [record(ran: [("M.b", 1)]), record(ran: [("M.a", 2), ("M.b", 3)])]
+    let timings = TestTimings.combining(records)
+    XCTAssertEqual(timings.tests, ["M.a": 2, "M.b": 3])
+    let text = String(decoding: timings.encoded(), as: UTF8.self)
+    XCTAssertLessThan(
+      try XCTUnwrap(text.range(of: "M.a")).lowerBound,
+      try XCTUnwrap(text.range(of: "M.b")).lowerBound)
+    XCTAssertTrue(text.contains("\"formatVersion\" : 1"), text)
+  }
+
+  func testTimings_read_refusesANegativeDuration() throws {
+    let file = try makeTemporaryFolder(self).appendingPathComponent("t.json")
+    try Data(#"{"formatVersion":1,"tests":{"M.a":-1}}"#.utf8).write(to: file)
+    XCTAssertThrowsError(try TestTimings.read(from: file)) { error in
+      XCTAssertTrue("\(error)".contains("M.a"), "\(error)")
+    }
+  }
+
+  func testEventStream_testsWithSourceLocations_timedOncePerRun() {
+    let lines = [
+      #"{"kind":"test","payload":{"id":"M.param(n:)/F.swift:7:2","kind":"function"}}"#,
+      event("testStarted", "M.Outer", 1.0),
+      event("testStarted", "M.param(n:)/F.swift:7:2", 1.0),
+      event("testCaseStarted", "M.param(n:)/F.swift:7:2", 1.1),
+      event("testCaseEnded", "M.param(n:)/F.swift:7:2", 1.2),
+      event("testEnded", "M.param(n:)/F.swift:7:2", 1.5),
+      event("testStarted", "M.Outer/Inner/deep()/F.swift:9:4", 2.0),
+      event("testEnded", "M.Outer/Inner/deep()/F.swift:9:4", 2.25),
+      event("testSkipped", "M.skipped()/F.swift:12:2", 3.0),
+      event("testEnded", "M.Outer", 3.0),
+      "not json",
+    ]
+    let runs = EventStream.testRuns(in: Data(lines.joined(separator: "\n").utf8))
+    XCTAssertEqual(
+      runs,
+      [
+        ArchiveRun(test: "M.param(n:)", seconds: 0.5),
+        ArchiveRun(test: "M.Outer/Inner/deep()", seconds: 0.25),
+        ArchiveRun(test: "M.skipped()", seconds: 0),
+      ])
+  }
+
+  func testEventStream_listingName_dropsOnlyASourceLocation() {
+    XCTAssertEqual(EventStream.listingName(ofTestID: "M.f()/F.swift:1:2"), "M.f()")
+    XCTAssertEqual(EventStream.listingName(ofTestID: "M.S/f()"), "M.S/f()")
+    XCTAssertEqual(EventStream.listingName(ofTestID: "M.S"), "M.S")
+  }
+
+  /// merge-refs finds a shard folder's archives by these names.
+  func testShardFolderNames_matchMergeSource() {
+    XCTAssertEqual(ShardRecord.fileName, MergeSource.shardRecordName)
+    XCTAssertEqual(ShardRecord.archivesFolderName, MergeSource.shardArchivesFolderName)
+  }
+
+  func testMergeSource_shardFolder_expandsToItsArchivesNotTheRecord() throws {
+    let folder = try makeTemporaryFolder(self)
+    let archives = folder.appendingPathComponent("archives")
+    try FileManager.default.createDirectory(at: archives, withIntermediateDirectories: true)
+    try Data("{}".utf8).write(to: folder.appendingPathComponent("shard.json"))
+    XCTAssertEqual(try MergeSource.expand(folder.path), [], "a shard that stored nothing")
+    try ZipWriter().write(
+      [.init(path: "a.png", contents: .bytes([1]))], to: archives.appendingPathComponent("w.zip"))
+    XCTAssertEqual(
+      try MergeSource.expand(folder.path).map(\.description),
+      [archives.appendingPathComponent("w.zip").path])
+  }
+
+  private func event(_ kind: String, _ id: String, _ instant: Double) -> String {
+    #"{"kind":"event","payload":{"kind":"\#(kind)","testID":"\#(id)","instant":{"absolute":\#(instant)}}}"#
+  }
+
+  private func record(ran: [(String, Double)]) -> ShardRecord {
+    ShardRecord(
+      commit: "c", index: 0, count: 1, listingSHA256: "", planned: ran.map(\.0),
+      ran: ran.map { .init(test: $0.0, seconds: $0.1, count: 1) }, startedAt: Date(),
+      endedAt: Date(), swiftTestStatus: 0, archives: [])
+  }
+}
