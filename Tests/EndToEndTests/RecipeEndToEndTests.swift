@@ -40,7 +40,9 @@ final class RecipeEndToEndTests: XCTestCase {
     XCTAssertEqual(merge.result, "success", merge.output)
     let listing = try listTests(in: runner.workspace)
     assertEveryTestRanOnce(first, listing: listing, run: 1)
-    XCTAssertTrue(merge.summary.contains("reference-shard"), "job summary:\n\(merge.summary)")
+    for line in ["**13 added, 0 updated", "4 of 4 shards, 14 tests planned", "(14 exactly once)"] {
+      XCTAssertTrue(merge.summary.contains(line), "job summary:\n\(merge.summary)")
+    }
     XCTAssertTrue(
       try runner.cacheKeys().contains("reference-timings-1001"), "the merge saves the timings")
 
@@ -48,6 +50,10 @@ final class RecipeEndToEndTests: XCTestCase {
     let sharded = try referenceFiles(in: runner.workspace)
     XCTAssertEqual(sharded.count, 13, "\(sharded.keys.sorted())")
     XCTAssertEqual(try serialReferences(in: runner.workspace, scratch: folder), sharded)
+    // What the user takes home: the uploaded patch lands the same files in a clean clone.
+    XCTAssertEqual(
+      try applyUploadedPatch(runner.artifacts(runID: 1001), to: repository, scratch: folder),
+      sharded)
 
     // Run 2: the shards plan with the timings the first merge saved.
     let second = try generate(runner, runID: 1002)
@@ -64,10 +70,31 @@ final class RecipeEndToEndTests: XCTestCase {
     let refused = try runner.run(job: "merge", runID: 1002)
     XCTAssertEqual(refused.result, "failure", refused.output)
     XCTAssertEqual(refused.outcome(of: "Land the references"), "failure", refused.output)
-    XCTAssertTrue(refused.output.contains("1"), refused.output)
+    let missing = "shard 1 of 4 has no record"
+    XCTAssertTrue(refused.output.contains("::error::"), refused.output)
+    XCTAssertTrue(refused.output.contains(missing), refused.output)
+    XCTAssertTrue(refused.summary.contains(missing), refused.summary)
+    // No reference landed and no tracked file changed; the untracked files are the downloads
+    // and the job's own outputs (merge-refs writes the review page and the timings even when
+    // it refuses), and the refused run's timings are not carried to the next run.
     XCTAssertEqual(try referenceFiles(in: runner.workspace), [:])
-    XCTAssertEqual(try untrackedAndChanged(in: runner.workspace), ["?? artifacts/"])
+    let status = try untrackedAndChanged(in: runner.workspace)
+    XCTAssertTrue(status.contains("?? artifacts/"), "\(status)")
+    XCTAssertTrue(
+      Set(status).isSubset(of: ["?? artifacts/", "?? review.html", "?? reference-timings.json"]),
+      "\(status)")
     XCTAssertFalse(try runner.cacheKeys().contains("reference-timings-1002"))
+
+    // The loop closed: with the patch committed, a pull request's verify job passes, and the
+    // generation jobs do not run for pull requests.
+    try commitUploadedPatch(runner.artifacts(runID: 1001), in: repository)
+    let skipped = try runner.run(
+      job: "generate", runID: 1003, matrixIndex: 0, event: "pull_request")
+    XCTAssertEqual(skipped.result, "skipped", skipped.output)
+    let verify = try runner.run(job: "verify", runID: 1003, event: "pull_request")
+    XCTAssertEqual(verify.result, "success", verify.output)
+    XCTAssertEqual(verify.outcome(of: "Test"), "success", verify.output)
+    XCTAssertEqual(verify.outcome(of: "Upload the images of failed comparisons"), "skipped")
   }
 
   // MARK: - Jobs
@@ -167,6 +194,38 @@ final class RecipeEndToEndTests: XCTestCase {
       environment: cleanEnvironment)
     XCTAssertEqual(merge.status, 0, merge.all)
     return try referenceFiles(in: package)
+  }
+
+  /// The references in a fresh clone of the fixture after `git apply` of the patch the merge
+  /// job uploaded in `reference-review`.
+  private func applyUploadedPatch(_ artifacts: URL, to repository: URL, scratch: URL) throws
+    -> [String: Data]
+  {
+    let clone = scratch.appendingPathComponent("patched")
+    let patch = artifacts.appendingPathComponent("reference-review/reference-images.patch")
+    for (arguments, folder) in [
+      (["clone", "--quiet", repository.path, clone.path], scratch),
+      (["apply", patch.path], clone),
+    ] {
+      let git = try runProcess("/usr/bin/env", ["git"] + arguments, in: folder)
+      XCTAssertEqual(git.status, 0, "git \(arguments): \(git.all)")
+    }
+    return try referenceFiles(in: clone)
+  }
+
+  /// Applies the uploaded patch in the fixture repository and commits it, as a user would.
+  private func commitUploadedPatch(_ artifacts: URL, in repository: URL) throws {
+    let patch = artifacts.appendingPathComponent("reference-review/reference-images.patch")
+    for arguments in [
+      ["apply", "--index", patch.path],
+      [
+        "-c", "user.name=fixture", "-c", "user.email=fixture@localhost", "commit", "--quiet",
+        "--message", "references",
+      ],
+    ] {
+      let git = try runProcess("/usr/bin/env", ["git"] + arguments, in: repository)
+      XCTAssertEqual(git.status, 0, "git \(arguments): \(git.all)")
+    }
   }
 
   /// Every file under a `__References__` folder of the package (outside `.build` and the

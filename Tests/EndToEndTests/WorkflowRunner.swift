@@ -22,6 +22,8 @@ struct WorkflowRunner {
     var summary: String
     /// Everything the job printed, for failure messages.
     var output = ""
+    /// How long the job took, runner included.
+    var seconds = 0.0
 
     private enum CodingKeys: String, CodingKey { case result, steps, summary }
 
@@ -69,16 +71,21 @@ struct WorkflowRunner {
     }
   }
 
-  /// Runs one job (one matrix job when `matrixIndex` is given) of the run `runID`.
+  /// Runs one job (one matrix job when `matrixIndex` is given) of the run `runID`, started by
+  /// `event`.
   /// - Throws: When the runner cannot start or does not emulate what the workflow uses.
-  func run(job: String, runID: Int, matrixIndex: Int? = nil) throws -> JobRun {
+  func run(
+    job: String, runID: Int, matrixIndex: Int? = nil, event: String = "workflow_dispatch"
+  ) throws -> JobRun {
     let report = root.appendingPathComponent("report-\(UUID().uuidString.prefix(8)).json")
     var arguments = [
       FixturePackage.checkout.appendingPathComponent("Scripts/run-workflow-job").path,
       "--workflow", workflow.path, "--job", job, "--repository", repository.path,
-      "--runner-root", root.path, "--run-id", String(runID), "--report", report.path,
+      "--runner-root", root.path, "--run-id", String(runID), "--event", event,
+      "--report", report.path,
     ]
     if let matrixIndex { arguments += ["--matrix-index", String(matrixIndex)] }
+    let started = Date()
     let process = try runProcess(python.path, arguments, timeout: 1800)
     guard let data = try? Data(contentsOf: report) else {
       throw FixtureError(
@@ -87,6 +94,10 @@ struct WorkflowRunner {
     }
     var run = try JSONDecoder().decode(JobRun.self, from: data)
     run.output = process.all
+    run.seconds = Date().timeIntervalSince(started)
+    print(
+      "recipe job \(job)\(matrixIndex.map { "-\($0)" } ?? "") of run \(runID): \(run.result) in "
+        + String(format: "%.1f s", run.seconds))
     return run
   }
 }
