@@ -52,6 +52,8 @@ final class FixturePackage: @unchecked Sendable {
     }
     try? FileManager.default.removeItem(at: archiveFolder)
     try? FileManager.default.removeItem(at: diffFolder)
+    // Review pages other tests wrote: merge-refs refuses to replace a folder that is not a report.
+    try? FileManager.default.removeItem(at: root.appendingPathComponent("review"))
   }
 
   /// Runs `swift test --skip-build` with extra arguments and environment.
