@@ -85,7 +85,7 @@ final class ReadmeTests: XCTestCase {
     }
     XCTAssertTrue(
       FileManager.default.fileExists(
-        atPath: fixture.root.appendingPathComponent("review/index.html").path))
+        atPath: fixture.root.appendingPathComponent("reference-review/index.html").path))
 
     // The --include examples, with a decision file as the review page exports it.
     try "# accepted\nTests/ChartTests/__References__/BarChartTests/bars.png\n".write(

@@ -10,7 +10,8 @@ import ReferenceImageCore
 /// the images as data URIs. Before and after are the PNG bytes of the destination file and the
 /// archive entry, copied; difference images are made a batch at a time on every core and
 /// written as they are made, so memory holds a few images per core whatever the number of
-/// changes. The page's own files are resources of this module (`ReviewPage/`).
+/// changes: a peak of 49 MB for 2,000 updated 800×600 images (`Scripts/benchmark-merge
+/// --report`). The page's own files are resources of this module (`ReviewPage/`).
 public struct ReviewReport: Sendable {
   /// The name of the decision file the page exports and `--include-from` reads.
   public static let decisionFileName = "reference-decisions.txt"
