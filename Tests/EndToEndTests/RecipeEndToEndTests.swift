@@ -81,7 +81,9 @@ final class RecipeEndToEndTests: XCTestCase {
     let status = try untrackedAndChanged(in: runner.workspace)
     XCTAssertTrue(status.contains("?? artifacts/"), "\(status)")
     XCTAssertTrue(
-      Set(status).isSubset(of: ["?? artifacts/", "?? reference-review/", "?? reference-timings.json"]),
+      Set(status).isSubset(of: [
+        "?? artifacts/", "?? reference-review/", "?? reference-timings.json",
+      ]),
       "\(status)")
     XCTAssertFalse(try runner.cacheKeys().contains("reference-timings-1002"))
 
