@@ -17,12 +17,9 @@ times merge-refs against plain extraction in the same run and prints one table w
   and, with --strace, the system calls per landed file of (5) from `strace -c -f`.
 With --memory-only, only the peak memory is measured (no timings, no icons zip).
 """
-import hashlib
 import io
-import json
 import os
 import random
-import resource
 import shutil
 import statistics
 import subprocess
@@ -34,37 +31,14 @@ import zlib
 import numpy
 from PIL import Image
 
+from benchmark_archives import children_cpu, write_archive as write_coordinator_archive
+
 binary, work, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 GENERATOR_VERSION = "5"
 
 
-def manifest(host, images):
-    """The coordinator's manifest (format version 1) for `images`: (path, png bytes, w, h, rgba)."""
-    return json.dumps({
-        "formatVersion": 1, "toolVersion": "benchmark-merge", "runID": host,
-        "worker": {"host": host, "pid": 1, "os": "Linux", "swiftVersion": "6", "ci": {}},
-        "mode": "all", "startedAt": "2024-01-01T00:00:00Z", "endedAt": "2024-01-01T00:10:00Z",
-        "completion": "finished", "tests": ["BenchmarkTests.testImages()"],
-        "images": sorted(({
-            "path": path, "test": "BenchmarkTests.testImages()", "width": width,
-            "height": height, "byteCount": len(png),
-            "pngSHA256": hashlib.sha256(png).hexdigest(),
-            "pixelSHA256": hashlib.sha256(rgba).hexdigest(),
-        } for path, png, width, height, rgba in images), key=lambda record: record["path"]),
-        "verifiedReferences": [],
-    }, indent=2, sort_keys=True).encode()
 
 
-def write_archive(url, host, images):
-    """As the coordinator writes them: the manifest first (deflated), then the PNGs (stored)."""
-    with zipfile.ZipFile(url + ".partial", "w") as archive:
-        archive.writestr(
-            zipfile.ZipInfo("ReferenceImages-manifest.json", date_time=(2024, 1, 1, 0, 10, 0)),
-            manifest(host, images), compress_type=zipfile.ZIP_DEFLATED)
-        for path, png, _, _, _ in images:
-            archive.writestr(zipfile.ZipInfo(path, date_time=(2024, 1, 1, 0, 10, 0)), png,
-                             compress_type=zipfile.ZIP_STORED)
-    os.rename(url + ".partial", url)
 
 
 def encode(pixels):
@@ -122,8 +96,8 @@ def generate():
             png, width, height, rgba = realistic_image(archive * 1000 + index)
             path = f"Tests/Suite{index % 6}Tests/__References__/Worker{archive}/image{index:03}.png"
             images.append((path, png, width, height, rgba))
-        write_archive(os.path.join(work, "realistic", f"worker-{archive}.zip"),
-                      f"worker-{archive}", images)
+        write_coordinator_archive(os.path.join(work, "realistic", f"worker-{archive}.zip"),
+                                  f"worker-{archive}", images, "benchmark-merge")
     print("== generating 100 archives x 500 PNGs of 64x64 (once; not timed)", file=sys.stderr)
     # The same 500 images under other paths in every archive: memory depends on paths and
     # sizes, not on whether bytes repeat.
@@ -134,8 +108,8 @@ def generate():
     for archive in range(100):
         images = [(f"Tests/Many{index % 10}Tests/__References__/Worker{archive}/small{index:03}.png",
                    png, 64, 64, rgba) for index, (png, rgba) in enumerate(small)]
-        write_archive(os.path.join(work, "small", f"worker-{archive:03}.zip"),
-                      f"small-{archive}", images)
+        write_coordinator_archive(os.path.join(work, "small", f"worker-{archive:03}.zip"),
+                                  f"small-{archive}", images, "benchmark-merge")
     print(f"   generated in {time.time() - started:.0f} s", file=sys.stderr)
     open(stamp, "w").close()
 
@@ -147,9 +121,6 @@ def fresh(folder):
     os.makedirs(os.path.join(folder, ".build"))
 
 
-def children_cpu():
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def timed(command):

@@ -19,10 +19,8 @@ form of merge-refs before the folder report, for a "before" figure).
 """
 import hashlib
 import io
-import json
 import os
 import random
-import resource
 import shutil
 import statistics
 import subprocess
@@ -33,6 +31,8 @@ import zlib
 
 import numpy
 from PIL import Image
+
+from benchmark_archives import children_cpu, write_archive as write_coordinator_archive
 
 binary, work, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 count = int(sys.argv[sys.argv.index("--count") + 1]) if "--count" in sys.argv else 250
@@ -98,31 +98,8 @@ def changed(pixels, seed):
     return result
 
 
-def manifest(host, images):
-    return json.dumps({
-        "formatVersion": 1, "toolVersion": "benchmark-report", "runID": host,
-        "worker": {"host": host, "pid": 1, "os": "Linux", "swiftVersion": "6", "ci": {}},
-        "mode": "all", "startedAt": "2024-01-01T00:00:00Z", "endedAt": "2024-01-01T00:10:00Z",
-        "completion": "finished", "tests": ["BenchmarkTests.testImages()"],
-        "images": sorted(({
-            "path": path, "test": "BenchmarkTests.testImages()", "width": width,
-            "height": height, "byteCount": len(png),
-            "pngSHA256": hashlib.sha256(png).hexdigest(),
-            "pixelSHA256": hashlib.sha256(rgba).hexdigest(),
-        } for path, png, width, height, rgba in images), key=lambda record: record["path"]),
-        "verifiedReferences": [],
-    }, indent=2, sort_keys=True).encode()
 
 
-def write_archive(url, host, images):
-    with zipfile.ZipFile(url + ".partial", "w") as archive:
-        archive.writestr(
-            zipfile.ZipInfo("ReferenceImages-manifest.json", date_time=(2024, 1, 1, 0, 10, 0)),
-            manifest(host, images), compress_type=zipfile.ZIP_DEFLATED)
-        for path, png, _, _, _ in images:
-            archive.writestr(zipfile.ZipInfo(path, date_time=(2024, 1, 1, 0, 10, 0)), png,
-                             compress_type=zipfile.ZIP_STORED)
-    os.rename(url + ".partial", url)
 
 
 def generate():
@@ -144,8 +121,9 @@ def generate():
             after = changed(before, seed)
             old.append((path, encode(before), WIDTH, HEIGHT, before.tobytes()))
             new.append((path, encode(after), WIDTH, HEIGHT, after.tobytes()))
-        write_archive(os.path.join(work, "old", f"worker-{archive}.zip"), f"old-{archive}", old)
-        write_archive(os.path.join(work, "new", f"worker-{archive}.zip"), f"new-{archive}", new)
+        for name, images in (("old", old), ("new", new)):
+            write_coordinator_archive(os.path.join(work, name, f"worker-{archive}.zip"),
+                                      f"{name}-{archive}", images, "benchmark-report")
     print(f"   generated in {time.time() - started:.0f} s", file=sys.stderr)
     open(stamp, "w").close()
 
@@ -162,7 +140,7 @@ def generate_cards():
         pixels[index % 64, :, :3] = (index * 7 % 256, index * 13 % 256, 90)
         images.append((f"Tests/Many{index % 20}Tests/__References__/icon{index:05}.png",
                        encode(pixels), 64, 64, pixels.tobytes()))
-    write_archive(url, "cards", images)
+    write_coordinator_archive(url, "cards", images, "benchmark-report")
     return url
 
 
@@ -182,9 +160,6 @@ def fresh(folder, with_old=False):
                         opened.extract(info, folder)
 
 
-def children_cpu():
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def timed(command, expect):
