@@ -37,16 +37,20 @@ public enum TestListing {
   }
 
   /// Reads a saved listing (`swift test list` output) from a file.
-  /// - Throws: `ShardError.unreadableListing`, or `.emptyListing` when it names no test.
+  /// - Throws: `ShardError.unreadableListing` when it cannot be read or names no test.
   public static func read(from url: URL) throws(ShardError) -> [String] {
     let text: String
     do {
       text = try String(contentsOf: url, encoding: .utf8)
     } catch {
-      throw .unreadableListing(path: url.path, reason: "\(error)")
+      throw .unreadableListing(path: url.path, reason: (error as NSError).localizedDescription)
     }
     let tests = parse(text)
-    guard !tests.isEmpty else { throw .emptyListing }
+    guard !tests.isEmpty else {
+      throw .unreadableListing(
+        path: url.path,
+        reason: "it names no test; save the output of `swift test list --skip-build` in it")
+    }
     return tests
   }
 }
