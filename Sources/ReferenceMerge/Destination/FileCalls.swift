@@ -117,6 +117,9 @@ private func systemOpenAt(
   openat(folder, name, flags, mode)
 }
 
+/// Where `d_name` starts in a `dirent` record.
+private let direntNameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+
 private func listFolder(_ folder: Int32) -> [(name: String, kind: FileStatus.Kind?)]? {
   // fdopendir takes ownership of its handle, so it gets a duplicate: the cached one stays.
   let duplicate = dup(folder)
@@ -129,9 +132,11 @@ private func listFolder(_ folder: Int32) -> [(name: String, kind: FileStatus.Kin
   rewinddir(directory)
   var entries: [(name: String, kind: FileStatus.Kind?)] = []
   while let entry = readdir(directory) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-      String(cString: bytes.bindMemory(to: CChar.self).baseAddress!)
-    }
+    // The name is read in place: readdir's record is only as long as its name, so copying the
+    // whole 256-byte d_name field would read past the end of the last record of its buffer.
+    let name = String(
+      cString: UnsafeRawPointer(entry).advanced(by: direntNameOffset)
+        .assumingMemoryBound(to: CChar.self))
     if name == "." || name == ".." { continue }
     let kind: FileStatus.Kind? =
       switch Int32(entry.pointee.d_type) {
