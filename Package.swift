@@ -125,7 +125,10 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["ReferenceArchive", "ReferenceMerge", "ReferenceImageCore", "TestSupport"],
+      dependencies: [
+        "ReferenceArchive", "ReferenceMerge", "ReferenceImageCore", "ReferenceShards",
+        "TestSupport",
+      ],
       exclude: ["__Fixtures__"]
     ),
     .testTarget(

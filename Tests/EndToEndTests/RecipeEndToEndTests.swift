@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceShards
 import XCTest
 
 /// The CI recipe, `.github/workflows/reference-images.yml`, run job by job on this machine by
@@ -6,24 +7,6 @@ import XCTest
 /// generate shard, then the merge, each in a fresh checkout of a git repository, with artifacts
 /// and caches carried between jobs as files.
 final class RecipeEndToEndTests: XCTestCase {
-  /// `reference-shard/shard.json`, as the interface of issue 15 defines it.
-  private struct ShardRecord: Decodable {
-    struct Ran: Decodable {
-      var test: String
-      var seconds: Double
-      var count: Int
-    }
-
-    var commit: String
-    var index: Int
-    var count: Int
-    var listingSHA256: String
-    var planned: [String]
-    var ran: [Ran]
-
-    var seconds: Double { ran.map(\.seconds).reduce(0, +) }
-  }
-
   private static let shardCount = 4
   private let checkout = FixturePackage.checkout
 
@@ -108,7 +91,7 @@ final class RecipeEndToEndTests: XCTestCase {
       XCTAssertEqual(job.result, "success", "shard \(index) of run \(runID):\n\(job.output)")
       let record = runner.artifacts(runID: runID)
         .appendingPathComponent("reference-shard-\(index)/shard.json")
-      return try JSONDecoder().decode(ShardRecord.self, from: Data(contentsOf: record))
+      return try ShardRecord.read(from: record)
     }
   }
 
