@@ -64,6 +64,33 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     }
   }
 
+  /// Which tests a test process was asked to run, so `merge-refs` looks for orphans only where
+  /// every test that could own a reference ran.
+  public struct Coverage: Codable, Sendable, Equatable {
+    /// What the process's own view of its run can prove.
+    public enum Scope: String, Codable, Sendable {
+      /// XCTest ran every test of its bundle ("All tests") and saw each skip.
+      case wholeBundle
+      /// XCTest ran tests its arguments selected: a `--filter`, or one worker of
+      /// `swift test --parallel`, which starts a process per test.
+      case selectedTests
+      /// No XCTest bundle ran (Swift Testing): a test process cannot see which Swift Testing
+      /// tests were skipped or filtered out, so it proves nothing about them.
+      case unobserved
+    }
+
+    /// What the run covered.
+    public var scope: Scope
+    /// The test process's arguments after the program, for messages: the filters it was given.
+    public var arguments: [String]
+
+    /// Creates a coverage record.
+    public init(scope: Scope, arguments: [String]) {
+      self.scope = scope
+      self.arguments = arguments
+    }
+  }
+
   /// The process that produced an archive.
   public struct Worker: Codable, Sendable, Equatable {
     /// The host name.
@@ -125,12 +152,20 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   /// finished; nil in archives of older versions and when no XCTest test ran. Under
   /// `reference-shards run` this is the proof that a test ran, also when it stored no image.
   public var testDurations: [TestDuration]?
+  /// The XCTest tests that were skipped (`XCTSkip`), by `swift test list` name; nil in archives
+  /// of older versions. A skipped test verified nothing, so the references it may own are never
+  /// orphans.
+  public var skippedTests: [String]?
+  /// Which tests the process was asked to run; nil in archives of older versions, which then
+  /// prove nothing about tests they did not run.
+  public var coverage: Coverage?
 
   /// Creates a manifest.
   public init(
     formatVersion: Int = currentFormatVersion, toolVersion: String, runID: String, worker: Worker,
     mode: String, startedAt: Date, endedAt: Date?, completion: Completion, tests: [String],
-    images: [Image], verifiedReferences: [String], testDurations: [TestDuration]? = nil
+    images: [Image], verifiedReferences: [String], testDurations: [TestDuration]? = nil,
+    skippedTests: [String]? = nil, coverage: Coverage? = nil
   ) {
     self.formatVersion = formatVersion
     self.toolVersion = toolVersion
@@ -144,6 +179,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     self.images = images
     self.verifiedReferences = verifiedReferences
     self.testDurations = testDurations
+    self.skippedTests = skippedTests
+    self.coverage = coverage
   }
 
   /// The manifest as pretty, key-sorted JSON.

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceImageCore
 
 #if canImport(Glibc)
   import Glibc
@@ -40,6 +41,28 @@ public enum FileSystem {
     }
     if offset < bytes.count { bytes.removeLast(bytes.count - offset) }
     return bytes
+  }
+
+  /// SHA-256 of a file's bytes, read in 1 MiB pieces so a large archive is never held whole.
+  /// - Parameter url: The file.
+  /// - Returns: 64 lowercase hex digits.
+  /// - Throws: `ArchiveError.io` naming the file.
+  public static func sha256(of url: URL) throws(ArchiveError) -> String {
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw ioError("read", url) }
+    defer { close(descriptor) }
+    let hasher = SHA256.Hasher()
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = buffer.withUnsafeMutableBytes {
+        Foundation.read(descriptor, $0.baseAddress, $0.count)
+      }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else { throw ioError("read", url) }
+      if count == 0 { break }
+      buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+    }
+    return SHA256.hexString(hasher.finish())
   }
 
   /// Whether a regular file exists at a path (not following a final symbolic link).

@@ -57,7 +57,15 @@ final class CoordinatorObserver: NSObject, XCTestObservation, @unchecked Sendabl
   }
 
   func testCaseDidFinish(_ testCase: XCTestCase) {
-    coordinator.xcTestFinished(listingName: Self.listingName(of: testCase))
+    let name = Self.listingName(of: testCase)
+    coordinator.xcTestFinished(listingName: name)
+    if testCase.testRun?.hasBeenSkipped == true { coordinator.xcTestSkipped(listingName: name) }
+  }
+
+  /// The first suite to start is the root: XCTest names it "All tests" when no argument
+  /// selected tests (on Linux and in Xcode alike; untested on Apple platforms).
+  func testSuiteWillStart(_ testSuite: XCTestSuite) {
+    coordinator.xcTestRootSuiteStarted(runsWholeBundle: testSuite.name == "All tests")
   }
 
   /// The test's name as `swift test list` prints it, `Module.Class/testMethod`: the type's

@@ -36,6 +36,9 @@ public final class ImageCoordinator: @unchecked Sendable {
     /// When the running XCTest test started (monotonic nanoseconds), by its listing name.
     var xcTestStarts: [String: UInt64] = [:]
     var durations: [ArchiveManifest.TestDuration] = []
+    var skipped: [String] = []
+    /// Set when XCTest starts its root suite: "All tests", or "Selected tests" under a filter.
+    var coverage: ArchiveManifest.Coverage.Scope?
     var writeFailures: [String] = []
     var lossReported = false
     var finished = false
@@ -75,6 +78,19 @@ public final class ImageCoordinator: @unchecked Sendable {
       guard let start = state.xcTestStarts.removeValue(forKey: listingName) else { return }
       let seconds = Double(now &- start) / 1e9
       state.durations.append(.init(test: listingName, seconds: seconds))
+    }
+  }
+
+  /// Notes that an XCTest test was skipped: it ran, but verified nothing.
+  func xcTestSkipped(listingName: String) {
+    locked { $0.skipped.append(listingName) }
+  }
+
+  /// Notes XCTest's root suite: whether this process runs its whole bundle or selected tests.
+  func xcTestRootSuiteStarted(runsWholeBundle: Bool) {
+    locked { state in
+      guard state.coverage == nil else { return }
+      state.coverage = runsWholeBundle ? .wholeBundle : .selectedTests
     }
   }
 
@@ -184,7 +200,9 @@ public final class ImageCoordinator: @unchecked Sendable {
     guard let manifest else { return nil }
     // Under `reference-shards run`, a process that stored no image still writes its manifest:
     // it is the proof that its tests ran.
-    let ranTests = !manifest.tests.isEmpty || !(manifest.testDurations ?? []).isEmpty
+    let ranTests =
+      !manifest.tests.isEmpty || !(manifest.testDurations ?? []).isEmpty
+      || !(manifest.skippedTests ?? []).isEmpty
     let provesTests = environment.shard != nil && ranTests
     guard !manifest.images.isEmpty || provesTests else {
       staging?.remove()
@@ -255,7 +273,11 @@ public final class ImageCoordinator: @unchecked Sendable {
       completion: completion ?? (state.writeFailures.isEmpty ? .finished : .failed),
       tests: state.tests, images: state.images.values.sorted { $0.path < $1.path },
       verifiedReferences: state.verified.sorted(),
-      testDurations: state.durations.isEmpty ? nil : state.durations)
+      testDurations: state.durations.isEmpty ? nil : state.durations,
+      skippedTests: state.skipped,
+      coverage: .init(
+        scope: state.coverage ?? .unobserved,
+        arguments: Array(CommandLine.arguments.dropFirst())))
   }
 
   /// `ReferenceImages-<UTC time>-<host>-<pid>-<run id prefix>`: unique per worker, sorting by

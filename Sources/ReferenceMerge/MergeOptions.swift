@@ -20,6 +20,8 @@ public struct MergeOptions: Sendable {
   public var keepGoing = false
   /// When set, only the paths it includes land (`--include`, `--include-from`).
   public var include: IncludeFilter?
+  /// What proves that the runs covered every test, so that orphans may be looked for.
+  public var orphanProof = OrphanSearch.Proof.manifests
   /// Archive limits.
   public var limits = ArchiveLimits.default
 

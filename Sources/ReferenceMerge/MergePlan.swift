@@ -62,10 +62,22 @@ public struct MergePlan: Sendable {
   public var gitLFSPointers: [String] = []
   /// Every path's decision, sorted by path.
   public var items: [Item]
-  /// Whether orphans were looked for (only when every source is a complete run).
+  /// Whether orphans were looked for (only when every test that could own one ran, unskipped:
+  /// see `OrphanSearch`).
   public var orphanSearchDone: Bool
+  /// Why orphans were not looked for, when they were not.
+  public var orphanSearchRefusal: String?
+  /// The tests the runs recorded as skipped, sorted: they verified nothing.
+  public var skippedTests: [String] = []
   /// Changes left out by `--include` (see `IncludeFilter`): never written, never pruned.
   public var skipped: [Item] = []
+
+  /// Drops the orphans found, when something shows that the runs did not cover every test.
+  public mutating func withholdOrphans(because reason: String) {
+    items.removeAll { $0.outcome == .orphan }
+    orphanSearchDone = false
+    orphanSearchRefusal = orphanSearchRefusal ?? reason
+  }
 
   /// Items with one outcome.
   public func items(_ outcome: Outcome) -> [Item] { items.filter { $0.outcome == outcome } }

@@ -62,7 +62,11 @@ public struct MergePlanner: Sendable {
     let gitLFSPointers = items.filter { $0.outcome == .updated }.map(\.path)
       .filter(destination.isGitLFSPointer)
     items = countConflictingPixels(items, inventories: inventories)
-    let orphanSearch = !inventories.isEmpty && inventories.allSatisfy(\.isComplete) && bad.isEmpty
+    let skippedTests = Set(inventories.flatMap { $0.manifest?.skippedTests ?? [] }).sorted()
+    let refusal = OrphanSearch.refusal(
+      inventories: inventories, refusedSources: bad.count, skippedTests: skippedTests,
+      proof: options.orphanProof)
+    let orphanSearch = refusal == nil
     if orphanSearch {
       // Orphans are found by searching the paths the runs produced.
       sortByPath(&items)
@@ -73,6 +77,8 @@ public struct MergePlanner: Sendable {
       destination: destination.root, inventories: inventories, badSources: bad,
       destinationProblems: destinationProblems, items: items, orphanSearchDone: orphanSearch)
     plan.gitLFSPointers = gitLFSPointers
+    plan.orphanSearchRefusal = refusal
+    plan.skippedTests = skippedTests
     return plan
   }
 

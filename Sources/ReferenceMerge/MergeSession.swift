@@ -39,7 +39,7 @@ public struct MergeSession: Sendable {
   public var program = "merge-refs"
   /// A check of the finished plan that may stop the merge before anything is written, such as
   /// `--require-shards`; its problems count like any other.
-  public var planCheck: (@Sendable (MergePlan) -> [MergeProblem])?
+  public var planCheck: (@Sendable (MergePlan) -> PlanCheck)?
   /// The system calls the destination is reached through; tests replace some.
   package var fileCalls = FileCalls.system
 
@@ -100,18 +100,18 @@ public struct MergeSession: Sendable {
     // What reading the sources needed (their lists of images, buffers) is freed by now; its
     // pages go back to the system instead of adding to what applying needs.
     ri_release_free_memory()
-    if !problems.isEmpty {
-      // A source that could not even be listed may hold references: without it, orphans are
-      // not known, and must never be pruned.
-      plan.items.removeAll { $0.outcome == .orphan }
-      plan.orphanSearchDone = false
+    let unlistable = problems.count
+    problems += plan.badSources.map { .refusedSource($0.error) }
+    let check = planCheck?(plan) ?? PlanCheck()
+    problems += check.problems
+    problems += plan.destinationProblems.map { .unsafeDestination($0) }
+    plan.skippedTests = Array(Set(plan.skippedTests + check.skippedTests)).sorted()
+    if let reason = orphanRefusal(problems: problems, unlistable: unlistable, check: check, plan) {
+      plan.withholdOrphans(because: reason)
     }
     // The plan is a finished value from here on: a step that narrows what lands (--include)
     // applies here, before the report shows the plan and the outcome counts it.
     options.include?.apply(to: &plan)
-    problems += plan.badSources.map { .refusedSource($0.error) }
-    problems += planCheck?(plan) ?? []
-    problems += plan.destinationProblems.map { .unsafeDestination($0) }
     let updated = Set(plan.items(.updated).map(\.path))
     problems += plan.gitLFSPointers.filter(updated.contains).map {
       .gitLFSPointer(path: plan.destination.appendingPathComponent($0).path)
@@ -119,8 +119,8 @@ public struct MergeSession: Sendable {
     var warnings = plan.incompleteSources.map {
       "\($0.source.description) is incomplete: \($0.incompleteReason ?? "")"
     }
-    if !plan.orphanSearchDone && !plan.inventories.isEmpty {
-      warnings.append("orphans were not looked for: not every source is a complete run")
+    if let reason = plan.orphanSearchRefusal, !plan.inventories.isEmpty {
+      warnings.append("orphans were not looked for: \(reason)")
     }
     var reportPath: String?
     if let reportURL {
@@ -163,6 +163,25 @@ public struct MergeSession: Sendable {
         report: reportPath, options: options, dryRun: false)
     }
     return outcome
+  }
+
+  /// Why orphans must not be listed although the planner found the sources whole, or nil: a
+  /// refused merge, or a check that proves less than the manifests seemed to.
+  private func orphanRefusal(
+    problems: [MergeProblem], unlistable: Int, check: PlanCheck, _ plan: MergePlan
+  ) -> String? {
+    // A source that could not even be listed may hold references of tests of its own.
+    if unlistable > 0 {
+      return "\(unlistable) source(s) could not be read, and their tests may own references"
+    }
+    if !problems.isEmpty { return "the merge is refused, so the runs prove nothing" }
+    if let refusal = check.orphanRefusal { return refusal }
+    if !check.skippedTests.isEmpty {
+      return OrphanSearch.refusal(
+        inventories: plan.inventories, refusedSources: 0, skippedTests: plan.skippedTests,
+        proof: options.orphanProof)
+    }
+    return nil
   }
 
   /// The outcome when nothing is to be written (a dry run, or problems that stop the merge),

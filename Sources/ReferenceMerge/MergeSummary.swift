@@ -34,6 +34,10 @@ public struct MergeSummary: Codable, Sendable {
   public var pruned: Int
   public var refused: Int
   public var orphanSearchDone: Bool
+  /// Why orphans were not looked for, when they were not.
+  public var orphanSearchRefusal: String?
+  /// The tests the runs recorded as skipped: they verified nothing, and their references stay.
+  public var skippedTests: [String]
   public var sources: [Source]
   public var changes: [Change]
   /// Changes left out by `--include`, with the outcome they would have had.
@@ -61,6 +65,8 @@ public struct MergeSummary: Codable, Sendable {
     pruned = applied?.deleted.count ?? 0
     refused = plan.badSources.count + plan.destinationProblems.count
     orphanSearchDone = plan.orphanSearchDone
+    orphanSearchRefusal = plan.orphanSearchDone ? nil : plan.orphanSearchRefusal
+    skippedTests = plan.skippedTests
     sources =
       plan.inventories.map {
         Source(
@@ -134,12 +140,14 @@ public struct MergeSummary: Codable, Sendable {
     json.member("errors", strings: errors)
     json.key("orphanSearchDone")
     json.bool(orphanSearchDone)
+    if let orphanSearchRefusal { json.member("orphanSearchRefusal", orphanSearchRefusal) }
     json.member("orphans", orphans)
     json.member("pruned", pruned)
     json.member("refused", refused)
     if let report { json.member("report", report) }
     json.key("skipped")
     write(skipped, to: &json)
+    json.member("skippedTests", strings: skippedTests)
     json.key("sources")
     json.beginArray()
     for source in sources {
@@ -212,6 +220,11 @@ public struct MergeSummary: Codable, Sendable {
       body("skipped (not included; left as they are):")
       for change in skipped { body("  \(change.path) (\(change.outcome))") }
     }
+    if !skippedTests.isEmpty {
+      body("tests skipped (they verified nothing; references they may own are kept):")
+      for test in skippedTests.prefix(20) { body("  \(test)") }
+      if skippedTests.count > 20 { body("  … and \(skippedTests.count - 20) more") }
+    }
     for warning in warnings { body("warning: \(warning)") }
     for error in errors { body("error: \(error)") }
     if let report { body("review report: \(report)") }
@@ -224,6 +237,9 @@ public struct MergeSummary: Codable, Sendable {
       "\(added) added, \(updated) updated, \(unchanged) unchanged, \(conflicts) conflicts, "
       + "\(orphans) orphans\(pruned > 0 ? " (\(pruned) pruned)" : ""), \(refused) refused"
     if !skipped.isEmpty { line += ", \(skipped.count) skipped" }
+    if !skippedTests.isEmpty {
+      line += ", \(skippedTests.count) test\(skippedTests.count == 1 ? "" : "s") skipped"
+    }
     if dryRun {
       line += " (dry run: nothing written)"
     } else if !applied {

@@ -14,14 +14,7 @@ public enum EventStream {
   public static func testRuns(in data: Data) -> [ArchiveRun] {
     var starts: [String: Double] = [:]
     var runs: [ArchiveRun] = []
-    let decoder = JSONDecoder()
-    for line in data.split(separator: 0x0A) where !line.isEmpty {
-      // A line this tool does not understand (a newer stream version's record) is skipped.
-      guard let record = try? decoder.decode(Line.self, from: line), record.kind == "event",
-        let payload = record.payload, let id = payload.testID
-      else { continue }
-      let name = listingName(ofTestID: id)
-      guard name.hasSuffix(")") else { continue }
+    forEachTestEvent(in: data) { payload, id, name in
       let instant = payload.instant?.absolute ?? 0
       switch payload.kind {
       case "testStarted": starts[id] = instant
@@ -33,6 +26,35 @@ public enum EventStream {
       }
     }
     return runs
+  }
+
+  /// The test functions a stream reports as skipped (`.disabled`, `.enabled(if:)`, or inside a
+  /// skipped suite, whose functions are reported one by one), in order.
+  /// - Parameter data: The file's bytes.
+  /// - Returns: Their listing names.
+  public static func skippedTests(in data: Data) -> [String] {
+    var skipped: [String] = []
+    forEachTestEvent(in: data) { payload, _, name in
+      if payload.kind == "testSkipped" { skipped.append(name) }
+    }
+    return skipped
+  }
+
+  /// Calls `body` with each event about a test function (not a suite): its payload, test ID
+  /// and listing name.
+  private static func forEachTestEvent(
+    in data: Data, _ body: (Payload, String, String) -> Void
+  ) {
+    let decoder = JSONDecoder()
+    for line in data.split(separator: 0x0A) where !line.isEmpty {
+      // A line this tool does not understand (a newer stream version's record) is skipped.
+      guard let record = try? decoder.decode(Line.self, from: line), record.kind == "event",
+        let payload = record.payload, let id = payload.testID
+      else { continue }
+      let name = listingName(ofTestID: id)
+      guard name.hasSuffix(")") else { continue }
+      body(payload, id, name)
+    }
   }
 
   /// A test ID without its trailing `/File.swift:line:column`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The proof `merge-refs --require-shards` asks for: the records cover shards 0..<N of one
 /// plan (one commit, one N, one listing) and every planned test ran exactly once. A value, so
 /// the merge decides before writing anything and tests call it directly.
@@ -8,11 +10,24 @@ public struct ShardCheck: Sendable {
     public var name: String
     /// Its record.
     public var record: ShardRecord
+    /// What the folder's files prove, read by the merge; nil to trust the record (tests of the
+    /// plan logic alone).
+    public var evidence: ShardEvidence?
 
     /// Creates a source.
-    public init(name: String, record: ShardRecord) {
+    public init(name: String, record: ShardRecord, evidence: ShardEvidence? = nil) {
       self.name = name
       self.record = record
+      self.evidence = evidence
+    }
+
+    /// The record with what ran and was skipped taken from the evidence, when read.
+    var proven: ShardRecord {
+      guard let evidence else { return record }
+      var proven = record
+      proven.ran = ShardRecord.fold(evidence.runs)
+      proven.skipped = evidence.skipped
+      return proven
     }
   }
 
@@ -40,8 +55,8 @@ public struct ShardCheck: Sendable {
   /// - Returns: Every problem found; empty when the plan is proven.
   public func problems(sources: [Source], archives: [Archive] = []) -> [ShardProblem] {
     guard !sources.isEmpty else { return [.noRecords] }
-    let records = sources.map(\.record)
-    var problems: [ShardProblem] = []
+    var problems = sources.flatMap(evidenceProblems)
+    let records = sources.map(\.proven)
     problems += disagreements(records)
     let byIndex = Dictionary(grouping: sources, by: \.record.index)
     for (index, group) in byIndex.sorted(by: { $0.key < $1.key }) where group.count > 1 {
@@ -62,6 +77,50 @@ public struct ShardCheck: Sendable {
       let outside = Array(Set(archive.tests).subtracting(planned)).sorted()
       if !outside.isEmpty {
         problems.append(.archiveOutsidePlan(archive: archive.name, tests: outside))
+      }
+    }
+    return problems
+  }
+
+  /// Files of a shard's folder that are not the ones its record lists: a lost, an extra or a
+  /// changed archive or event stream, or an archive whose image count was edited.
+  private func evidenceProblems(_ source: Source) -> [ShardProblem] {
+    guard let evidence = source.evidence else { return [] }
+    let shard = source.record.index
+    var problems = evidence.unreadable.map {
+      ShardProblem.unreadableEvidence(shard: shard, file: $0.file, reason: $0.reason)
+    }
+    let folders = [
+      (ShardRecord.archivesFolderName, source.record.archives, evidence.archives),
+      (ShardRecord.eventsFolderName, source.record.events, evidence.events),
+    ]
+    for (folder, recorded, found) in folders {
+      let foundByName = Dictionary(found.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+      let recordedNames = Set(recorded.map(\.name))
+      let unreadable = Set(
+        evidence.unreadable.map { URL(fileURLWithPath: $0.file).lastPathComponent })
+      for file in recorded {
+        let path = "\(source.name)/\(folder)/\(file.name)"
+        guard let actual = foundByName[file.name] else {
+          if !unreadable.contains(file.name) {
+            problems.append(.evidenceMissing(shard: shard, file: path))
+          }
+          continue
+        }
+        if actual.sha256 != file.sha256 {
+          problems.append(
+            .evidenceChanged(shard: shard, file: path, recorded: file.sha256, actual: actual.sha256)
+          )
+        } else if let recordedImages = file.images, let images = actual.images,
+          recordedImages != images
+        {
+          problems.append(
+            .imageCountDiffers(shard: shard, file: path, recorded: recordedImages, actual: images))
+        }
+      }
+      for file in found where !recordedNames.contains(file.name) {
+        problems.append(
+          .evidenceNotInRecord(shard: shard, file: "\(source.name)/\(folder)/\(file.name)"))
       }
     }
     return problems

@@ -10,11 +10,14 @@ public enum ShardFolder {
   }
 
   /// Reads the records of SOURCE arguments.
-  /// - Parameter paths: The SOURCE arguments; with `--require-shards` each must be a shard's
-  ///   output folder.
+  /// - Parameters:
+  ///   - paths: The SOURCE arguments; with `--require-shards` each must be a shard's output
+  ///     folder.
   /// - Returns: The records read, and a problem for each SOURCE that is not a shard folder or
   ///   whose record cannot be read.
-  public static func records(in paths: [String]) -> (
+  ///   - readingEvidence: Whether to read each folder's archives and event streams as the
+  ///     evidence of what ran (`--require-shards`).
+  public static func records(in paths: [String], readingEvidence: Bool = false) -> (
     sources: [ShardCheck.Source], problems: [ShardProblem]
   ) {
     var sources: [ShardCheck.Source] = []
@@ -26,7 +29,14 @@ public enum ShardFolder {
       }
       let file = URL(fileURLWithPath: path).appendingPathComponent(ShardRecord.fileName)
       do {
-        sources.append(.init(name: path, record: try ShardRecord.read(from: file)))
+        let record = try ShardRecord.read(from: file)
+        let folder = URL(fileURLWithPath: path)
+        let evidence =
+          readingEvidence
+          ? try ShardEvidence.collect(
+            archives: folder.appendingPathComponent(ShardRecord.archivesFolderName),
+            events: folder.appendingPathComponent(ShardRecord.eventsFolderName)) : nil
+        sources.append(.init(name: path, record: record, evidence: evidence))
       } catch {
         problems.append(.unreadableRecord(source: path, reason: error.description))
       }

@@ -27,6 +27,16 @@ public enum ShardProblem: Sendable, Equatable, CustomStringConvertible {
   case planDoesNotCoverListing
   /// An archive's manifest lists tests that belong to no shard of the plan.
   case archiveOutsidePlan(archive: String, tests: [String])
+  /// A file the record lists is not in the shard's folder.
+  case evidenceMissing(shard: Int, file: String)
+  /// A file in the shard's folder that the record does not list.
+  case evidenceNotInRecord(shard: Int, file: String)
+  /// A file whose bytes are not the ones the record lists.
+  case evidenceChanged(shard: Int, file: String, recorded: String, actual: String)
+  /// An archive that does not hold the number of images the record lists.
+  case imageCountDiffers(shard: Int, file: String, recorded: Int, actual: Int)
+  /// A file of the shard's evidence that cannot be read.
+  case unreadableEvidence(shard: Int, file: String, reason: String)
 
   public var description: String {
     switch self {
@@ -71,6 +81,21 @@ public enum ShardProblem: Sendable, Equatable, CustomStringConvertible {
     case .archiveOutsidePlan(let archive, let tests):
       "\(archive) lists \(tests.count) test\(tests.count == 1 ? "" : "s") of no shard of the "
         + "plan: \(names(tests)); it comes from another run, leave it out"
+    case .evidenceMissing(let shard, let file):
+      "shard \(shard): \(file) is listed in its \(ShardRecord.fileName) but missing from the "
+        + "folder: the artifact lost a file; download it again or rerun the shard"
+    case .evidenceNotInRecord(let shard, let file):
+      "shard \(shard): \(file) is not listed in its \(ShardRecord.fileName): it comes from "
+        + "another run; remove it or rerun the shard"
+    case .evidenceChanged(let shard, let file, let recorded, let actual):
+      "shard \(shard): \(file) is not the file its \(ShardRecord.fileName) lists (SHA-256 "
+        + "\(actual.prefix(12)), recorded \(recorded.prefix(12))): it was changed or replaced; "
+        + "rerun the shard"
+    case .imageCountDiffers(let shard, let file, let recorded, let actual):
+      "shard \(shard): \(file) holds \(actual) image\(actual == 1 ? "" : "s"), but its "
+        + "\(ShardRecord.fileName) says \(recorded): the record was edited; rerun the shard"
+    case .unreadableEvidence(let shard, let file, let reason):
+      "shard \(shard): \(file) cannot be read, so the tests it holds are not proven: \(reason)"
     }
   }
 

@@ -4,12 +4,34 @@ import Foundation
 /// `reference-shards run` beside the archives it collected. `merge-refs --require-shards`
 /// proves a plan complete from these records.
 public struct ShardRecord: Codable, Sendable, Equatable {
-  /// The schema version this code writes.
-  public static let currentFormatVersion = 1
+  /// The schema version this code writes and reads. Version 2 lists each archive's digest and
+  /// keeps the Swift Testing event streams; a version 1 record proves too little to accept.
+  public static let currentFormatVersion = 2
   /// The record's file name inside a shard's output folder.
   public static let fileName = "shard.json"
   /// The folder beside the record that holds the workers' archives.
   public static let archivesFolderName = "archives"
+  /// The folder beside the record that holds the Swift Testing event streams, the evidence of
+  /// which Swift Testing tests ran.
+  public static let eventsFolderName = "events"
+
+  /// A file of the shard's evidence: an archive or an event stream, with the digest that ties
+  /// it to this record.
+  public struct EvidenceFile: Codable, Sendable, Equatable {
+    /// The file name inside its folder.
+    public var name: String
+    /// SHA-256 of the file's bytes.
+    public var sha256: String
+    /// The images the archive holds (nil for an event stream).
+    public var images: Int?
+
+    /// Creates an evidence record.
+    public init(name: String, sha256: String, images: Int? = nil) {
+      self.name = name
+      self.sha256 = sha256
+      self.images = images
+    }
+  }
 
   /// One test that ran, with the seconds it took and how many times it ran (1 unless a filter
   /// or a retry ran it again).
@@ -49,13 +71,19 @@ public struct ShardRecord: Codable, Sendable, Equatable {
   public var endedAt: Date
   /// 0 when every `swift test` batch passed, else the first failing batch's status.
   public var swiftTestStatus: Int32
-  /// The file names of the archives in `archives/`, sorted.
-  public var archives: [String]
+  /// The archives in `archives/`, sorted by name.
+  public var archives: [EvidenceFile]
+  /// The event streams in `events/`, sorted by name.
+  public var events: [EvidenceFile]
+  /// The tests that were skipped (XCTest skips, Swift Testing's disabled tests), sorted: they
+  /// count as run for the plan, but verified nothing.
+  public var skipped: [String]
 
   /// Creates a record.
   public init(
     commit: String, index: Int, count: Int, listingSHA256: String, planned: [String],
-    ran: [Run], startedAt: Date, endedAt: Date, swiftTestStatus: Int32, archives: [String]
+    ran: [Run], startedAt: Date, endedAt: Date, swiftTestStatus: Int32,
+    archives: [EvidenceFile], events: [EvidenceFile] = [], skipped: [String] = []
   ) {
     self.formatVersion = Self.currentFormatVersion
     self.commit = commit
@@ -68,6 +96,8 @@ public struct ShardRecord: Codable, Sendable, Equatable {
     self.endedAt = endedAt
     self.swiftTestStatus = swiftTestStatus
     self.archives = archives
+    self.events = events
+    self.skipped = skipped
   }
 
   /// The record as pretty, key-sorted JSON.
@@ -91,6 +121,14 @@ public struct ShardRecord: Codable, Sendable, Equatable {
     }
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
+    if let version = try? decoder.decode(Version.self, from: data).formatVersion,
+      version < currentFormatVersion
+    {
+      throw .io(
+        path: url.path,
+        reason: "format version \(version) was written by an older reference-shards, whose "
+          + "record does not list its archives' digests; run the shards again with this version")
+    }
     let record: ShardRecord
     do {
       record = try decoder.decode(ShardRecord.self, from: data)
@@ -103,6 +141,10 @@ public struct ShardRecord: Codable, Sendable, Equatable {
         reason: "format version \(record.formatVersion) is newer than this tool reads; update")
     }
     return record
+  }
+
+  private struct Version: Decodable {
+    var formatVersion: Int
   }
 
   /// The total seconds of the tests that ran.

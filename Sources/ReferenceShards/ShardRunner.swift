@@ -59,7 +59,7 @@ public struct ShardRunner: Sendable {
     let planned = plan.shards[index]
     log(Self.describe(plan, index: index, listed: tests.count))
     let archives = output.appendingPathComponent(ShardRecord.archivesFolderName)
-    let events = output.appendingPathComponent(".events")
+    let events = output.appendingPathComponent(ShardRecord.eventsFolderName)
     try prepare(archives: archives, events: events)
     let startedAt = Date()
     var status: Int32 = 0
@@ -68,12 +68,12 @@ public struct ShardRunner: Sendable {
     } else {
       status = try runBatches(planned, archives: archives, events: events)
     }
-    let collected = try collect(archives: archives, events: events)
-    try? FileManager.default.removeItem(at: events)
+    let evidence = try ShardEvidence.collect(archives: archives, events: events, log: log)
     let record = ShardRecord(
       commit: commit, index: index, count: count, listingSHA256: plan.listingSHA256,
-      planned: planned, ran: ShardRecord.fold(collected.runs), startedAt: startedAt,
-      endedAt: Date(), swiftTestStatus: status, archives: collected.archiveNames)
+      planned: planned, ran: ShardRecord.fold(evidence.runs), startedAt: startedAt,
+      endedAt: Date(), swiftTestStatus: status, archives: evidence.archives,
+      events: evidence.events, skipped: evidence.skipped)
     let file = output.appendingPathComponent(ShardRecord.fileName)
     do {
       try FileSystem.writeAtomically(Array(record.encoded()), to: file)
@@ -82,7 +82,8 @@ public struct ShardRunner: Sendable {
     }
     log(
       "shard \(index) of \(count): \(record.ran.count) of \(planned.count) planned tests on "
-        + "record, \(collected.archiveNames.count) archives; wrote \(file.path)")
+        + "record (\(record.skipped.count) skipped), \(record.archives.count) archives; wrote "
+        + file.path)
     return record
   }
 
@@ -137,48 +138,6 @@ public struct ShardRunner: Sendable {
       if status == 0 && batchStatus != 0 { status = batchStatus }
     }
     return status
-  }
-
-  /// The tests the workers' manifests (XCTest) and the event streams (Swift Testing) say ran.
-  private func collect(archives: URL, events: URL) throws(ShardError) -> (
-    runs: [ArchiveRun], archiveNames: [String]
-  ) {
-    let names = ((try? FileManager.default.contentsOfDirectory(atPath: archives.path)) ?? [])
-      .filter { $0.hasSuffix(".zip") }.sorted()
-    var runs: [ArchiveRun] = []
-    for name in names {
-      let url = archives.appendingPathComponent(name)
-      do {
-        guard let manifest = try Self.manifest(in: url) else { continue }
-        runs += (manifest.testDurations ?? []).map {
-          ArchiveRun(test: $0.test, seconds: $0.seconds)
-        }
-      } catch {
-        // merge-refs refuses the archive too, naming it; here its tests are not on record.
-        log("warning: \(url.path) cannot be read, its tests are not on record: \(error)")
-      }
-    }
-    let streams = ((try? FileManager.default.contentsOfDirectory(atPath: events.path)) ?? [])
-      .sorted()
-    for stream in streams {
-      guard let data = try? Data(contentsOf: events.appendingPathComponent(stream)) else {
-        continue
-      }
-      runs += EventStream.testRuns(in: data)
-    }
-    return (runs, names)
-  }
-
-  /// The manifest of a coordinator archive, read without the images' bytes.
-  static func manifest(in archive: URL) throws(ArchiveError) -> ArchiveManifest? {
-    var manifest: ArchiveManifest?
-    try ZipReader().forEachEntry(
-      in: .file(archive), wantsData: { $0 == ArchiveManifest.entryName }
-    ) { entry throws(ArchiveError) in
-      guard entry.path == ArchiveManifest.entryName else { return }
-      manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
-    }
-    return manifest
   }
 
   /// The commit to record: `GITHUB_SHA`, else `git rev-parse HEAD` in the package.

@@ -154,6 +154,8 @@ struct MergeRefs: ParsableCommand {
     options.prune = prune
     options.requireComplete = requireComplete
     options.keepGoing = keepGoing
+    // Shard batches run selected tests by design; the records prove the plan whole instead.
+    if requireShards { options.orphanProof = .shardRecords }
     if includeFrom != nil || !include.isEmpty {
       options.include = IncludeFilter(patterns: include)
     }

@@ -11,21 +11,33 @@ struct ShardInputs: Sendable {
   /// Problems met reading them (only reported with `--require-shards`).
   let readProblems: [ShardProblem]
 
-  /// Reads the records: with `requireAll`, every SOURCE must be a shard folder; otherwise the
-  /// folders without a record are ordinary sources.
+  /// Reads the records: with `requireAll`, every SOURCE must be a shard folder, and its files
+  /// are read as the evidence of what ran; otherwise the folders without a record are ordinary
+  /// sources.
   init(sourcePaths: [String], requireAll: Bool) {
     let paths = requireAll ? sourcePaths : sourcePaths.filter(ShardFolder.isShardFolder)
-    (sources, readProblems) = ShardFolder.records(in: paths)
+    (sources, readProblems) = ShardFolder.records(in: paths, readingEvidence: requireAll)
   }
 
-  /// The `--require-shards` check of a finished plan, as merge problems.
-  func proof(of plan: MergePlan) -> [MergeProblem] {
+  /// The `--require-shards` check of a finished plan: the problems, the skipped tests, and why
+  /// orphans must not be looked for when a shard's tests failed.
+  func proof(of plan: MergePlan) -> PlanCheck {
     let archives = plan.inventories.compactMap { inventory -> ShardCheck.Archive? in
       guard let durations = inventory.manifest?.testDurations else { return nil }
       return .init(name: inventory.source.description, tests: durations.map(\.test))
     }
     let problems = readProblems + ShardCheck().problems(sources: sources, archives: archives)
-    return problems.map { .unprovenShards($0.description) }
+    let failed = sources.map(\.record).filter { $0.swiftTestStatus != 0 }.sorted {
+      $0.index < $1.index
+    }
+    let failure = failed.first.map {
+      "`swift test` failed in shard \($0.index) (status \($0.swiftTestStatus)), and a failed "
+        + "test may have stopped before it stored its images"
+    }
+    return PlanCheck(
+      problems: problems.map { .unprovenShards($0.description) },
+      skippedTests: Array(Set(sources.flatMap { $0.evidence?.skipped ?? [] })).sorted(),
+      orphanRefusal: failure)
   }
 
   /// The shard rows of the job summary, with the images their archives hold.

@@ -78,6 +78,10 @@ struct ArchiveBuilder {
   var manifestFirst = true
   /// The XCTest tests the manifest says ran, as under `reference-shards run`.
   var testDurations: [ArchiveManifest.TestDuration]?
+  /// The XCTest tests the manifest says were skipped.
+  var skippedTests: [String] = []
+  /// What the run covered: a whole XCTest bundle unless a test says otherwise.
+  var coverage: ArchiveManifest.Coverage? = .init(scope: .wholeBundle, arguments: [])
 
   /// A builder for a finished run of `host`, generated at `generatedAt`.
   init(host: String = "ci-host", pid: Int32 = 4242, shard: String? = nil, generatedAt: Date) {
@@ -112,7 +116,8 @@ struct ArchiveBuilder {
       completion: completion, tests: ["GeneratedTests.testImages()"],
       images: (images.map { recordedAs[$0.path] ?? $0 } + recordsWithoutEntries).map(record)
         .sorted { $0.path < $1.path },
-      verifiedReferences: verifiedReferences, testDurations: testDurations)
+      verifiedReferences: verifiedReferences, testDurations: testDurations,
+      skippedTests: skippedTests, coverage: coverage)
   }
 
   /// Writes the archive as the coordinator does: the manifest (deflated), then the PNGs

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceImageCore
 import ReferenceShards
 import XCTest
 
@@ -19,26 +20,39 @@ final class RequireShardsTests: XCTestCase {
 
   /// Two shards of one plan: shard 0 ran testA, which stored an image; shard 1 ran testB,
   /// which stored none (its archive holds only the manifest).
-  private func writeShards(commits: [String] = ["abc", "abc"], extraRan: [Int: [String]] = [:])
-    throws
-  {
+  /// `extraRan` adds tests to a shard's archive (its evidence); `skipped`, tests its archive
+  /// records as skipped; `status`, a shard's `swift test` status.
+  private func writeShards(
+    commits: [String] = ["abc", "abc"], extraRan: [Int: [String]] = [:],
+    skipped: [Int: [String]] = [:], status: [Int: Int32] = [:]
+  ) throws {
     let plan = ShardPlanner().plan(tests: tests, count: 2)
     XCTAssertEqual(plan.shards, [["M.C/testA"], ["M.C/testB"]])
     for index in 0..<2 {
-      let folder = artifacts.appendingPathComponent("reference-shard-\(index)")
+      let folder = shardFolder(index)
       var archive = ArchiveBuilder(pid: Int32(100 + index), generatedAt: day(2))
       if index == 0 { try archive.add(image, try noiseImage(seed: 1)) }
-      archive.testDurations = plan.shards[index].map { .init(test: $0, seconds: 0.5) }
-      try archive.write(to: folder.appendingPathComponent("archives/worker-\(index).zip"))
-      let ran = (plan.shards[index] + (extraRan[index] ?? [])).map {
-        ShardRecord.Run(test: $0, seconds: 0.5, count: 1)
-      }
+      let ranTests = plan.shards[index] + (extraRan[index] ?? [])
+      archive.testDurations = ranTests.map { .init(test: $0, seconds: 0.5) }
+      archive.skippedTests = skipped[index] ?? []
+      let zip = folder.appendingPathComponent("archives/worker-\(index).zip")
+      try archive.write(to: zip)
       let record = ShardRecord(
         commit: commits[index], index: index, count: 2, listingSHA256: plan.listingSHA256,
-        planned: plan.shards[index], ran: ran, startedAt: day(2), endedAt: day(2),
-        swiftTestStatus: 0, archives: ["worker-\(index).zip"])
+        planned: plan.shards[index],
+        ran: ranTests.map { ShardRecord.Run(test: $0, seconds: 0.5, count: 1) },
+        startedAt: day(2), endedAt: day(2), swiftTestStatus: status[index] ?? 0,
+        archives: [
+          .init(
+            name: zip.lastPathComponent, sha256: try FileSystem.sha256(of: zip),
+            images: archive.images.count)
+        ], skipped: skipped[index] ?? [])
       try record.encoded().write(to: folder.appendingPathComponent(ShardRecord.fileName))
     }
+  }
+
+  private func shardFolder(_ index: Int) -> URL {
+    artifacts.appendingPathComponent("reference-shard-\(index)")
   }
 
   private func merge(_ extra: [String] = []) throws -> ProgramResult {
@@ -128,5 +142,130 @@ final class RequireShardsTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertTrue(landed)
     XCTAssertTrue(result.output.contains("sources (2):"), result.output)
+  }
+
+  // MARK: The proof checks the files, not the record's say-so
+
+  func testRequireShards_lostArchive_exit3NamesShardAndFile() throws {
+    try writeShards()
+    let zip = shardFolder(0).appendingPathComponent("archives/worker-0.zip")
+    try FileManager.default.removeItem(at: zip)
+    let result = try merge()
+    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertFalse(landed)
+    XCTAssertTrue(
+      result.output.contains(
+        "shard 0: \(shardFolder(0).path)/archives/worker-0.zip is listed in its shard.json but "
+          + "missing"), result.all)
+    XCTAssertTrue(result.output.contains("did not run"), "testA's proof is gone: \(result.all)")
+  }
+
+  func testRequireShards_changedArchive_exit3() throws {
+    try writeShards()
+    var other = ArchiveBuilder(pid: 100, generatedAt: day(2))
+    try other.add(image, try noiseImage(seed: 7))
+    other.testDurations = [.init(test: "M.C/testA", seconds: 0.5)]
+    try other.write(to: shardFolder(0).appendingPathComponent("archives/worker-0.zip"))
+    let result = try merge()
+    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertFalse(landed)
+    XCTAssertTrue(
+      result.output.contains("worker-0.zip is not the file its shard.json lists"), result.all)
+  }
+
+  func testRequireShards_extraArchive_exit3() throws {
+    try writeShards()
+    var extra = ArchiveBuilder(pid: 300, generatedAt: day(2))
+    try extra.add("Tests/XTests/__References__/C/extra.png", try noiseImage(seed: 3))
+    extra.testDurations = [.init(test: "M.C/testB", seconds: 0.5)]
+    try extra.write(to: shardFolder(1).appendingPathComponent("archives/extra.zip"))
+    let result = try merge()
+    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertFalse(landed)
+    XCTAssertTrue(result.output.contains("extra.zip is not listed in its shard.json"), result.all)
+  }
+
+  func testRequireShards_recordClaimsARunItsFilesDoNotHold_exit3() throws {
+    try writeShards()
+    // Shard 1's archive and its listing are gone together; its record still says testB ran.
+    let folder = shardFolder(1)
+    try FileManager.default.removeItem(at: folder.appendingPathComponent("archives/worker-1.zip"))
+    let file = folder.appendingPathComponent(ShardRecord.fileName)
+    var record = try ShardRecord.read(from: file)
+    record.archives = []
+    try record.encoded().write(to: file)
+    let result = try merge()
+    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertTrue(result.output.contains("1 planned test did not run"), result.all)
+    XCTAssertTrue(result.output.contains("M.C/testB"), result.all)
+  }
+
+  func testRequireShards_imageCountEdited_exit3() throws {
+    try writeShards()
+    let file = shardFolder(0).appendingPathComponent(ShardRecord.fileName)
+    var record = try ShardRecord.read(from: file)
+    record.archives[0].images = 5
+    try record.encoded().write(to: file)
+    let result = try merge()
+    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertTrue(result.output.contains("holds 1 image, but its shard.json says 5"), result.all)
+  }
+
+  // MARK: Skipped, failing and missing shards keep every reference
+
+  func testRequireShards_skippedTest_referenceKeptWithPrune() throws {
+    try writeShards(skipped: [1: ["M.C/testB"]])
+    let owned = package.appendingPathComponent("Tests/XTests/__References__/C/b.png")
+    try writeFile(try PNGEncoder().encode(try noiseImage(seed: 2)), to: owned)
+    let result = try merge(["--prune", "--json"])
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(landed)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: owned.path), "kept: \(result.all)")
+    let json = try XCTUnwrap(
+      // The annotations follow the JSON.
+      JSONSerialization.jsonObject(
+        with: Data(result.output.components(separatedBy: "\n::")[0].utf8)) as? [String: Any])
+    XCTAssertEqual(json["skippedTests"] as? [String], ["M.C/testB"])
+    XCTAssertEqual(json["orphanSearchDone"] as? Bool, false)
+    XCTAssertEqual(json["orphans"] as? Int, 0)
+    XCTAssertTrue(
+      (json["orphanSearchRefusal"] as? String ?? "").contains("1 test was skipped (M.C/testB)"),
+      result.output)
+  }
+
+  func testRequireShards_withoutSkips_orphanIsFoundAndPruned() throws {
+    try writeShards()
+    let orphan = package.appendingPathComponent("Tests/XTests/__References__/C/old.png")
+    try writeFile(try PNGEncoder().encode(try noiseImage(seed: 2)), to: orphan)
+    let result = try merge(["--prune"])
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), result.all)
+  }
+
+  func testRequireShards_failedShard_landsButPrunesNothing() throws {
+    try writeShards(status: [1: 1])
+    let owned = package.appendingPathComponent("Tests/XTests/__References__/C/b.png")
+    try writeFile(try PNGEncoder().encode(try noiseImage(seed: 2)), to: owned)
+    let result = try merge(["--prune"])
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(landed)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: owned.path), result.all)
+    XCTAssertTrue(
+      result.output.contains("orphans were not looked for: `swift test` failed in shard 1"),
+      result.all)
+  }
+
+  func testRequireShards_missingShard_listsNoOrphans() throws {
+    try writeShards()
+    let owned = package.appendingPathComponent("Tests/XTests/__References__/C/b.png")
+    try writeFile(try PNGEncoder().encode(try noiseImage(seed: 2)), to: owned)
+    try FileManager.default.removeItem(at: shardFolder(1))
+    let result = try MergeRefs.run([
+      "--require-shards", "--prune", shardFolder(0).path, package.path,
+    ])
+    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertFalse(result.output.contains("orphans (no test"), result.all)
+    XCTAssertTrue(result.output.contains("0 orphans"), result.all)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: owned.path))
   }
 }

@@ -13,7 +13,8 @@ final class ShardRecordTests: XCTestCase {
       ran: [.init(test: "M.a", seconds: 0.25, count: 1)],
       startedAt: Date(timeIntervalSince1970: 1_800_000_000),
       endedAt: Date(timeIntervalSince1970: 1_800_000_060), swiftTestStatus: 0,
-      archives: ["x.zip"])
+      archives: [.init(name: "x.zip", sha256: "e3b0", images: 2)],
+      events: [.init(name: "batch-0.jsonl", sha256: "a1b2")], skipped: ["M.b()"])
     let file = folder.appendingPathComponent(ShardRecord.fileName)
     try record.encoded().write(to: file)
     XCTAssertEqual(try ShardRecord.read(from: file), record)
@@ -23,7 +24,7 @@ final class ShardRecordTests: XCTestCase {
       Set(json.keys),
       [
         "formatVersion", "commit", "index", "count", "listingSHA256", "planned", "ran",
-        "startedAt", "endedAt", "swiftTestStatus", "archives",
+        "startedAt", "endedAt", "swiftTestStatus", "archives", "events", "skipped",
       ])
   }
 

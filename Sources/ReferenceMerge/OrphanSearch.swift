@@ -1,0 +1,77 @@
+import ReferenceArchive
+
+/// When a merge may call references orphans: only where every test that could own one ran,
+/// unskipped. A reference that no run produced may belong to a test that was filtered out,
+/// skipped, on a missing shard or in a refused source; calling it an orphan would let
+/// `--prune` delete it.
+public enum OrphanSearch {
+  /// What proves that the runs covered every test.
+  public enum Proof: Sendable {
+    /// Each manifest says what its process ran (`coverage`): only runs of a whole XCTest
+    /// bundle prove it.
+    case manifests
+    /// `--require-shards`: the shard records prove that every planned test ran; the session
+    /// drops the orphans when that proof fails.
+    case shardRecords
+  }
+
+  /// Why orphans must not be looked for, or nil when they may.
+  /// - Parameters:
+  ///   - inventories: The sources read.
+  ///   - refusedSources: How many sources were refused or could not be listed.
+  ///   - skippedTests: The tests recorded as skipped, sorted.
+  ///   - proof: What proves the runs whole.
+  /// - Returns: A sentence for the summary ("orphans were not looked for: …"), or nil.
+  static func refusal(
+    inventories: [SourceInventory], refusedSources: Int, skippedTests: [String], proof: Proof
+  ) -> String? {
+    if inventories.isEmpty { return "no source was read" }
+    if refusedSources > 0 {
+      return "\(refusedSources) source(s) were refused, and their tests may own references"
+    }
+    if !inventories.allSatisfy(\.isComplete) { return "not every source is a complete run" }
+    if !skippedTests.isEmpty {
+      return
+        "\(count(skippedTests.count, "test was", "tests were")) skipped (\(list(skippedTests)))"
+        + " and may own any reference; a skipped test verified nothing"
+    }
+    guard proof == .manifests else { return nil }
+    return manifestRefusal(inventories.map { $0.manifest?.coverage })
+  }
+
+  /// Why the manifests' own coverage does not prove the runs whole, or nil.
+  private static func manifestRefusal(_ coverages: [ArchiveManifest.Coverage?]) -> String? {
+    let unknown = coverages.filter { $0 == nil }.count
+    if unknown > 0 {
+      return "\(count(unknown, "archive does", "archives do")) not say which tests ran "
+        + "(written by an older version)"
+    }
+    let scopes = coverages.compactMap { $0?.scope }
+    let selected = coverages.compactMap { $0 }.filter { $0.scope == .selectedTests }
+    if let first = selected.first {
+      let arguments = first.arguments.joined(separator: " ")
+      return "\(count(selected.count, "run", "runs")) ran selected tests only (first: "
+        + "\(arguments.isEmpty ? "no arguments" : arguments)), as a --filter or the one-test "
+        + "workers of `swift test --parallel` do; \(provingHint)"
+    }
+    let unobserved = scopes.filter { $0 == .unobserved }.count
+    if unobserved > 0 {
+      return "\(count(unobserved, "run is a Swift Testing run", "runs are Swift Testing runs")),"
+        + " which cannot see skipped or filtered-out tests; \(provingHint)"
+    }
+    return nil
+  }
+
+  private static let provingHint =
+    "to find orphans, run every test in one `swift test` process, or prove the run with "
+    + "`reference-shards run` and `merge-refs --require-shards`"
+
+  private static func count(_ number: Int, _ one: String, _ many: String) -> String {
+    "\(number) \(number == 1 ? one : many)"
+  }
+
+  private static func list(_ names: [String]) -> String {
+    let shown = names.prefix(3).joined(separator: ", ")
+    return names.count > 3 ? "\(shown), …" : shown
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import ReferenceArchive
+
+/// What a shard's folder proves: the archives and event streams in it, each with its digest,
+/// and the tests they say ran or were skipped. The runner records it in `shard.json`; the
+/// merge reads it again from the files and believes the files, not the record.
+public struct ShardEvidence: Sendable {
+  /// The archives in `archives/`, sorted by name.
+  public var archives: [ShardRecord.EvidenceFile] = []
+  /// The event streams in `events/`, sorted by name.
+  public var events: [ShardRecord.EvidenceFile] = []
+  /// Every run of every test, from the archives' manifests (XCTest) and the event streams
+  /// (Swift Testing); skipped tests are runs too, for the plan.
+  public var runs: [ArchiveRun] = []
+  /// The tests that were skipped, sorted.
+  public var skipped: [String] = []
+  /// Files that could not be read, with why.
+  public var unreadable: [(file: String, reason: String)] = []
+
+  /// Reads a shard's folders.
+  /// - Parameters:
+  ///   - archives: The `archives/` folder.
+  ///   - events: The `events/` folder.
+  ///   - log: Receives a warning for each file that cannot be read.
+  /// - Returns: The evidence; a missing folder holds none.
+  public static func collect(
+    archives: URL, events: URL, log: (String) -> Void = { _ in }
+  ) throws(ShardError) -> ShardEvidence {
+    var evidence = ShardEvidence()
+    var skipped = Set<String>()
+    for url in files(in: archives, suffix: ".zip") {
+      do {
+        let manifest = try manifest(in: url)
+        evidence.archives.append(
+          .init(
+            name: url.lastPathComponent, sha256: try FileSystem.sha256(of: url),
+            images: manifest?.images.count ?? 0))
+        evidence.runs += (manifest?.testDurations ?? []).map {
+          ArchiveRun(test: $0.test, seconds: $0.seconds)
+        }
+        skipped.formUnion(manifest?.skippedTests ?? [])
+      } catch {
+        // The merge refuses the archive too, naming it; here its tests are not on record.
+        log("warning: \(url.path) cannot be read, its tests are not on record: \(error)")
+        evidence.unreadable.append((url.path, "\(error)"))
+      }
+    }
+    for url in files(in: events, suffix: ".jsonl") {
+      do {
+        let data = Data(try FileSystem.read(url))
+        evidence.events.append(
+          .init(name: url.lastPathComponent, sha256: try FileSystem.sha256(of: url)))
+        evidence.runs += EventStream.testRuns(in: data)
+        skipped.formUnion(EventStream.skippedTests(in: data))
+      } catch {
+        log("warning: \(url.path) cannot be read, its tests are not on record: \(error)")
+        evidence.unreadable.append((url.path, "\(error)"))
+      }
+    }
+    evidence.skipped = skipped.sorted()
+    return evidence
+  }
+
+  /// The regular files of a folder with a suffix, sorted by name; none when it is missing.
+  static func files(in folder: URL, suffix: String) -> [URL] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return names.filter { $0.hasSuffix(suffix) }.sorted().map {
+      folder.appendingPathComponent($0)
+    }
+  }
+
+  /// The manifest of a coordinator archive, read without the images' bytes.
+  static func manifest(in archive: URL) throws(ArchiveError) -> ArchiveManifest? {
+    var manifest: ArchiveManifest?
+    try ZipReader().forEachEntry(
+      in: .file(archive), wantsData: { $0 == ArchiveManifest.entryName }
+    ) { entry throws(ArchiveError) in
+      guard entry.path == ArchiveManifest.entryName else { return }
+      manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
+    }
+    return manifest
+  }
+}
