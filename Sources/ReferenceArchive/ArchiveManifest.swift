@@ -159,13 +159,17 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   /// Which tests the process was asked to run; nil in archives of older versions, which then
   /// prove nothing about tests they did not run.
   public var coverage: Coverage?
+  /// How many times the run's tests run in all, on purpose (`IMAGE_GENERATION_REPLICAS`, set by
+  /// `reference-shards --replicas` and the plugin's `--repeat`); nil for once. Renders of one
+  /// test that differ between such runs are unstable, not a conflict.
+  public var replicas: Int?
 
   /// Creates a manifest.
   public init(
     formatVersion: Int = currentFormatVersion, toolVersion: String, runID: String, worker: Worker,
     mode: String, startedAt: Date, endedAt: Date?, completion: Completion, tests: [String],
     images: [Image], verifiedReferences: [String], testDurations: [TestDuration]? = nil,
-    skippedTests: [String]? = nil, coverage: Coverage? = nil
+    skippedTests: [String]? = nil, coverage: Coverage? = nil, replicas: Int? = nil
   ) {
     self.formatVersion = formatVersion
     self.toolVersion = toolVersion
@@ -181,6 +185,7 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     self.testDurations = testDurations
     self.skippedTests = skippedTests
     self.coverage = coverage
+    self.replicas = replicas
   }
 
   /// The manifest as pretty, key-sorted JSON.

@@ -23,6 +23,12 @@ extension ImageCoordinator {
       if case .invalid(let value) = environment.mode {
         log("error: " + GenerationMode.invalidMessage(value))
       }
+      if let value = environment.invalidReplicas {
+        log(
+          "error: \(ImageTestEnvironment.replicasVariable)=\(value) is not a whole number from 1 "
+            + "to 100; this run's archive does not say that its tests are replicated, so renders "
+            + "that differ between runs will be reported as conflicts, not as unstable")
+      }
     }
   }
 

@@ -277,7 +277,8 @@ public final class ImageCoordinator: @unchecked Sendable {
       skippedTests: state.skipped,
       coverage: .init(
         scope: state.coverage ?? .unobserved,
-        arguments: Array(CommandLine.arguments.dropFirst())))
+        arguments: Array(CommandLine.arguments.dropFirst())),
+      replicas: environment.replicas)
   }
 
   /// `ReferenceImages-<UTC time>-<host>-<pid>-<run id prefix>`: unique per worker, sorting by

@@ -14,6 +14,12 @@ public struct ImageTestEnvironment: Sendable {
   /// stored no image still writes an archive (its manifest only), so the tests it ran are
   /// proven to have run.
   public var shard: String?
+  /// `IMAGE_GENERATION_REPLICAS`: how many times the run's tests run in all, on purpose, set by
+  /// `reference-shards --replicas` and the plugin's `--repeat`; nil for once. Recorded in the
+  /// manifest so that `merge-refs` calls renders of one test that differ unstable.
+  public var replicas: Int?
+  /// The value of `IMAGE_GENERATION_REPLICAS` when it is not a whole number from 1 to 100.
+  public var invalidReplicas: String?
 
   /// The variable naming the archive folder.
   public static let outputVariable = "IMAGE_GENERATION_OUTPUT"
@@ -21,6 +27,8 @@ public struct ImageTestEnvironment: Sendable {
   public static let diffVariable = "IMAGE_DIFF_DIR"
   /// The variable `reference-shards run` sets for the test processes it starts.
   public static let shardVariable = "IMAGE_GENERATION_SHARD"
+  /// The variable runners set when they run every test more than once on purpose.
+  public static let replicasVariable = "IMAGE_GENERATION_REPLICAS"
 
   /// Reads the settings.
   /// - Parameter environment: The process environment.
@@ -29,6 +37,13 @@ public struct ImageTestEnvironment: Sendable {
     outputFolder = Self.folder(environment[Self.outputVariable])
     diffFolder = Self.folder(environment[Self.diffVariable])
     shard = environment[Self.shardVariable].flatMap { $0.isEmpty ? nil : $0 }
+    if let value = environment[Self.replicasVariable], !value.isEmpty {
+      if let count = Int(value), (1...100).contains(count) {
+        replicas = count > 1 ? count : nil
+      } else {
+        invalidReplicas = value
+      }
+    }
   }
 
   /// The archive folder for a package.

@@ -23,6 +23,9 @@ public struct MergePlan: Sendable {
     case conflict
     /// A reference no complete run produced or verified; deleted only with `--prune`.
     case orphan
+    /// Replicated runs of one test rendered different pixels for the path: the render is not
+    /// deterministic, so it is never written and the reference stays as it is.
+    case unstable
   }
 
   /// One destination path.
@@ -90,7 +93,7 @@ public struct MergePlan: Sendable {
   public func hasChanges(prune: Bool) -> Bool {
     items.contains {
       $0.outcome == .added || $0.outcome == .updated || $0.outcome == .conflict
-        || ($0.outcome == .orphan && prune)
+        || $0.outcome == .unstable || ($0.outcome == .orphan && prune)
     }
   }
 

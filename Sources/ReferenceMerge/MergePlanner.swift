@@ -179,6 +179,13 @@ public struct MergePlanner: Sendable {
     where !rivals.contains(where: { $0.image.pixelSHA256 == candidate.image.pixelSHA256 }) {
       rivals.append(candidate)
     }
+    // Replicas disagree: whatever the conflict policy, no render of a nondeterministic test is
+    // a reference.
+    if rivals.count > 1 && areReplicas(rivals, inventories: inventories) {
+      return MergePlan.Item(
+        path: path, outcome: .unstable, chosen: nil, rivals: rivals, conflictingPixels: nil,
+        resolvedByNewest: false)
+    }
     if rivals.count > 1 && options.onConflict == .fail {
       return MergePlan.Item(
         path: path, outcome: .conflict, chosen: nil, rivals: rivals,
@@ -190,6 +197,18 @@ public struct MergePlanner: Sendable {
       chosen: chosen,
       rivals: rivals.count > 1 ? rivals : [], conflictingPixels: nil,
       resolvedByNewest: rivals.count > 1)
+  }
+
+  /// Whether disagreeing renders are replicas: one test's renders from runs that repeat the
+  /// tests on purpose (`reference-shards --replicas`, the plugin's `--repeat`). Other sources
+  /// that disagree stay a conflict, which `--on-conflict newest` may resolve.
+  private func areReplicas(_ rivals: [MergePlan.Candidate], inventories: [SourceInventory])
+    -> Bool
+  {
+    guard let test = rivals[0].image.test else { return false }
+    return rivals.allSatisfy {
+      $0.image.test == test && (inventories[$0.sourceIndex].manifest?.replicas ?? 1) > 1
+    }
   }
 
   /// Added, updated or unchanged, by content: equal bytes, else equal decoded pixels. A Git

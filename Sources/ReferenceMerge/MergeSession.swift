@@ -28,6 +28,7 @@ public struct MergeSession: Sendable {
     public static let conflicts: Int32 = 2
     public static let refusedInput: Int32 = 3
     public static let checkFoundChanges: Int32 = 4
+    public static let unstableRenders: Int32 = 5
   }
 
   let options: MergeOptions
@@ -230,6 +231,8 @@ extension MergeSession.Outcome {
       } else if !problems.isEmpty {
         // Sources skipped with --keep-going still show in the exit code.
         MergeSession.ExitCodes.refusedInput
+      } else if !plan.items(.unstable).isEmpty {
+        MergeSession.ExitCodes.unstableRenders
       } else {
         MergeSession.ExitCodes.success
       }

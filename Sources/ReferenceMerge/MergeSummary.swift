@@ -30,6 +30,8 @@ public struct MergeSummary: Codable, Sendable {
   public var updated: Int
   public var unchanged: Int
   public var conflicts: Int
+  /// Paths whose replicated renders differ: never written.
+  public var unstable: Int
   public var orphans: Int
   public var pruned: Int
   public var refused: Int
@@ -61,6 +63,7 @@ public struct MergeSummary: Codable, Sendable {
     updated = counts[.updated] ?? 0
     unchanged = counts[.unchanged] ?? 0
     conflicts = counts[.conflict] ?? 0
+    unstable = counts[.unstable] ?? 0
     orphans = counts[.orphan] ?? 0
     pruned = applied?.deleted.count ?? 0
     refused = plan.badSources.count + plan.destinationProblems.count
@@ -86,7 +89,7 @@ public struct MergeSummary: Codable, Sendable {
     let soleName = names.map { [$0] }
     let soleWorker = workers.map { [$0] }
     let change = { (item: MergePlan.Item) in
-      let holders = item.outcome == .conflict ? item.rivals : item.chosen.map { [$0] } ?? []
+      let holders = item.chosen.map { [$0] } ?? item.rivals
       let sole = holders.count == 1 ? holders[0].sourceIndex : nil
       return Change(
         path: item.path, outcome: item.outcome.rawValue,
@@ -162,6 +165,7 @@ public struct MergeSummary: Codable, Sendable {
     }
     json.endArray()
     json.member("unchanged", unchanged)
+    json.member("unstable", unstable)
     json.member("updated", updated)
     json.member("warnings", strings: warnings)
     json.endObject()
@@ -206,6 +210,13 @@ public struct MergeSummary: Codable, Sendable {
         body("  \(change.path): \(describe(change))")
       }
     }
+    let unstableList = changes.lazy.filter { $0.outcome == "unstable" }
+    if !unstableList.isEmpty {
+      body("unstable (replicated runs of one test rendered different pixels; not written):")
+      for change in unstableList {
+        body("  \(change.path): \(describe(change))")
+      }
+    }
     for outcome in ["added", "updated", "orphan"] {
       let list = changes.lazy.filter { $0.outcome == outcome }
       guard !list.isEmpty else { continue }
@@ -237,6 +248,7 @@ public struct MergeSummary: Codable, Sendable {
       "\(added) added, \(updated) updated, \(unchanged) unchanged, \(conflicts) conflicts, "
       + "\(orphans) orphans\(pruned > 0 ? " (\(pruned) pruned)" : ""), \(refused) refused"
     if !skipped.isEmpty { line += ", \(skipped.count) skipped" }
+    if unstable > 0 { line += ", \(unstable) unstable" }
     if !skippedTests.isEmpty {
       line += ", \(skippedTests.count) test\(skippedTests.count == 1 ? "" : "s") skipped"
     }

@@ -32,6 +32,8 @@ struct MergeRefs: ParsableCommand {
             exactly once; nothing was written (with --keep-going, the good
             sources were)
         4   --check: the merge would change the references
+        5   replicated runs of a test rendered different pixels (unstable); those
+            paths were not written, the others were
         64  invalid arguments
       """,
     version: "0.1.0")
@@ -198,7 +200,11 @@ struct MergeRefs: ParsableCommand {
     let conflicts = summary.changes.lazy.filter { $0.outcome == "conflict" }.map {
       "conflict: sources disagree about \($0.path) (\($0.sources.joined(separator: " vs ")))"
     }
-    let errors = summary.errors + conflicts
+    let unstable = summary.changes.lazy.filter { $0.outcome == "unstable" }.map {
+      "unstable: replicated runs rendered \($0.path) differently "
+        + "(\($0.workers.joined(separator: " vs ")))"
+    }
+    let errors = summary.errors + conflicts + unstable
     if let summaryMarkdown {
       let markdown = JobSummary(
         outcome: summary.summaryLine, exitCode: exitCode,

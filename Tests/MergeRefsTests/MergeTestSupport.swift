@@ -82,6 +82,8 @@ struct ArchiveBuilder {
   var skippedTests: [String] = []
   /// What the run covered: a whole XCTest bundle unless a test says otherwise.
   var coverage: ArchiveManifest.Coverage? = .init(scope: .wholeBundle, arguments: [])
+  /// How many times the run's tests ran on purpose (`IMAGE_GENERATION_REPLICAS`).
+  var replicas: Int?
 
   /// A builder for a finished run of `host`, generated at `generatedAt`.
   init(host: String = "ci-host", pid: Int32 = 4242, shard: String? = nil, generatedAt: Date) {
@@ -117,7 +119,7 @@ struct ArchiveBuilder {
       images: (images.map { recordedAs[$0.path] ?? $0 } + recordsWithoutEntries).map(record)
         .sorted { $0.path < $1.path },
       verifiedReferences: verifiedReferences, testDurations: testDurations,
-      skippedTests: skippedTests, coverage: coverage)
+      skippedTests: skippedTests, coverage: coverage, replicas: replicas)
   }
 
   /// Writes the archive as the coordinator does: the manifest (deflated), then the PNGs

@@ -118,7 +118,10 @@ final class ReviewReportTests: XCTestCase {
     let counts = try XCTUnwrap(data["counts"] as? [String: Int])
     XCTAssertEqual(
       counts,
-      ["added": 1, "updated": 3, "unchanged": 0, "conflict": 1, "orphan": 1, "skipped": 0])
+      [
+        "added": 1, "updated": 3, "unchanged": 0, "conflict": 1, "orphan": 1, "unstable": 0,
+        "skipped": 0,
+      ])
     let command = try XCTUnwrap(data["command"] as? [String])
     XCTAssertEqual(
       Array(command.dropFirst()),

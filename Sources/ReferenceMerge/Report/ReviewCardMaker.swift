@@ -40,6 +40,14 @@ struct ReviewCardMaker: Sendable {
     case .conflict:
       card.before = try copyCurrentFile(job)
       try addRivalDifference(job, to: &card)
+    case .unstable:
+      // The two renders take the places of before and after, so every comparison mode shows
+      // how the runs differ.
+      if job.rivals.count >= 2 {
+        card.before = job.rivals[0].image
+        card.after = job.rivals[1].image
+      }
+      try addRivalDifference(job, to: &card)
     case .unchanged:
       break
     }

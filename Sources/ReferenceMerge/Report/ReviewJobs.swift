@@ -54,7 +54,8 @@ struct ReviewJobs {
   private mutating func conflicts(
     images: URL, _ body: (ReviewCardMaker.Job) throws(ArchiveError) -> Void
   ) throws(ArchiveError) {
-    let conflicts = plan.items(.conflict)
+    // An unstable path shows its replicas' renders as a conflict shows its rivals.
+    let conflicts = plan.items.filter { $0.outcome == .conflict || $0.outcome == .unstable }
     guard !conflicts.isEmpty else { return }
     let firstID = nextID
     // Where each (source, path) goes: the card's id and the rival's position.
@@ -121,7 +122,7 @@ struct ReviewJobs {
 
   /// Where the image comes from: source, worker and test.
   private func meta(_ item: MergePlan.Item) -> [String] {
-    let candidates = item.outcome == .conflict ? item.rivals : item.chosen.map { [$0] } ?? []
+    let candidates = item.chosen.map { [$0] } ?? item.rivals
     var lines = candidates.map { candidate in
       let inventory = plan.inventories[candidate.sourceIndex]
       var text = "from \(inventory.source.description) (\(inventory.workerSummary))"
@@ -129,6 +130,11 @@ struct ReviewJobs {
       return text
     }
     if item.resolvedByNewest { lines.append("sources disagreed; the newest run was taken") }
+    if item.outcome == .unstable {
+      lines.append(
+        "replicated runs of this test rendered different pixels: the render is not "
+          + "deterministic, so neither was written")
+    }
     return lines
   }
 }

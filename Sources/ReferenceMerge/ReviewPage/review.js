@@ -28,7 +28,7 @@
     { key: 'overlay', name: 'difference overlay' },
     { key: 'boxes', name: 'changed regions' },
   ];
-  const OUTCOMES = ['added', 'updated', 'conflict', 'orphan'];
+  const OUTCOMES = ['added', 'updated', 'conflict', 'unstable', 'orphan'];
   const DECIDABLE = new Set(['added', 'updated']);
   const STATUSES = ['all', 'undecided', 'accepted', 'rejected'];
   const MIN_GRID_SCALE = 6; // screen pixels per image pixel from which the pixel grid shows
@@ -386,6 +386,10 @@
     if (card.outcome === 'conflict') {
       note.append(make('span', '',
         'Sources disagree: nothing lands for this path until one run is chosen (or it is left out).'));
+    } else if (card.outcome === 'unstable') {
+      note.append(make('span', '',
+        'Replicated runs of this test rendered different pixels: "before" is one run\'s render, '
+        + '"after" the other\'s. Neither lands; make the render deterministic.'));
     } else if (card.outcome === 'orphan') {
       note.append(make('span', '',
         'No complete run produced this reference; it stays, and is only pruned by merge-refs --prune.'));
@@ -719,6 +723,7 @@
     const counts = data.counts || {};
     $('summary').textContent = `${counts.added || 0} added, ${counts.updated || 0} updated, `
       + `${counts.unchanged || 0} unchanged, ${counts.conflict || 0} conflicts, `
+      + (counts.unstable ? `${counts.unstable} unstable, ` : '')
       + `${counts.orphan || 0} orphans, ${counts.skipped || 0} skipped — destination `
       + `${data.destination}` + (data.generatedAt ? ` — written ${data.generatedAt}` : '');
 
