@@ -40,7 +40,7 @@ struct Regeneration {
   private var scratch: URL { package.appendingPathComponent(".build/regenerate-references") }
 
   /// Builds the tests, then runs them with the generation environment and parallel workers,
-  /// their log in `output/test-log.txt`.
+  /// their log in `output/test-log.txt`; with `--repeat N`, N times, each run's log numbered.
   private func generate(into output: URL) throws {
     let place = ["--package-path", package.path, "--scratch-path", scratch.path]
     print("== building \(package.path) (scratch folder \(scratch.path))")
@@ -48,15 +48,28 @@ struct Regeneration {
     guard build == 0 else {
       throw RegenerationError(message: "building the tests failed (exit \(build)); see above")
     }
+    for run in 1...request.repeatCount {
+      try runTests(into: output, run: run)
+    }
+  }
+
+  /// One run of the tests with parallel workers.
+  private func runTests(into output: URL, run: Int) throws {
+    let repeated = request.repeatCount > 1
     print(
-      "== running tests with IMAGE_GENERATION_MODE=\(request.mode), parallel workers; "
-        + "archives in \(output.path)")
-    let log = output.appendingPathComponent("test-log.txt")
+      "== running tests with IMAGE_GENERATION_MODE=\(request.mode), parallel workers"
+        + (repeated ? ", run \(run) of \(request.repeatCount)" : "") + "; archives in "
+        + output.path)
+    let log = output.appendingPathComponent(repeated ? "test-log-\(run).txt" : "test-log.txt")
     var environment = ProcessInfo.processInfo.environment
     environment["IMAGE_GENERATION_MODE"] = request.mode
     environment["IMAGE_GENERATION_OUTPUT"] = output.path
+    // The archives say their tests run more than once on purpose: merge-refs then calls one
+    // test's renders that differ unstable instead of a conflict.
+    environment["IMAGE_GENERATION_REPLICAS"] = repeated ? "\(request.repeatCount)" : nil
     let filter = request.filter.map { ["--filter", $0] } ?? []
-    let status = try run(
+    let place = ["--package-path", package.path, "--scratch-path", scratch.path]
+    let status = try self.run(
       swiftURL, ["swift", "test", "--skip-build", "--parallel"] + place + filter,
       environment: environment, log: log)
     printHighlights(of: log)

@@ -11,23 +11,27 @@ struct RegenerationRequest {
 
   static let usage = """
     USAGE: swift package --allow-writing-to-package-directory regenerate-references
-             [--mode all|missing|failed] [--filter REGEX] [--sources FOLDER] [--dry-run]
-             [--report DIR|FILE.html] [--status-file FILE]
+             [--mode all|missing|failed] [--filter REGEX] [--repeat N] [--sources FOLDER]
+             [--dry-run] [--report DIR|FILE.html] [--status-file FILE]
 
     Runs the package's tests with IMAGE_GENERATION_MODE and parallel workers, merges every
     archive they wrote into the package with merge-refs, prints the summary and writes a review
     page: a folder (default .build/reference-review; open its index.html), or one file when the
     name ends in .html. --filter passes REGEX to `swift test --filter`.
+    --repeat N runs the tests N times (up to 10): renders of one test that differ between the
+    runs are unstable, and merge-refs lands none of them (exit 5).
     --sources merges archives collected elsewhere (a folder of CI artifacts) instead of running
     the tests. Relative paths start at the package root.
 
     The plugin exits with merge-refs' status (0 success, 1 write failed, 2 conflicts, 3 refused
-    input, 64 invalid arguments); `swift package` reports any failure as 1, so the status is
+    input, 5 unstable renders, 64 invalid arguments); `swift package` reports any failure as 1, so the status is
     printed, and --status-file FILE receives it for scripts.
     """
 
   var mode = "all"
   var filter: String?
+  /// How many times the tests run; renders that differ between the runs are unstable.
+  var repeatCount = 1
   var sources: URL?
   var dryRun = false
   var report: URL?
@@ -55,6 +59,13 @@ struct RegenerationRequest {
       switch argument {
       case "--mode": mode = try value("--mode", "all, missing or failed")
       case "--filter": filter = try value("--filter", "a regular expression")
+      case "--repeat":
+        let text = try value("--repeat", "a count from 1 to 10")
+        guard let count = Int(text), (1...10).contains(count) else {
+          throw UsageError(
+            message: "--repeat needs a count from 1 to 10, not '\(text)'", statusFile: statusFile)
+        }
+        repeatCount = count
       case "--sources": sources = resolved(try value("--sources", "a folder"))
       case "--report": report = resolved(try value("--report", "a folder or FILE.html"))
       case "--status-file": _ = try value("--status-file", "a file name")

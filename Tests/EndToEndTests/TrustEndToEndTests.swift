@@ -1,0 +1,148 @@
+import Foundation
+import ReferenceImageCore
+import ReferenceShards
+import XCTest
+
+/// What must never be lost, on a real package: references of tests that were skipped, disabled
+/// or filtered out survive `merge-refs --prune`; a shard folder that lost an archive is refused;
+/// a render that differs run to run is caught as unstable, and 500 deterministic renders are not.
+final class TrustEndToEndTests: XCTestCase {
+  private var fixture: FixturePackage!
+  private var references: URL {
+    fixture.root.appendingPathComponent("Tests/TrustTests/__References__")
+  }
+  private var output: URL { fixture.root.appendingPathComponent("trust-output") }
+
+  override func setUpWithError() throws {
+    fixture = try FixturePackage.built("TrustFixture")
+    try? FileManager.default.removeItem(at: references)
+    try? FileManager.default.removeItem(at: output)
+  }
+
+  private func reference(_ file: String, _ name: String) -> URL {
+    references.appendingPathComponent("\(file)/\(name).png")
+  }
+
+  /// Commits a reference with other pixels than any run renders.
+  private func commit(_ file: String, _ name: String) throws {
+    let url = reference(file, name)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let image = try RGBAImage(width: 4, height: 4, color: RGBAColor(red: 1, green: 2, blue: 3))
+    try Data(try PNGEncoder().encode(image)).write(to: url)
+  }
+
+  private func exists(_ file: String, _ name: String) -> Bool {
+    FileManager.default.fileExists(atPath: reference(file, name).path)
+  }
+
+  private func generate(_ arguments: [String], _ environment: [String: String] = [:]) throws {
+    let run = try fixture.test(
+      arguments,
+      environment: ["IMAGE_GENERATION_MODE": "1", "IMAGE_GENERATION_OUTPUT": output.path]
+        .merging(environment) { $1 })
+    XCTAssertEqual(run.status, 0, run.all)
+  }
+
+  private func merge(_ arguments: [String]) throws -> (ProcessOutput, [String: Any]) {
+    let result = try fixture.run(
+      [try builtProduct("merge-refs").path, "--json"] + arguments, environment: [:])
+    let json =
+      (try? JSONSerialization.jsonObject(with: Data(result.output.utf8))) as? [String: Any]
+    return (result, json ?? [:])
+  }
+
+  func testXCTestSkip_pruneKeepsItsReference_andAWholeRunPrunesTheOrphan() throws {
+    for name in ["sometimes", "old"] { try commit("XCTestCases", name) }
+    try generate(["--disable-swift-testing"], ["TRUST_SKIP": "1"])
+    let (skipped, json) = try merge(["--prune", output.path, fixture.root.path])
+    XCTAssertEqual(skipped.status, 0, skipped.all)
+    XCTAssertEqual(json["skippedTests"] as? [String], ["TrustTests.KeptTests/testSometimesSkipped"])
+    XCTAssertEqual(json["orphanSearchDone"] as? Bool, false)
+    XCTAssertTrue(exists("XCTestCases", "sometimes"), "the skipped test's reference stays")
+    XCTAssertTrue(exists("XCTestCases", "old"), "nothing is an orphan while a test skipped")
+    XCTAssertTrue(exists("XCTestCases", "drawn"))
+
+    // The same run on a machine that skips nothing proves the folder whole: the orphan goes.
+    try FileManager.default.removeItem(at: output)
+    try generate(["--disable-swift-testing"])
+    let (whole, wholeJSON) = try merge(["--prune", output.path, fixture.root.path])
+    XCTAssertEqual(whole.status, 0, whole.all)
+    XCTAssertEqual(wholeJSON["orphanSearchDone"] as? Bool, true, whole.output)
+    XCTAssertFalse(exists("XCTestCases", "old"), whole.output)
+    XCTAssertTrue(exists("XCTestCases", "sometimes"))
+  }
+
+  func testFilteredRun_pruneKeepsTheReferencesOfTestsItDidNotRun() throws {
+    for name in ["sometimes", "old"] { try commit("XCTestCases", name) }
+    try generate(["--disable-swift-testing", "--filter", "KeptTests/testDrawn"])
+    let (result, json) = try merge(["--prune", output.path, fixture.root.path])
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(exists("XCTestCases", "drawn"))
+    XCTAssertTrue(exists("XCTestCases", "sometimes"), "a filtered-out test keeps its reference")
+    XCTAssertTrue(exists("XCTestCases", "old"))
+    XCTAssertTrue(
+      (json["orphanSearchRefusal"] as? String ?? "").contains("ran selected tests only"),
+      result.output)
+  }
+
+  func testParallelWorkers_pruneNothing() throws {
+    try commit("XCTestCases", "old")
+    try generate(["--disable-swift-testing", "--parallel"])
+    let (result, _) = try merge(["--prune", output.path, fixture.root.path])
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(exists("XCTestCases", "old"), "one-test workers prove no folder whole")
+  }
+
+  func testSwiftTestingDisabledTests_throughShards_keepTheirReferences() throws {
+    let disabled = ["st-off", "st-cond", "inside", "old"]
+    for name in disabled { try commit("SwiftTestingCases", name) }
+    let shard = output.appendingPathComponent("shard-0")
+    let run = try fixture.run(
+      [
+        try builtProduct("reference-shards").path, "run", "--index", "0", "--count", "1",
+        "--output", shard.path,
+      ], environment: ["GITHUB_SHA": "c0ffee", "IMAGE_GENERATION_MODE": "1"])
+    XCTAssertEqual(run.status, 0, run.all)
+    let record = try ShardRecord.read(from: shard.appendingPathComponent(ShardRecord.fileName))
+    XCTAssertEqual(
+      record.skipped,
+      [
+        "TrustTests.OffSuite/inside()", "TrustTests.stConditional()", "TrustTests.stOff()",
+      ])
+    XCTAssertFalse(record.events.isEmpty, "the Swift Testing evidence is kept")
+
+    let (result, json) = try merge(["--require-shards", "--prune", shard.path, fixture.root.path])
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(json["skippedTests"] as? [String], record.skipped)
+    for name in disabled { XCTAssertTrue(exists("SwiftTestingCases", name), name) }
+    XCTAssertTrue(exists("SwiftTestingCases", "st-drawn"))
+
+    // An archive lost from the artifact: refused by name, nothing written.
+    try FileManager.default.removeItem(at: reference("SwiftTestingCases", "st-drawn"))
+    let holding = try XCTUnwrap(record.archives.first { ($0.images ?? 0) > 0 })
+    try FileManager.default.removeItem(
+      at: shard.appendingPathComponent("archives/\(holding.name)"))
+    let (lost, _) = try merge(["--require-shards", shard.path, fixture.root.path])
+    XCTAssertEqual(lost.status, 3, lost.all)
+    XCTAssertTrue(lost.output.contains("\(holding.name) is listed in its shard.json"), lost.all)
+    XCTAssertFalse(exists("SwiftTestingCases", "st-drawn"), "nothing written")
+  }
+
+  func testRepeatedRuns_randomRenderIsUnstable_500SteadyRendersAreNot() throws {
+    let replicated = ["IMAGE_GENERATION_REPLICAS": "2"]
+    for _ in 0..<2 {
+      try generate(["--filter", "ClockTests|steady"], replicated)
+    }
+    let (result, json) = try merge([output.path, fixture.root.path])
+    XCTAssertEqual(result.status, 5, result.all)
+    XCTAssertEqual(json["unstable"] as? Int, 1, result.output)
+    XCTAssertEqual(json["added"] as? Int, 500, "every steady render lands once")
+    let changes = json["changes"] as? [[String: Any]] ?? []
+    let unstable = changes.filter { $0["outcome"] as? String == "unstable" }
+    XCTAssertEqual(
+      unstable.compactMap { $0["path"] as? String },
+      ["Tests/TrustTests/__References__/XCTestCases/random.png"])
+    XCTAssertFalse(exists("XCTestCases", "random"), "an unstable render never lands")
+  }
+}
