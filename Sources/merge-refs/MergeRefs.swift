@@ -49,7 +49,9 @@ struct MergeRefs: ParsableCommand {
 
   @Flag(
     help:
-      "Delete orphans: references in the used folders that no complete run produced or verified.")
+      ArgumentHelp(
+        "Delete orphans: references in the used folders that no run produced or verified, "
+          + "looked for only when the runs prove that every test ran, unskipped."))
   var prune = false
 
   @Flag(
@@ -97,7 +99,8 @@ struct MergeRefs: ParsableCommand {
     name: .customLong("require-shards"),
     help: ArgumentHelp(
       "Each SOURCE is a folder written by `reference-shards run`: refuse (exit 3, nothing "
-        + "written) unless they cover every shard of one plan and every planned test ran once."))
+        + "written) unless they cover every shard of one plan and their archives and event "
+        + "streams, as the records list them, prove that every planned test ran once."))
   var requireShards = false
 
   @Option(
