@@ -23,6 +23,7 @@ final class NonASCIIPathTests: XCTestCase {
 
   func testMerge_nonASCIIPath_landsAtItsUTF8PathAndTheSummaryNamesIt() throws {
     let source = try archive()
+    XCTAssertEqual(try utf8Flags(source)[imagePath], true, "the case this test is about")
 
     let result = try MergeRefs.run([source.path, destination.path])
 
@@ -74,6 +75,26 @@ final class NonASCIIPathTests: XCTestCase {
     XCTAssertTrue(result.output.contains("1 added, 0 updated"), result.output)
     let landed = try snapshot(destination).keys.filter { $0.hasSuffix(".png") }
     XCTAssertEqual(landed.map(\.utf8).map(Array.init), [Array(imagePath.utf8)])
+  }
+
+  /// Each name in the archive's central directory, and whether its UTF-8 flag (general
+  /// purpose bit 11) is set. The archive has no comment, so the end record is its last 22 bytes.
+  private func utf8Flags(_ url: URL) throws -> [String: Bool] {
+    let bytes = Array(try Data(contentsOf: url))
+    func le(_ at: Int, _ count: Int) -> Int {
+      (0..<count).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) }
+    }
+    let end = bytes.count - 22
+    XCTAssertEqual(le(end, 4), 0x0605_4b50)
+    var flags: [String: Bool] = [:]
+    var position = le(end + 16, 4)
+    while position < end && le(position, 4) == 0x0201_4b50 {
+      let nameLength = le(position + 28, 2)
+      let name = String(decoding: bytes[position + 46..<position + 46 + nameLength], as: UTF8.self)
+      flags[name] = le(position + 8, 2) & 0x800 != 0
+      position += 46 + nameLength + le(position + 30, 2) + le(position + 32, 2)
+    }
+    return flags
   }
 
   /// A coordinator-like archive holding one image, at `imagePath` unless given.
