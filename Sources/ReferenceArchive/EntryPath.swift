@@ -51,12 +51,49 @@ package enum EntryPath {
     var text = ""
     for scalar in path.unicodeScalars {
       if isControl(scalar) {
-        let hex = String(scalar.value, radix: 16)
-        text += "\\x" + (hex.count < 2 ? "0" + hex : hex)
+        text += hex(UInt8(scalar.value))
       } else {
         text.unicodeScalars.append(scalar)
       }
     }
     return text
+  }
+
+  /// A name read as raw bytes, as a string; nil unless the bytes are valid UTF-8 (decoding
+  /// would replace invalid bytes with U+FFFD, a name that is in no archive).
+  package static func decoded(_ bytes: some Collection<UInt8>) -> String? {
+    let name = String(decoding: bytes, as: UTF8.self)
+    return name.utf8.elementsEqual(bytes) ? name : nil
+  }
+
+  /// Raw name bytes for a message: valid UTF-8 as text, every other byte and control
+  /// characters as `\xNN`, so `caf\xe9.png` shows what the archive holds.
+  package static func escaped(bytes: [UInt8]) -> String {
+    var text = ""
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var position = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded):
+        let scalar = Unicode.UTF8.decode(encoded)
+        if isControl(scalar) {
+          text += hex(UInt8(scalar.value))
+        } else {
+          text.unicodeScalars.append(scalar)
+        }
+        position += encoded.count
+      case .error(let length):
+        text += bytes[position..<position + length].map(hex).joined()
+        position += length
+      case .emptyInput:
+        return text
+      }
+    }
+  }
+
+  private static func hex(_ byte: UInt8) -> String {
+    let hex = String(byte, radix: 16)
+    return "\\x" + (hex.count < 2 ? "0" + hex : hex)
   }
 }

@@ -7,51 +7,136 @@ package enum ZipDirectory {
   /// Whether the archive has an entry of exactly this name; nil when the directory cannot be
   /// read (then callers must not assume either way).
   package static func containsEntry(_ name: String, in input: ZipReader.Input) -> Bool? {
-    switch input {
-    case .file(let url):
-      guard let file = OpenFile(url) else { return nil }
-      return containsEntry(name, read: file.read, size: { file.size })
-    case .memory(let bytes, _):
-      return containsEntry(name) { offset, count in
-        offset >= 0 && offset + count <= bytes.count ? Array(bytes[offset..<offset + count]) : nil
-      } size: {
-        bytes.count
-      }
-    }
+    guard let (read, size) = reader(of: input) else { return nil }
+    return containsEntry(name, read: read, size: size)
   }
 
   /// Every entry the directory lists, in order, as entries without bytes, with the kind
   /// libarchive gives them (the Unix mode of archives made on Unix; a trailing `/` for
-  /// folders); nil when the directory cannot be read.
+  /// folders); nil when the directory cannot be read, or a name is not valid UTF-8 (then
+  /// `ZipReader` refuses that entry by name, rather than a listing showing an altered one).
   package static func entries(in url: URL) -> [ArchiveEntry]? {
-    guard let file = OpenFile(url),
-      let (offset, length) = directoryRange(read: file.read, size: { file.size }),
-      length < 1 << 30, let directory = file.read(offset, length)
+    guard let file = OpenFile(url), let records = records(read: file.read, size: { file.size })
     else { return nil }
     var entries: [ArchiveEntry] = []
-    var position = 0
-    while position < directory.count {
-      guard position + 46 <= directory.count, le32(directory, position) == 0x0201_4b50 else {
-        return nil
-      }
-      let nameLength = le16(directory, position + 28)
-      let nameStart = position + 46
-      guard nameStart + nameLength <= directory.count else { return nil }
-      let name = String(decoding: directory[nameStart..<nameStart + nameLength], as: UTF8.self)
-      let madeOnUnix = directory[position + 5] == 3
-      let mode = madeOnUnix ? le32(directory, position + 38) >> 16 : 0
+    entries.reserveCapacity(records.count)
+    for record in records {
+      guard let name = EntryPath.decoded(record.name) else { return nil }
       let kind: ArchiveEntry.Kind =
-        switch mode & 0o170000 {
+        switch record.mode & 0o170000 {
         case 0o120000: .symbolicLink
         case 0o040000: .directory
         case 0, 0o100000: name.hasSuffix("/") ? .directory : .regularFile
         default: .special
         }
       entries.append(ArchiveEntry(path: name, kind: kind, bytes: []))
-      position =
-        nameStart + nameLength + le16(directory, position + 30) + le16(directory, position + 32)
     }
     return entries
+  }
+
+  /// The entry names of one archive byte for byte as its local headers store them, looked up
+  /// by where an entry's data starts (where libarchive's reading stands right after a header).
+  /// `ZipReader` asks for the names libarchive cannot give unaltered; the directory is read on
+  /// the first question.
+  package final class LocalNames {
+    private let input: ZipReader.Input
+    private var read: ((Int, Int) -> [UInt8]?)?
+    /// The local headers' offsets, ascending; nil until read, empty when unreadable.
+    private var offsets: [Int]?
+
+    package init(_ input: ZipReader.Input) {
+      self.input = input
+    }
+
+    /// The name in the local header whose name and extra field end at `dataStart`; nil when no
+    /// header the directory lists ends there.
+    package func name(endingAt dataStart: Int) -> [UInt8]? {
+      if offsets == nil {
+        let reader = ZipDirectory.reader(of: input)
+        read = reader?.read
+        offsets =
+          reader.flatMap { records(read: $0.read, size: $0.size) }?
+          .map(\.localHeaderOffset).sorted() ?? []
+      }
+      // Headers do not overlap, so the one that ends at `dataStart` is the last one before it.
+      guard let read, let offset = lastOffset(before: dataStart),
+        let header = read(offset, 30), le32(header, 0) == 0x0403_4b50
+      else { return nil }
+      let nameLength = le16(header, 26)
+      let nameStart = offset + 30
+      guard nameStart + nameLength + le16(header, 28) == dataStart else { return nil }
+      return read(nameStart, nameLength)
+    }
+
+    /// A binary search: archives may hold tens of thousands of entries.
+    private func lastOffset(before position: Int) -> Int? {
+      guard let offsets else { return nil }
+      var low = 0
+      var high = offsets.count
+      while low < high {
+        let middle = (low + high) / 2
+        if offsets[middle] < position { low = middle + 1 } else { high = middle }
+      }
+      return low > 0 ? offsets[low - 1] : nil
+    }
+  }
+
+  /// The fields of one central-directory record this file needs.
+  private struct Record {
+    var name: ArraySlice<UInt8>
+    /// The Unix mode of archives made on Unix, else 0.
+    var mode: Int
+    var localHeaderOffset: Int
+  }
+
+  /// Every record of the central directory, in order; nil when it cannot be read.
+  private static func records(read: (Int, Int) -> [UInt8]?, size: () -> Int?) -> [Record]? {
+    guard let (offset, length) = directoryRange(read: read, size: size),
+      length < 1 << 30, let directory = read(offset, length)
+    else { return nil }
+    var records: [Record] = []
+    var position = 0
+    while position < directory.count {
+      guard position + 46 <= directory.count, le32(directory, position) == 0x0201_4b50 else {
+        return nil
+      }
+      let nameLength = le16(directory, position + 28)
+      let extraLength = le16(directory, position + 30)
+      let nameStart = position + 46
+      guard nameStart + nameLength <= directory.count else { return nil }
+      let madeOnUnix = directory[position + 5] == 3
+      let extra =
+        directory[
+          nameStart + nameLength..<min(nameStart + nameLength + extraLength, directory.count)]
+      records.append(
+        Record(
+          name: directory[nameStart..<nameStart + nameLength],
+          mode: madeOnUnix ? le32(directory, position + 38) >> 16 : 0,
+          localHeaderOffset: localHeaderOffset(directory, record: position, extra: extra)))
+      position = nameStart + nameLength + extraLength + le16(directory, position + 32)
+    }
+    return records
+  }
+
+  /// A record's local header offset; archives past 4 GiB keep it in the zip64 extra field,
+  /// after whichever of the sizes also overflowed.
+  private static func localHeaderOffset(
+    _ directory: [UInt8], record: Int, extra: ArraySlice<UInt8>
+  ) -> Int {
+    let offset = le32(directory, record + 42)
+    guard offset == 0xFFFF_FFFF else { return offset }
+    var field = extra.startIndex
+    while field + 4 <= extra.endIndex {
+      let id = le16(directory, field)
+      let length = le16(directory, field + 2)
+      if id == 0x0001 {
+        let overflowed = [record + 24, record + 20].filter { le32(directory, $0) == 0xFFFF_FFFF }
+        let at = field + 4 + 8 * overflowed.count
+        return at + 8 <= min(field + 4 + length, extra.endIndex) ? le64(directory, at) : offset
+      }
+      field += 4 + length
+    }
+    return offset
   }
 
   private static func containsEntry(
@@ -77,6 +162,25 @@ package enum ZipDirectory {
       position = nameStart + nameLength + extraLength + commentLength
     }
     return false
+  }
+
+  /// Reads ranges of an archive on disk or in memory, and its size; nil when the file cannot
+  /// be opened.
+  private static func reader(of input: ZipReader.Input)
+    -> (read: (Int, Int) -> [UInt8]?, size: () -> Int?)?
+  {
+    switch input {
+    case .file(let url):
+      guard let file = OpenFile(url) else { return nil }
+      return (file.read, { file.size })
+    case .memory(let bytes, _):
+      return (
+        { offset, count in
+          offset >= 0 && count >= 0 && offset + count <= bytes.count
+            ? Array(bytes[offset..<offset + count]) : nil
+        }, { bytes.count }
+      )
+    }
   }
 
   /// The central directory's offset and length, from the end record (or its zip64 form).

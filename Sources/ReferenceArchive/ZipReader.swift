@@ -99,8 +99,8 @@ public struct ZipReader: Sendable {
       try archive.check(
         archive_read_open_filename(archive.pointer, url.path, 1 << 16), "opening the archive")
       try readEntries(
-        archive, archiveSize: archiveSize, headersOnly: headersOnly, wantsData: wantsData,
-        entryLimit: entryLimit, body)
+        archive, input: input, archiveSize: archiveSize, headersOnly: headersOnly,
+        wantsData: wantsData, entryLimit: entryLimit, body)
     case .memory(let bytes, _):
       archiveSize = bytes.count
       // withUnsafeBytes rethrows untyped errors, so the typed one is carried out by hand.
@@ -111,8 +111,8 @@ public struct ZipReader: Sendable {
             archive_read_open_memory(archive.pointer, buffer.baseAddress, buffer.count),
             "opening the archive")
           try readEntries(
-            archive, archiveSize: archiveSize, headersOnly: headersOnly, wantsData: wantsData,
-            entryLimit: entryLimit, body)
+            archive, input: input, archiveSize: archiveSize, headersOnly: headersOnly,
+            wantsData: wantsData, entryLimit: entryLimit, body)
         } catch {
           failure = error
         }
@@ -122,13 +122,14 @@ public struct ZipReader: Sendable {
   }
 
   private func readEntries(
-    _ archive: LibArchiveHandle, archiveSize: Int, headersOnly: Bool,
+    _ archive: LibArchiveHandle, input: Input, archiveSize: Int, headersOnly: Bool,
     wantsData: (String) -> Bool, entryLimit: Int,
     _ body: (ArchiveEntry) throws(ArchiveError) -> Void
   ) throws(ArchiveError) {
     var header: OpaquePointer?
     var count = 0
     var total = 0
+    let localNames = ZipDirectory.LocalNames(input)
     while count < entryLimit {
       let status = archive_read_next_header(archive.pointer, &header)
       if status == ARCHIVE_EOF { break }
@@ -140,7 +141,7 @@ public struct ZipReader: Sendable {
           source: archive.name, entry: nil,
           reason: "more than \(limits.maximumEntryCount) entries")
       }
-      let path = archive_entry_pathname(header).map { String(cString: $0) } ?? ""
+      let path = try Self.path(of: header, number: count, in: archive, localNames: localNames)
       let kind = Self.kind(of: header)
       var bytes: [UInt8] = []
       if kind == .regularFile && !headersOnly && wantsData(path) {
@@ -232,6 +233,34 @@ public struct ZipReader: Sendable {
           + "(truncated?)")
     }
     return bytes
+  }
+
+  /// The entry's name exactly as stored. libarchive converts names to the process's locale:
+  /// in a program that never set one every non-ASCII name fails to convert, and where one is
+  /// set UTF-8 names come out NFC-normalized, no longer the bytes the archive holds. So only an
+  /// ASCII name, which no conversion alters, is taken from it; any other is read byte for byte
+  /// from the entry's local header, and refused unless it is valid UTF-8.
+  private static func path(
+    of header: OpaquePointer, number: Int, in archive: LibArchiveHandle,
+    localNames: ZipDirectory.LocalNames
+  ) throws(ArchiveError) -> String {
+    if let converted = archive_entry_pathname_utf8(header) {
+      let name = String(cString: converted)
+      if name.utf8.allSatisfy({ $0 < 0x80 }) { return name }
+    }
+    // Right after a header, libarchive's reading stands where the entry's data starts.
+    let dataStart = Int(archive_filter_bytes(archive.pointer, 0))
+    guard let bytes = localNames.name(endingAt: dataStart) else {
+      throw .refusedEntry(
+        source: archive.name, entry: "#\(number)",
+        reason: "its name is not ASCII and cannot be found in the archive's headers")
+    }
+    guard let name = EntryPath.decoded(bytes) else {
+      throw .refusedEntry(
+        source: archive.name, entry: EntryPath.escaped(bytes: bytes),
+        reason: "the name is not valid UTF-8")
+    }
+    return name
   }
 
   private static func declaredSize(_ header: OpaquePointer) -> Int? {

@@ -56,6 +56,11 @@ public struct ZipWriter: Sendable {
   ) throws(ArchiveError) {
     let archive = try LibArchiveHandle(.write, name: path.path)
     try archive.check(archive_write_set_format_zip(archive.pointer), "choosing the zip format")
+    // Names as UTF-8 with the zip standard's UTF-8 flag (general purpose bit 11), whatever the
+    // locale: without it other tools read `café` in their legacy code page, as `caf├⌐`.
+    try archive.check(
+      archive_write_set_options(archive.pointer, "zip:hdrcharset=UTF-8"),
+      "choosing UTF-8 names")
     try archive.check(archive_write_open_filename(archive.pointer, path.path), "creating the file")
     let seconds = Int(modificationDate.timeIntervalSince1970)
     for entry in entries {
@@ -68,7 +73,9 @@ public struct ZipWriter: Sendable {
           : archive_write_zip_set_compression_deflate(archive.pointer),
         "choosing the compression of \(entry.path)")
       let header = try LibArchiveEntry()
-      archive_entry_set_pathname(header.pointer, entry.path)
+      // Given as UTF-8, not in the locale's encoding, which cannot hold non-ASCII names in a
+      // program that never set one.
+      archive_entry_set_pathname_utf8(header.pointer, entry.path)
       archive_entry_set_filetype(header.pointer, ri_archive_filetype_regular())
       archive_entry_set_perm(header.pointer, 0o644)
       archive_entry_set_size(header.pointer, la_int64_t(bytes.count))
