@@ -21,7 +21,7 @@ public struct JobSummary {
 
   /// One changed reference.
   public struct Change: Sendable {
-    /// `added`, `updated`, `conflict` or `orphan`.
+    /// `added`, `updated`, `conflict`, `unstable` or `orphan`.
     public var outcome: String
     /// The package-relative path.
     public var path: String
@@ -88,11 +88,13 @@ public struct JobSummary {
     let planned = shards.reduce(0) { $0 + $1.record.planned.count }
     let ran = shards.reduce(0) { $0 + $1.record.ran.count }
     let once = shards.reduce(0) { $0 + $1.record.ran.filter { $0.count == 1 }.count }
+    let skipped = shards.reduce(0) { $0 + $1.record.skipped.count }
     let seconds = shards.map(\.record.seconds)
     let count = shards.first?.record.count ?? 0
     line(
       "\(shards.count) of \(count) shards, \(planned) tests planned, \(ran) on record "
-        + "(\(once) exactly once), \(shards.reduce(0) { $0 + $1.images }) images; balance "
+        + "(\(once) exactly once\(skipped > 0 ? ", \(skipped) skipped" : "")), "
+        + "\(shards.reduce(0) { $0 + $1.images }) images; balance "
         + "(max/mean seconds) \(String(format: "%.2f", ShardPlan.balance(seconds)))")
     line("")
     line("| shard | tests | images | seconds | swift test |")

@@ -22,7 +22,7 @@ public struct ShardCheck: Sendable {
     }
 
     /// The record with what ran and was skipped taken from the evidence, when read.
-    var proven: ShardRecord {
+    public var proven: ShardRecord {
       guard let evidence else { return record }
       var proven = record
       proven.ran = ShardRecord.fold(evidence.runs)

@@ -46,7 +46,7 @@ struct ShardInputs: Sendable {
       let folder = URL(fileURLWithPath: source.name).standardizedFileURL.path + "/"
       let images = (plan?.inventories ?? []).filter { $0.source.description.hasPrefix(folder) }
         .reduce(0) { $0 + $1.imageCount }
-      return JobSummary.Shard(record: source.record, images: images)
+      return JobSummary.Shard(record: source.proven, images: images)
     }
   }
 

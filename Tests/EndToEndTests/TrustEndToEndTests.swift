@@ -17,6 +17,7 @@ final class TrustEndToEndTests: XCTestCase {
     fixture = try FixturePackage.built("TrustFixture")
     try? FileManager.default.removeItem(at: references)
     try? FileManager.default.removeItem(at: output)
+    try? FileManager.default.removeItem(at: fixture.root.appendingPathComponent("trust-review"))
   }
 
   private func reference(_ file: String, _ name: String) -> URL {
@@ -144,5 +145,44 @@ final class TrustEndToEndTests: XCTestCase {
       unstable.compactMap { $0["path"] as? String },
       ["Tests/TrustTests/__References__/XCTestCases/random.png"])
     XCTAssertFalse(exists("XCTestCases", "random"), "an unstable render never lands")
+  }
+
+  func testNonASCIINames_throughCoordinatorMergeReportAndDecisionFile() throws {
+    try generate(["--disable-swift-testing", "--filter", "KeptTests/testNamesInOtherScripts"])
+    let name = "cafe\u{301}/日本語-русский-עברית-😀"
+    let path = "Tests/TrustTests/__References__/XCTestCases/\(name).png"
+    let archives = try FileManager.default.contentsOfDirectory(atPath: output.path)
+      .filter { $0.hasSuffix(".zip") }
+    XCTAssertEqual(archives.count, 1, "\(archives)")
+    let listing = try runProcess(
+      "/usr/bin/env", ["unzip", "-Z1", output.appendingPathComponent(archives[0]).path],
+      in: output, environment: ["LANG": "C.UTF-8"])
+    XCTAssertTrue(
+      listing.output.split(separator: "\n").contains { Array($0.utf8) == Array(path.utf8) },
+      "unzip reads the coordinator's name as written: \(listing.output)")
+
+    // Beside the archives' folder, not in it: a folder source holds archives only.
+    let report = fixture.root.appendingPathComponent("trust-review")
+    let (dry, _) = try merge(["--dry-run", "--report", report.path, output.path, fixture.root.path])
+    XCTAssertEqual(dry.status, 0, dry.all)
+    let data = try Data(contentsOf: report.appendingPathComponent("review-data.js"))
+    XCTAssertNotNil(
+      data.range(of: Data(path.utf8)), "the report names the path byte for byte")
+
+    let decisions = fixture.root.appendingPathComponent("trust-decisions.txt")
+    try Data((path + "\n").utf8).write(to: decisions)
+    let (landed, json) = try merge([
+      "--include-from", decisions.path, output.path, fixture.root.path,
+    ])
+    XCTAssertEqual(landed.status, 0, landed.all)
+    XCTAssertEqual(json["added"] as? Int, 1, landed.output)
+    let folder = references.appendingPathComponent("XCTestCases/cafe\u{301}")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    XCTAssertEqual(files.map { Array($0.utf8) }, [Array("日本語-русский-עברית-😀.png".utf8)])
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(
+        atPath: references.appendingPathComponent("XCTestCases").path
+      )
+      .map { Array($0.utf8) }, [Array("cafe\u{301}".utf8)], "the decomposed name is kept")
   }
 }

@@ -16,6 +16,8 @@ struct ReviewData {
     var sources: [SourceInventory]
     var problems: [String]
     var warnings: [String]
+    /// The tests the runs recorded as skipped.
+    var skippedTests: [String]
   }
 
   /// How an image file appears in `src`: its relative path in a folder report, a data URI
@@ -67,6 +69,7 @@ struct ReviewData {
     json.endArray()
     json.member("problems", strings: header.problems)
     json.member("warnings", strings: header.warnings)
+    json.member("skippedTests", strings: header.skippedTests)
     json.key("cards")
     json.beginArray()
   }

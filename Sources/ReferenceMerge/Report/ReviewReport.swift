@@ -131,6 +131,6 @@ public struct ReviewReport: Sendable {
       command: [landCommand[0], "--include-from", Self.decisionFileName]
         + landCommand.dropFirst(),
       counts: plan.counts, skipped: plan.skipped.count, sources: plan.inventories,
-      problems: problems, warnings: warnings)
+      problems: problems, warnings: warnings, skippedTests: plan.skippedTests)
   }
 }

@@ -753,6 +753,13 @@
     }
     for (const problem of data.problems || []) $('problems').append(make('li', '', problem));
     for (const warning of data.warnings || []) $('problems').append(make('li', 'warning', warning));
+    const skippedTests = data.skippedTests || [];
+    if (skippedTests.length) {
+      const shown = skippedTests.slice(0, 20).join(', ') + (skippedTests.length > 20 ? ', …' : '');
+      $('problems').append(make('li', 'warning',
+        `${skippedTests.length} test${skippedTests.length === 1 ? ' was' : 's were'} skipped: they `
+        + `verified nothing, and the references they may own are kept (${shown})`));
+    }
 
     const modes = $('modes');
     MODES.forEach((mode, index) => {

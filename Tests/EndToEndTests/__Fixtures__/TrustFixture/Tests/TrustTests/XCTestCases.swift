@@ -13,6 +13,11 @@ final class KeptTests: XCTestCase {
     try XCTSkipIf(ProcessInfo.processInfo.environment["TRUST_SKIP"] == "1", "not on this machine")
     assertImage(square(20), named: "sometimes")
   }
+
+  /// Names people write in their own languages, with a decomposed é (e + U+0301).
+  func testNamesInOtherScripts() {
+    assertImage(square(30), named: "cafe\u{301}/日本語-русский-עברית-😀")
+  }
 }
 
 /// A render that differs on every run: 128 random bits in its first pixels.
