@@ -1,8 +1,9 @@
 import Foundation
 
 /// The proof `merge-refs --require-shards` asks for: the records cover shards 0..<N of one
-/// plan (one commit, one N, one listing) and every planned test ran exactly once. A value, so
-/// the merge decides before writing anything and tests call it directly.
+/// plan (one commit, one N, one replica count R, one listing) and every planned test ran
+/// exactly once in each shard that planned it, so R times in all. A value, so the merge decides
+/// before writing anything and tests call it directly.
 public struct ShardCheck: Sendable {
   /// A record and the SOURCE it came from.
   public struct Source: Sendable {
@@ -66,11 +67,8 @@ public struct ShardCheck: Sendable {
     let missing = (0..<max(count, 0)).filter { byIndex[$0] == nil }
     if !missing.isEmpty { problems.append(.missingShards(missing, count: count)) }
     problems += runProblems(records)
-    if missing.isEmpty && problems.isEmpty {
-      let planned = records.flatMap(\.planned).sorted()
-      if ShardPlan.listingDigest(planned) != records[0].listingSHA256 {
-        problems.append(.planDoesNotCoverListing)
-      }
+    if missing.isEmpty && problems.isEmpty && !coversListing(records) {
+      problems.append(.planDoesNotCoverListing)
     }
     let planned = Set(records.flatMap(\.planned))
     for archive in archives {
@@ -126,37 +124,54 @@ public struct ShardCheck: Sendable {
     return problems
   }
 
-  /// Records that are not of one plan: other commits, counts or listings.
+  /// Whether the records' planned tests are the listing they were planned from, each test in
+  /// exactly R shards: a test dropped from a shard or added to another is an edited record.
+  private func coversListing(_ records: [ShardRecord]) -> Bool {
+    let planned = records.flatMap(\.planned)
+    let unique = Array(Set(planned)).sorted()
+    let shards = Dictionary(planned.map { ($0, 1) }, uniquingKeysWith: +)
+    return ShardPlan.listingDigest(unique) == records[0].listingSHA256
+      && shards.values.allSatisfy { $0 == records[0].replicas }
+  }
+
+  /// Records that are not of one plan: other commits, counts, replica counts or listings.
   private func disagreements(_ records: [ShardRecord]) -> [ShardProblem] {
     var problems: [ShardProblem] = []
     let commits = Dictionary(grouping: records, by: \.commit).mapValues { $0.map(\.index).sorted() }
     if commits.count > 1 { problems.append(.differentCommits(commits)) }
     let counts = Dictionary(grouping: records, by: \.count).mapValues { $0.map(\.index).sorted() }
     if counts.count > 1 { problems.append(.differentCounts(counts)) }
+    let replicas = Dictionary(grouping: records, by: \.replicas)
+      .mapValues { $0.map(\.index).sorted() }
+    if replicas.count > 1 { problems.append(.differentReplicas(replicas)) }
     let listings = Dictionary(grouping: records, by: \.listingSHA256)
       .mapValues { $0.map(\.index).sorted() }
     if listings.count > 1 { problems.append(.differentListings(listings)) }
     return problems
   }
 
-  /// Planned tests that did not run, ran twice, or ran in a shard that did not plan them.
+  /// Planned tests that did not run in a shard that planned them, ran more than once in one
+  /// shard or more than R times in all, or ran in a shard that did not plan them.
   private func runProblems(_ records: [ShardRecord]) -> [ShardProblem] {
+    // With records that disagree about R, the largest, so the disagreement is the problem
+    // reported rather than every test "ran twice".
+    let replicas = records.map(\.replicas).max() ?? 1
     var runs: [String: Int] = [:]
+    var notRun: Set<String> = []
+    var twice: Set<String> = []
     var problems: [ShardProblem] = []
     for record in records.sorted(by: { $0.index < $1.index }) {
       let planned = Set(record.planned)
-      var outside: [String] = []
-      for run in record.ran {
-        runs[run.test, default: 0] += run.count
-        if !planned.contains(run.test) { outside.append(run.test) }
-      }
+      let ran = Dictionary(record.ran.map { ($0.test, $0.count) }, uniquingKeysWith: +)
+      let outside = record.ran.map(\.test).filter { !planned.contains($0) }
       if !outside.isEmpty { problems.append(.ranOutsidePlan(shard: record.index, tests: outside)) }
+      notRun.formUnion(planned.filter { ran[$0] == nil })
+      twice.formUnion(ran.filter { $0.value > 1 }.keys)
+      runs.merge(ran, uniquingKeysWith: +)
     }
-    let planned = Set(records.flatMap(\.planned))
-    let notRun = planned.filter { runs[$0] == nil }.sorted()
-    let twice = runs.filter { $0.value > 1 }.keys.sorted()
-    if !notRun.isEmpty { problems.append(.notRun(notRun)) }
-    if !twice.isEmpty { problems.append(.ranTwice(twice)) }
+    twice.formUnion(runs.filter { $0.value > replicas }.keys)
+    if !notRun.isEmpty { problems.append(.notRun(notRun.sorted())) }
+    if !twice.isEmpty { problems.append(.ranTwice(twice.sorted())) }
     return problems
   }
 }

@@ -10,6 +10,8 @@ public enum ShardError: Error, Sendable, Equatable, CustomStringConvertible {
   case unreadableListing(path: String, reason: String)
   /// The shard's index or count is out of range.
   case badShard(index: Int, count: Int)
+  /// The replica count is below 1 or above the number of shards.
+  case badReplicas(replicas: Int, count: Int)
   /// No commit was given and none could be found.
   case noCommit
   /// A file of the shard's output could not be written or read.
@@ -30,6 +32,10 @@ public enum ShardError: Error, Sendable, Equatable, CustomStringConvertible {
     case .badShard(let index, let count):
       "shard \(index) of \(count) does not exist: give --count of 1 or more and --index from 0 "
         + "to count - 1"
+    case .badReplicas(let replicas, let count):
+      "\(replicas) replicas on \(count) shard\(count == 1 ? "" : "s") cannot be: each replica of "
+        + "a test runs on a different shard, so give --replicas from 1 to the number of shards "
+        + "(\(max(count, 1)))"
     case .noCommit:
       "no commit is known: GITHUB_SHA is unset and `git rev-parse HEAD` failed; give --commit"
     case .io(let path, let reason):

@@ -11,15 +11,18 @@ public enum ShardProblem: Sendable, Equatable, CustomStringConvertible {
   case differentCommits([String: [Int]])
   /// The shards disagree about the number of shards.
   case differentCounts([Int: [Int]])
+  /// The shards disagree about how many different shards run each test.
+  case differentReplicas([Int: [Int]])
   /// The shards listed different tests, so their plans are not one plan.
   case differentListings([String: [Int]])
   /// Two records claim the same shard index.
   case duplicateShard(index: Int, sources: [String])
   /// Shards of the plan have no record (their upload is missing).
   case missingShards([Int], count: Int)
-  /// Planned tests that no shard ran.
+  /// Planned tests that a shard which planned them did not run.
   case notRun([String])
-  /// Tests that ran more than once: in one shard (count 2 or more) or in several shards.
+  /// Tests that ran more often than planned: more than once in one shard (count 2 or more),
+  /// or in more shards than the plan's replica count.
   case ranTwice([String])
   /// Tests a shard ran that its plan did not give it.
   case ranOutsidePlan(shard: Int, tests: [String])
@@ -56,6 +59,10 @@ public enum ShardProblem: Sendable, Equatable, CustomStringConvertible {
       "the shards disagree about the number of shards: "
         + counts.sorted { $0.key < $1.key }.map { "\($0.key) (shards \(list($0.value)))" }
         .joined(separator: ", ") + "; merge the artifacts of one workflow run"
+    case .differentReplicas(let replicas):
+      "the shards disagree about how many shards run each test (--replicas): "
+        + replicas.sorted { $0.key < $1.key }.map { "\($0.key) (shards \(list($0.value)))" }
+        .joined(separator: ", ") + "; merge the artifacts of one workflow run"
     case .differentListings(let listings):
       "the shards planned from different test lists (built from different code?): "
         + listings.sorted { $0.key < $1.key }
@@ -76,8 +83,9 @@ public enum ShardProblem: Sendable, Equatable, CustomStringConvertible {
       "shard \(shard) ran \(tests.count) test\(tests.count == 1 ? "" : "s") its plan did not "
         + "give it: \(names(tests))"
     case .planDoesNotCoverListing:
-      "the shards' planned tests together are not the test list they were planned from; "
-        + "the records were edited or come from different plans"
+      "the shards' planned tests together are not the test list they were planned from, each "
+        + "test in as many shards as the plan's replicas; the records were edited or come from "
+        + "different plans"
     case .archiveOutsidePlan(let archive, let tests):
       "\(archive) lists \(tests.count) test\(tests.count == 1 ? "" : "s") of no shard of the "
         + "plan: \(names(tests)); it comes from another run, leave it out"

@@ -59,6 +59,8 @@ public struct ShardRecord: Codable, Sendable, Equatable {
   public var index: Int
   /// How many shards the plan has.
   public var count: Int
+  /// How many different shards the plan runs each test on (`ShardPlan.replicas`).
+  public var replicas: Int
   /// SHA-256 of the plan's sorted test list (`ShardPlan.listingSHA256`).
   public var listingSHA256: String
   /// The tests the plan gave this shard, sorted.
@@ -81,7 +83,8 @@ public struct ShardRecord: Codable, Sendable, Equatable {
 
   /// Creates a record.
   public init(
-    commit: String, index: Int, count: Int, listingSHA256: String, planned: [String],
+    commit: String, index: Int, count: Int, replicas: Int = 1, listingSHA256: String,
+    planned: [String],
     ran: [Run], startedAt: Date, endedAt: Date, swiftTestStatus: Int32,
     archives: [EvidenceFile], events: [EvidenceFile] = [], skipped: [String] = []
   ) {
@@ -89,6 +92,7 @@ public struct ShardRecord: Codable, Sendable, Equatable {
     self.commit = commit
     self.index = index
     self.count = count
+    self.replicas = replicas
     self.listingSHA256 = listingSHA256
     self.planned = planned
     self.ran = ran

@@ -8,16 +8,23 @@ public struct ShardRunner: Sendable {
   public static let indexVariable = "REFERENCE_SHARD_INDEX"
   /// The variable a workflow sets to the number of shards when `--count` is not given.
   public static let countVariable = "REFERENCE_SHARD_COUNT"
+  /// The variable a workflow sets to the number of replicas when `--replicas` is not given.
+  public static let replicaCountVariable = "REFERENCE_SHARD_REPLICAS"
   /// `IMAGE_GENERATION_OUTPUT`, read by the test processes.
   static let outputVariable = "IMAGE_GENERATION_OUTPUT"
   /// `IMAGE_GENERATION_SHARD`: tells the test processes to write a manifest even without
   /// images, so every test that ran is on record.
   static let shardVariable = "IMAGE_GENERATION_SHARD"
+  /// `IMAGE_GENERATION_REPLICAS`: set to R for the test processes when R > 1, so what they
+  /// record says that another shard renders the same images.
+  public static let replicasVariable = "IMAGE_GENERATION_REPLICAS"
 
   /// This shard's index, 0-based.
   public var index: Int
   /// The number of shards.
   public var count: Int
+  /// How many different shards run each test, from 1 to `count`.
+  public var replicas: Int
   /// Durations from an earlier run, or nil to balance by count.
   public var timings: TestTimings?
   /// The shard's output folder: `shard.json` and `archives/`.
@@ -35,11 +42,12 @@ public struct ShardRunner: Sendable {
 
   /// Creates a runner.
   public init(
-    index: Int, count: Int, timings: TestTimings?, output: URL, commit: String,
-    packageRoot: URL
+    index: Int, count: Int, replicas: Int = 1, timings: TestTimings?, output: URL,
+    commit: String, packageRoot: URL
   ) {
     self.index = index
     self.count = count
+    self.replicas = replicas
     self.timings = timings
     self.output = output
     self.commit = commit
@@ -48,14 +56,20 @@ public struct ShardRunner: Sendable {
 
   /// Lists, plans, runs and records the shard.
   /// - Returns: The record written to `output/shard.json`.
-  /// - Throws: `ShardError` for a failed or empty listing, a bad shard or a write that failed;
+  /// - Throws: `ShardError` for a failed or empty listing, a bad shard or replica count, or a
+  ///   write that failed;
   ///   failing tests are not an error (the record's `swiftTestStatus` says so).
   public func run() throws(ShardError) -> ShardRecord {
     guard count >= 1, (0..<count).contains(index) else {
       throw .badShard(index: index, count: count)
     }
+    // Refused before the listing, which takes a while: the replica count alone decides.
+    guard (1...count).contains(replicas) else {
+      throw .badReplicas(replicas: replicas, count: count)
+    }
     let tests = try TestListing.list(in: packageRoot, swift: swift)
-    let plan = ShardPlanner(timings: timings).plan(tests: tests, count: count)
+    let plan = try ShardPlanner(timings: timings).plan(
+      tests: tests, count: count, replicas: replicas)
     let planned = plan.shards[index]
     log(Self.describe(plan, index: index, listed: tests.count))
     let archives = output.appendingPathComponent(ShardRecord.archivesFolderName)
@@ -70,7 +84,8 @@ public struct ShardRunner: Sendable {
     }
     let evidence = try ShardEvidence.collect(archives: archives, events: events, log: log)
     let record = ShardRecord(
-      commit: commit, index: index, count: count, listingSHA256: plan.listingSHA256,
+      commit: commit, index: index, count: count, replicas: replicas,
+      listingSHA256: plan.listingSHA256,
       planned: planned, ran: ShardRecord.fold(evidence.runs), startedAt: startedAt,
       endedAt: Date(), swiftTestStatus: status, archives: evidence.archives,
       events: evidence.events, skipped: evidence.skipped)
@@ -87,15 +102,26 @@ public struct ShardRunner: Sendable {
     return record
   }
 
-  /// The one-line plan summary: "shard 1 of 4: 14 of 55 tests, expected 3.2 s (balance 1.04,
-  /// by recorded durations)".
+  /// The one-line plan summary: "shard 1 of 4: 14 of 55 tests, expected 3.2 s, balance 1.04
+  /// (by recorded durations)", and ", each test on 2 shards" inside the parentheses with
+  /// replicas.
   public static func describe(_ plan: ShardPlan, index: Int, listed: Int) -> String {
-    let basis = plan.isTimed ? "by recorded durations" : "by test count, no durations"
+    let replicas = plan.replicas > 1 ? ", each test on \(plan.replicas) shards" : ""
+    let basis = (plan.isTimed ? "by recorded durations" : "by test count, no durations") + replicas
     let expected =
       plan.isTimed
       ? "expected \(String(format: "%.1f", plan.expectedSeconds[index])) s, " : ""
     return "shard \(index) of \(plan.count): \(plan.shards[index].count) of \(listed) tests, "
       + "\(expected)balance \(String(format: "%.2f", plan.balance)) (\(basis))"
+  }
+
+  /// The variables the shard's test processes get: where to write archives, which shard they
+  /// are, and, with replicas, how many shards render the same images.
+  public static func testEnvironment(archives: URL, index: Int, count: Int, replicas: Int)
+    -> [String: String]
+  {
+    let shard = [outputVariable: archives.path, shardVariable: "\(index)/\(count)"]
+    return replicas > 1 ? shard.merging([replicasVariable: "\(replicas)"]) { $1 } : shard
   }
 
   /// Starts from an empty archive folder: archives of an earlier run would prove tests this
@@ -122,9 +148,8 @@ public struct ShardRunner: Sendable {
       ]
     }
     let commands = try TestBatches().commands(tests: planned, prefix: prefix)
-    let environment = [
-      Self.outputVariable: archives.path, Self.shardVariable: "\(index)/\(count)",
-    ]
+    let environment = Self.testEnvironment(
+      archives: archives, index: index, count: count, replicas: replicas)
     var status: Int32 = 0
     for (number, command) in commands.enumerated() {
       let tests = (command.count - prefix(number).count) / 2

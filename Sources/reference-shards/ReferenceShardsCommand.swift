@@ -12,8 +12,10 @@ struct ReferenceShardsCommand: ParsableCommand {
     discussion: """
       Tests (not classes) are assigned to N shards deterministically: by recorded durations \
       when a timings file is given (longest first onto the least-loaded shard; a test without \
-      a duration counts as the median), else by count. `merge-refs --require-shards` later \
-      proves that every planned test ran exactly once.
+      a duration counts as the median), else by count. With --replicas 2, each test runs on two \
+      different shards, so a render that differs from one run to the next shows. \
+      `merge-refs --require-shards` later proves that every planned test ran exactly once in \
+      each shard that planned it.
       """,
     version: "0.1.0",
     subcommands: [Run.self, Plan.self])
@@ -24,13 +26,13 @@ extension ReferenceShardsCommand {
     static let configuration = CommandConfiguration(
       abstract: "List the built tests, run this shard's tests, and write its record.",
       usage:
-        "reference-shards run --index I --count N [--timings FILE] [--output DIR] "
+        "reference-shards run --index I --count N [--replicas R] [--timings FILE] [--output DIR] "
         + "[--commit SHA] [-- EXTRA_SWIFT_TEST_ARGS...]",
       discussion: """
         Run from the package root after `swift build --build-tests`. The shard's tests run with \
         `swift test --skip-build --parallel` in batches of exact, anchored filters, with \
-        IMAGE_GENERATION_OUTPUT set to DIR/archives; DIR/shard.json records the plan and \
-        what ran. Exit status: 0 when every batch passed, 1 when a test failed, 3 for a \
+        IMAGE_GENERATION_OUTPUT set to DIR/archives (and IMAGE_GENERATION_REPLICAS to R when R \
+        is 2 or more); DIR/shard.json records the plan and what ran. Exit status: 0 when every batch passed, 1 when a test failed, 3 for a \
         failed or empty listing or an unusable timings file, 64 for bad arguments.
         """)
 
@@ -51,12 +53,12 @@ extension ReferenceShardsCommand {
     var extraArguments: [String] = []
 
     func run() throws {
-      let (index, count) = try shard.shard()
+      let (index, count, replicas) = try shard.shard()
       let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
       do {
         let timings = try shard.loadTimings()
         var runner = ShardRunner(
-          index: index, count: count, timings: timings,
+          index: index, count: count, replicas: replicas, timings: timings,
           output: URL(fileURLWithPath: output, relativeTo: root).standardizedFileURL,
           commit: try commit ?? ShardRunner.currentCommit(in: root), packageRoot: root)
         runner.extraArguments = extraArguments
@@ -81,14 +83,15 @@ extension ReferenceShardsCommand {
     var list: String?
 
     func run() throws {
-      let (index, count) = try shard.shard()
+      let (index, count, replicas) = try shard.shard()
       do {
         let timings = try shard.loadTimings()
         let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let tests =
           try list.map { try TestListing.read(from: URL(fileURLWithPath: $0)) }
           ?? TestListing.list(in: root)
-        let plan = ShardPlanner(timings: timings).plan(tests: tests, count: count)
+        let plan = try ShardPlanner(timings: timings).plan(
+          tests: tests, count: count, replicas: replicas)
         var text = plan.shards[index].joined(separator: "\n")
         if !text.isEmpty { text += "\n" }
         FileHandle.standardOutput.write(Data(text.utf8))

@@ -16,12 +16,19 @@ struct ShardOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
+      "How many different shards run each test: 2 catches a render that differs from one run "
+        + "to the next (default: $\(ShardRunner.replicaCountVariable), else 1).",
+      valueName: "R"))
+  var replicas: Int?
+
+  @Option(
+    help: ArgumentHelp(
       "Balance by the durations in FILE (reference-timings.json); by count without it. A "
         + "missing file plans by count.", valueName: "FILE"))
   var timings: String?
 
-  /// The index and count from the options or the environment.
-  func shard() throws -> (index: Int, count: Int) {
+  /// The index, count and replica count from the options or the environment.
+  func shard() throws -> (index: Int, count: Int, replicas: Int) {
     let environment = ProcessInfo.processInfo.environment
     guard let count = try count ?? number(environment[ShardRunner.countVariable], "count"),
       let index = try index ?? number(environment[ShardRunner.indexVariable], "index")
@@ -36,7 +43,14 @@ struct ShardOptions: ParsableArguments {
         "shard \(index) of \(count) does not exist: --count must be 1 or more and --index from "
           + "0 to \(max(count - 1, 0))")
     }
-    return (index, count)
+    let replicas =
+      try replicas ?? number(environment[ShardRunner.replicaCountVariable], "replica count") ?? 1
+    guard (1...count).contains(replicas) else {
+      throw ValidationError(
+        "\(replicas) replicas on \(count) shard\(count == 1 ? "" : "s") cannot be: each replica "
+          + "of a test runs on a different shard, so --replicas must be from 1 to \(count)")
+    }
+    return (index, count, replicas)
   }
 
   private func number(_ value: String?, _ name: String) throws -> Int? {

@@ -127,7 +127,10 @@ final class ReadmeTests: XCTestCase {
     let shardsHelp = try runProcess(
       try builtProduct("reference-shards").path, ["run", "--help"]
     ).output
-    for option in ["--timings", "--output", "REFERENCE_SHARD_INDEX", "REFERENCE_SHARD_COUNT"] {
+    for option in [
+      "--timings", "--output", "REFERENCE_SHARD_INDEX", "REFERENCE_SHARD_COUNT",
+      "REFERENCE_SHARD_REPLICAS",
+    ] {
       XCTAssertTrue(workflow.contains(option))
       XCTAssertTrue(shardsHelp.contains(option), "reference-shards run has no \(option)")
     }

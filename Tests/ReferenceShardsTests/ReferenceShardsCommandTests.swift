@@ -10,7 +10,9 @@ final class ReferenceShardsCommandTests: XCTestCase {
     throws -> ProcessOutput
   {
     var merged = ProcessInfo.processInfo.environment
-    for key in ["REFERENCE_SHARD_INDEX", "REFERENCE_SHARD_COUNT", "GITHUB_SHA"] {
+    for key in [
+      "REFERENCE_SHARD_INDEX", "REFERENCE_SHARD_COUNT", "REFERENCE_SHARD_REPLICAS", "GITHUB_SHA",
+    ] {
       merged[key] = nil
     }
     merged.merge(environment) { $1 }
@@ -46,6 +48,27 @@ final class ReferenceShardsCommandTests: XCTestCase {
       environment: ["REFERENCE_SHARD_INDEX": "1", "REFERENCE_SHARD_COUNT": "3"])
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertEqual(result.output, "M.b()\n")
+  }
+
+  /// Three tests of equal weight, two replicas on three shards: a → 0, 1; b → 2, 0; c → 1, 2.
+  func testPlan_replicasFromTheEnvironment_eachTestOnTwoShards() throws {
+    let list = try listFile(["M.a()", "M.b()", "M.c()"])
+    let result = try run(
+      ["plan", "--index", "1", "--count", "3", "--list", list.path],
+      in: list.deletingLastPathComponent(), environment: ["REFERENCE_SHARD_REPLICAS": "2"])
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.output, "M.a()\nM.c()\n")
+    XCTAssertTrue(result.error.contains("balance 1.00"), result.error)
+    XCTAssertTrue(result.error.contains("each test on 2 shards"), result.error)
+  }
+
+  func testPlan_moreReplicasThanShards_exits64() throws {
+    let list = try listFile(["M.a()"])
+    let result = try run(
+      ["plan", "--index", "0", "--count", "2", "--replicas", "3", "--list", list.path],
+      in: list.deletingLastPathComponent())
+    XCTAssertEqual(result.status, 64, result.all)
+    XCTAssertTrue(result.error.contains("--replicas must be from 1 to 2"), result.error)
   }
 
   func testPlan_emptyShard_printsNothing() throws {

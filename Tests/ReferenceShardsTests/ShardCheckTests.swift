@@ -8,13 +8,23 @@ final class ShardCheckTests: XCTestCase {
 
   /// The records of a plan in which every shard ran exactly its tests once.
   private func records(count: Int = 2, commit: String = "abc") -> [ShardCheck.Source] {
-    let plan = ShardPlanner().plan(tests: tests, count: count)
-    return plan.shards.enumerated().map { index, planned in
+    sources(of: ShardPlanner().plan(tests: tests, count: count), commit: commit)
+  }
+
+  /// The records of a plan with replicas in which every shard ran exactly its tests once.
+  private func replicated(count: Int = 3, replicas: Int = 2) throws -> [ShardCheck.Source] {
+    sources(
+      of: try ShardPlanner().plan(tests: tests, count: count, replicas: replicas), commit: "abc")
+  }
+
+  private func sources(of plan: ShardPlan, commit: String) -> [ShardCheck.Source] {
+    plan.shards.enumerated().map { index, planned in
       ShardCheck.Source(
         name: "artifacts/reference-shard-\(index)",
         record: ShardRecord(
-          commit: commit, index: index, count: count, listingSHA256: plan.listingSHA256,
-          planned: planned, ran: planned.map { .init(test: $0, seconds: 0.1, count: 1) },
+          commit: commit, index: index, count: plan.count, replicas: plan.replicas,
+          listingSHA256: plan.listingSHA256, planned: planned,
+          ran: planned.map { .init(test: $0, seconds: 0.1, count: 1) },
           startedAt: Date(), endedAt: Date(), swiftTestStatus: 0, archives: []))
     }
   }
@@ -97,6 +107,52 @@ final class ShardCheckTests: XCTestCase {
     sources[0].record.planned.removeLast()
     sources[0].record.ran.removeLast()
     XCTAssertEqual(ShardCheck().problems(sources: sources), [.planDoesNotCoverListing])
+  }
+
+  func testCheckReplicas_completePlan_noProblems() throws {
+    XCTAssertEqual(ShardCheck().problems(sources: try replicated()), [])
+    XCTAssertEqual(ShardCheck().problems(sources: try replicated(count: 2)), [], "every shard")
+    XCTAssertEqual(ShardCheck().problems(sources: try replicated(count: 7)), [], "empty shards")
+  }
+
+  func testCheckReplicas_testMissingFromOneOfItsShards_notRun() throws {
+    var sources = try replicated()
+    let dropped = sources[1].record.ran.removeFirst().test
+    XCTAssertEqual(
+      sources.filter { $0.record.planned.contains(dropped) }.count, 2, "it ran in the other")
+    XCTAssertEqual(ShardCheck().problems(sources: sources), [.notRun([dropped])])
+  }
+
+  func testCheckReplicas_testInAShardNotPlannedForIt_ranOutsidePlan() throws {
+    var sources = try replicated()
+    let test = try XCTUnwrap(
+      sources[0].record.planned.first { !sources[2].record.planned.contains($0) })
+    sources[2].record.ran.append(.init(test: test, seconds: 0.1, count: 1))
+    XCTAssertEqual(
+      ShardCheck().problems(sources: sources),
+      [.ranOutsidePlan(shard: 2, tests: [test]), .ranTwice([test])],
+      "three runs of a test planned twice")
+  }
+
+  func testCheckReplicas_ranTwiceInOneShard_ranTwice() throws {
+    var sources = try replicated()
+    sources[0].record.ran[0].count = 2
+    XCTAssertEqual(
+      ShardCheck().problems(sources: sources), [.ranTwice([sources[0].record.ran[0].test])])
+  }
+
+  func testCheckReplicas_testPlannedOnOneShardOnly_planDoesNotCoverListing() throws {
+    var sources = try replicated()
+    let test = sources[0].record.planned.removeFirst()
+    sources[0].record.ran.removeAll { $0.test == test }
+    XCTAssertEqual(ShardCheck().problems(sources: sources), [.planDoesNotCoverListing])
+  }
+
+  func testCheckReplicas_recordsDisagree_differentReplicas() throws {
+    let sources = [records()[0], try replicated(count: 2)[1]]
+    let problems = ShardCheck().problems(sources: sources)
+    XCTAssertEqual(problems, [.differentReplicas([1: [0], 2: [1]])])
+    XCTAssertTrue(problems[0].description.contains("1 (shards 0), 2 (shards 1)"), "\(problems)")
   }
 
   func testCheck_archiveWithTestsOfNoShard() {

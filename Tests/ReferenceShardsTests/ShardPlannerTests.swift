@@ -1,3 +1,4 @@
+import Foundation
 import ReferenceShards
 import XCTest
 
@@ -79,8 +80,102 @@ final class ShardPlannerTests: XCTestCase {
       plan.listingSHA256, "985f2574b17728308c315ed8f16cbec4439fd62c2d90b840c05cff5a6587574d")
   }
 
+  func testPlanReplicas_two_eachTestOnTwoDifferentShards() throws {
+    let timings = TestTimings(tests: ["M.C/test3": 2, "M.C/test7": 2, "M.C/test1": 0.5])
+    let plan = try ShardPlanner(timings: timings).plan(tests: tests, count: 4, replicas: 2)
+    XCTAssertEqual(plan.replicas, 2)
+    for test in tests {
+      XCTAssertEqual(plan.shards.filter { $0.contains(test) }.count, 2, test)
+    }
+    for shard in plan.shards { XCTAssertEqual(Set(shard).count, shard.count, "\(shard)") }
+    let single = ShardPlanner(timings: timings).plan(tests: tests, count: 4)
+    XCTAssertEqual(plan.expectedSeconds.reduce(0, +), 2 * single.expectedSeconds.reduce(0, +))
+    XCTAssertEqual(plan.listingSHA256, single.listingSHA256, "the digest of the unique listing")
+  }
+
+  func testPlanReplicas_sameInputsInAnyOrder_sameShards() throws {
+    let timings = TestTimings(tests: ["M.C/test3": 2, "M.C/test7": 2, "M.C/test1": 0.5])
+    let planner = ShardPlanner(timings: timings)
+    let first = try planner.plan(tests: tests, count: 3, replicas: 2)
+    let second = try planner.plan(tests: tests.reversed() + ["M.C/test3"], count: 3, replicas: 2)
+    XCTAssertEqual(first, second)
+  }
+
+  func testPlanReplicas_longestFirstOntoTheLeastLoadedShardsThatLackIt() throws {
+    let timings = TestTimings(tests: ["M.a": 10, "M.b": 6, "M.c": 5, "M.d": 4, "M.e": 1])
+    let plan = try ShardPlanner(timings: timings).plan(
+      tests: ["M.a", "M.b", "M.c", "M.d", "M.e"], count: 3, replicas: 2)
+    // 10 → 0, 1; 6 → 2 (0), 0 (10, lower index than 1); 5 → 2 (6), 1 (10);
+    // 4 → 2 (11), 1 (15); 1 → 2 (15), 0 (16).
+    XCTAssertEqual(
+      plan.shards, [["M.a", "M.b", "M.e"], ["M.a", "M.c", "M.d"], ["M.b", "M.c", "M.d", "M.e"]])
+    XCTAssertEqual(plan.expectedSeconds, [17, 19, 16])
+    XCTAssertEqual(plan.balance, 19 / (52 / 3), accuracy: 1e-9)
+  }
+
+  func testPlanReplicas_one_isThePlanWithoutReplicas() throws {
+    let timings = TestTimings(tests: ["M.C/test3": 2, "M.C/test7": 2, "M.C/test1": 0.5])
+    for planner in [ShardPlanner(), ShardPlanner(timings: timings)] {
+      for count in 1...5 {
+        let plan = try planner.plan(tests: tests, count: count, replicas: 1)
+        XCTAssertEqual(plan, planner.plan(tests: tests, count: count))
+        XCTAssertEqual(plan.replicas, 1)
+      }
+    }
+  }
+
+  func testPlanReplicas_moreThanShards_refused() {
+    XCTAssertThrowsError(try ShardPlanner().plan(tests: tests, count: 2, replicas: 3)) { error in
+      XCTAssertEqual(error as? ShardError, .badReplicas(replicas: 3, count: 2))
+      XCTAssertTrue("\(error)".contains("from 1 to the number of shards (2)"), "\(error)")
+    }
+    XCTAssertThrowsError(try ShardPlanner().plan(tests: tests, count: 2, replicas: 0))
+    XCTAssertNoThrow(try ShardPlanner().plan(tests: tests, count: 2, replicas: 2))
+  }
+
+  /// 500 tests with log-normal durations (median 0.4 s, σ 1.5: most renders fast, a long tail),
+  /// fixed by a seed and in 1/1024 s steps, so every sum is exact: two replicas on 4 shards
+  /// plan exactly twice the time and stay within 1.2 max/mean.
+  func testPlanReplicas_logNormalDurations_balancedWithin1_2() throws {
+    var random = SplitMix64(seed: 0x5EED)
+    let durations = (0..<500).map { index in
+      ("Render.Scene\(index / 10)/testView\(index)", random.logNormal(median: 0.4, sigma: 1.5))
+    }
+    let timings = TestTimings(tests: Dictionary(uniqueKeysWithValues: durations))
+    let tests = durations.map(\.0)
+    let single = ShardPlanner(timings: timings).plan(tests: tests, count: 4)
+    let replicated = try ShardPlanner(timings: timings).plan(tests: tests, count: 4, replicas: 2)
+    XCTAssertEqual(
+      replicated.expectedSeconds.reduce(0, +), 2 * single.expectedSeconds.reduce(0, +))
+    XCTAssertLessThanOrEqual(replicated.balance, 1.2)
+    XCTAssertEqual(replicated.shards.map(\.count).reduce(0, +), 1_000)
+  }
+
   func testListing_parse_trimsSortsAndDropsEmptyLines() {
     XCTAssertEqual(
       TestListing.parse("M.b()\n\n  M.C/testA \nM.b()\n"), ["M.C/testA", "M.b()"])
+  }
+}
+
+/// A seeded generator, so a "random" set of durations is the same on every run.
+private struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// A log-normal duration (Box-Muller), rounded to 1/1024 s so sums of them are exact.
+  mutating func logNormal(median: Double, sigma: Double) -> Double {
+    let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
+    let u2 = Double.random(in: 0..<1, using: &self)
+    let normal = (-2 * Foundation.log(u1)).squareRoot() * cos(2 * .pi * u2)
+    return (median * exp(sigma * normal) * 1024).rounded() / 1024
   }
 }

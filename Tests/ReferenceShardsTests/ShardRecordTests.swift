@@ -9,7 +9,8 @@ final class ShardRecordTests: XCTestCase {
   func testRecord_roundTripsThroughItsFile() throws {
     let folder = try makeTemporaryFolder(self)
     let record = ShardRecord(
-      commit: "abc", index: 1, count: 2, listingSHA256: "d", planned: ["M.a", "M.b()"],
+      commit: "abc", index: 1, count: 2, replicas: 2, listingSHA256: "d",
+      planned: ["M.a", "M.b()"],
       ran: [.init(test: "M.a", seconds: 0.25, count: 1)],
       startedAt: Date(timeIntervalSince1970: 1_800_000_000),
       endedAt: Date(timeIntervalSince1970: 1_800_000_060), swiftTestStatus: 0,
@@ -23,8 +24,8 @@ final class ShardRecordTests: XCTestCase {
     XCTAssertEqual(
       Set(json.keys),
       [
-        "formatVersion", "commit", "index", "count", "listingSHA256", "planned", "ran",
-        "startedAt", "endedAt", "swiftTestStatus", "archives", "events", "skipped",
+        "formatVersion", "commit", "index", "count", "replicas", "listingSHA256", "planned",
+        "ran", "startedAt", "endedAt", "swiftTestStatus", "archives", "events", "skipped",
       ])
   }
 
