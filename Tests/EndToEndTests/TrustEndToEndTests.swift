@@ -185,4 +185,23 @@ final class TrustEndToEndTests: XCTestCase {
       )
       .map { Array($0.utf8) }, [Array("cafe\u{301}".utf8)], "the decomposed name is kept")
   }
+
+  func testReplicatedShards_randomRenderIsUnstable_everythingElseLands() throws {
+    let shards = (0..<2).map { output.appendingPathComponent("shard-\($0)") }
+    for (index, shard) in shards.enumerated() {
+      let run = try fixture.run(
+        [
+          try builtProduct("reference-shards").path, "run", "--index", "\(index)", "--count", "2",
+          "--replicas", "2", "--output", shard.path,
+        ], environment: ["GITHUB_SHA": "c0ffee", "IMAGE_GENERATION_MODE": "1"])
+      XCTAssertEqual(run.status, 0, run.all)
+    }
+    let (result, json) = try merge(["--require-shards"] + shards.map(\.path) + [fixture.root.path])
+    XCTAssertEqual(result.status, 5, result.all)
+    XCTAssertEqual(json["unstable"] as? Int, 1, result.output)
+    XCTAssertEqual(json["conflicts"] as? Int, 0)
+    XCTAssertFalse(exists("XCTestCases", "random"))
+    XCTAssertTrue(exists("XCTestCases", "drawn"), "the stable renders land")
+    XCTAssertTrue(exists("SwiftTestingCases", "steady/499"))
+  }
 }
