@@ -51,6 +51,20 @@ final class RequireShardsTests: XCTestCase {
     }
   }
 
+  /// Writes an archive into a shard's `archives/` folder that its record does not know of:
+  /// the tests it says ran, and one image when a seed is given.
+  @discardableResult
+  private func writeArchive(
+    _ name: String, shard: Int, tests: [String], imagePath: String? = nil, seed: Int = 3
+  ) throws -> URL {
+    var archive = ArchiveBuilder(pid: Int32(300 + shard), generatedAt: day(2))
+    if let imagePath { try archive.add(imagePath, try noiseImage(seed: seed)) }
+    archive.testDurations = tests.map { .init(test: $0, seconds: 0.5) }
+    let url = shardFolder(shard).appendingPathComponent("archives/\(name)")
+    try archive.write(to: url)
+    return url
+  }
+
   private func shardFolder(_ index: Int) -> URL {
     artifacts.appendingPathComponent("reference-shard-\(index)")
   }
@@ -111,10 +125,7 @@ final class RequireShardsTests: XCTestCase {
 
   func testRequireShards_archiveOfAnotherRun_exit3() throws {
     try writeShards()
-    var stray = ArchiveBuilder(pid: 999, generatedAt: day(1))
-    stray.testDurations = [.init(test: "M.Gone/testOld", seconds: 1)]
-    let strayZip = artifacts.appendingPathComponent("reference-shard-1/archives/old.zip")
-    try stray.write(to: strayZip)
+    let strayZip = try writeArchive("old.zip", shard: 1, tests: ["M.Gone/testOld"])
     let result = try merge()
     XCTAssertEqual(result.status, 3, result.all)
     XCTAssertFalse(landed)
@@ -162,10 +173,7 @@ final class RequireShardsTests: XCTestCase {
 
   func testRequireShards_changedArchive_exit3() throws {
     try writeShards()
-    var other = ArchiveBuilder(pid: 100, generatedAt: day(2))
-    try other.add(image, try noiseImage(seed: 7))
-    other.testDurations = [.init(test: "M.C/testA", seconds: 0.5)]
-    try other.write(to: shardFolder(0).appendingPathComponent("archives/worker-0.zip"))
+    try writeArchive("worker-0.zip", shard: 0, tests: ["M.C/testA"], imagePath: image, seed: 7)
     let result = try merge()
     XCTAssertEqual(result.status, 3, result.all)
     XCTAssertFalse(landed)
@@ -175,10 +183,9 @@ final class RequireShardsTests: XCTestCase {
 
   func testRequireShards_extraArchive_exit3() throws {
     try writeShards()
-    var extra = ArchiveBuilder(pid: 300, generatedAt: day(2))
-    try extra.add("Tests/XTests/__References__/C/extra.png", try noiseImage(seed: 3))
-    extra.testDurations = [.init(test: "M.C/testB", seconds: 0.5)]
-    try extra.write(to: shardFolder(1).appendingPathComponent("archives/extra.zip"))
+    try writeArchive(
+      "extra.zip", shard: 1, tests: ["M.C/testB"],
+      imagePath: "Tests/XTests/__References__/C/extra.png")
     let result = try merge()
     XCTAssertEqual(result.status, 3, result.all)
     XCTAssertFalse(landed)

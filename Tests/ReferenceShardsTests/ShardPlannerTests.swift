@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceShards
+import TestSupport
 import XCTest
 
 final class ShardPlannerTests: XCTestCase {
@@ -157,20 +158,7 @@ final class ShardPlannerTests: XCTestCase {
   }
 }
 
-/// A seeded generator, so a "random" set of durations is the same on every run.
-private struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
+extension SplitMix64 {
   /// A log-normal duration (Box-Muller), rounded to 1/1024 s so sums of them are exact.
   mutating func logNormal(median: Double, sigma: Double) -> Double {
     let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
