@@ -79,4 +79,22 @@ final class PluginEndToEndTests: XCTestCase {
     XCTAssertNotEqual(run.status, 0)
     XCTAssertTrue(run.error.contains("--mode must be all, missing or failed, not 'sometimes'"))
   }
+
+  func testPlugin_repeat_randomRenderIsUnstableAndLandsNowhere() throws {
+    let status = fixture.root.appendingPathComponent(".build/repeat-status")
+    let run = try plugin(
+      ["--repeat", "2", "--filter", "BarChartTests", "--status-file", status.path],
+      environment: ["RENDER_FIXTURE_CHANGE": "random"])
+    XCTAssertEqual(
+      try String(contentsOf: status, encoding: .utf8).trimmingCharacters(
+        in: .whitespacesAndNewlines),
+      "5", run.all)
+    XCTAssertTrue(run.output.contains("run 2 of 2"), run.all)
+    XCTAssertTrue(run.output.contains("unstable (replicated runs of one test"), run.all)
+    XCTAssertFalse(
+      FileManager.default.fileExists(
+        atPath: fixture.root.appendingPathComponent(
+          "Tests/ChartTests/__References__/BarChartTests/bars.png"
+        ).path), "an unstable render never lands")
+  }
 }

@@ -204,23 +204,4 @@ final class TrustEndToEndTests: XCTestCase {
     XCTAssertTrue(exists("XCTestCases", "drawn"), "the stable renders land")
     XCTAssertTrue(exists("SwiftTestingCases", "steady/499"))
   }
-
-  func testPluginRepeat_randomRenderIsUnstable_exit5() throws {
-    let status = fixture.root.appendingPathComponent("trust-status")
-    let run = try fixture.swiftPackage(
-      [
-        "--allow-writing-to-package-directory", "regenerate-references", "--repeat", "2",
-        "--filter", "ClockTests|KeptTests.testDrawn", "--report", "trust-review",
-        "--status-file", status.path,
-      ], environment: [:])
-    XCTAssertEqual(
-      try String(contentsOf: status, encoding: .utf8).trimmingCharacters(
-        in: .whitespacesAndNewlines),
-      "5", run.all)
-    XCTAssertTrue(run.output.contains("run 2 of 2"), run.all)
-    XCTAssertTrue(run.output.contains("1 added, 0 updated"), run.all)
-    XCTAssertTrue(run.output.contains(", 1 unstable"), run.all)
-    XCTAssertFalse(exists("XCTestCases", "random"))
-    XCTAssertTrue(exists("XCTestCases", "drawn"))
-  }
 }

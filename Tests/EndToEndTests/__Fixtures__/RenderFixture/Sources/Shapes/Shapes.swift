@@ -2,7 +2,8 @@ import Foundation
 import ReferenceImageCore
 
 /// Draws simple scenes. `RENDER_FIXTURE_CHANGE=bars` raises the second bar of every bar chart by 3 pixels, standing in for a change to
-/// the renderer, so tests can see verification fail without recompiling.
+/// the renderer, so tests can see verification fail without recompiling; `random` paints 48
+/// random bits into the first pixels of every bar chart, a render that differs on every run.
 public enum Shapes {
   public static var change: String {
     ProcessInfo.processInfo.environment["RENDER_FIXTURE_CHANGE"] ?? ""
@@ -22,6 +23,12 @@ public enum Shapes {
       fill(
         &image, x: 10 + index * 20, y: 75 - value - shift, width: 12, height: value + shift,
         color: RGBAColor(red: 40, green: UInt8(60 + index * 30), blue: 200))
+    }
+    if change == "random" {
+      for x in 0..<2 {
+        image[x, 0] = RGBAColor(
+          red: .random(in: 0...255), green: .random(in: 0...255), blue: .random(in: 0...255))
+      }
     }
     return image
   }
