@@ -97,7 +97,7 @@ let package = Package(
             reason: "merge-refs writes the regenerated reference images into the package")
         ]
       ),
-      dependencies: ["merge-refs"]
+      dependencies: ["merge-refs", "reference-shards"]
     ),
     .executableTarget(
       name: "add-pixel-digests",

@@ -27,7 +27,9 @@ struct RegenerateReferences: CommandPlugin {
       return
     }
     let mergeRefs = try context.tool(named: "merge-refs").url
-    let run = Regeneration(request: request, package: package, mergeRefs: mergeRefs)
+    let shards = try context.tool(named: "reference-shards").url
+    let run = Regeneration(
+      request: request, package: package, mergeRefs: mergeRefs, referenceShards: shards)
     let status: Int32
     do {
       status = try run.perform()

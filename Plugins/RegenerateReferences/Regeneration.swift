@@ -5,13 +5,20 @@ struct Regeneration {
   let request: RegenerationRequest
   let package: URL
   let mergeRefs: URL
+  let referenceShards: URL
 
   /// Runs the tests (unless sources were given) and the merge.
   /// - Returns: merge-refs' exit status, or 0 when no test stored an image.
   func perform() throws -> Int32 {
     let archives: [String]
+    var proof: [String] = []
     if let sources = request.sources {
       archives = [sources.path]
+    } else if request.filter == nil {
+      // Every test, run as the shards of `reference-shards`: the merge proves that each ran,
+      // sees the skipped ones, and so may look for orphans.
+      archives = try generateShards()
+      proof = ["--require-shards"]
     } else {
       // The plugin's own folder, emptied for each run: the archives and log of the last run
       // stay there to look at, and no other run's archives are ever merged.
@@ -32,7 +39,8 @@ struct Regeneration {
     print("== merging \(archives.count) source(s) into \(package.path)")
     return try run(
       mergeRefs,
-      (request.dryRun ? ["--dry-run"] : []) + ["--report", report.path] + archives + [package.path])
+      (request.dryRun ? ["--dry-run"] : []) + proof + ["--report", report.path] + archives
+        + [package.path])
   }
 
   /// The scratch folder of the child `swift` commands: not `.build`, which `swift package`
@@ -42,15 +50,60 @@ struct Regeneration {
   /// Builds the tests, then runs them with the generation environment and parallel workers,
   /// their log in `output/test-log.txt`; with `--repeat N`, N times, each run's log numbered.
   private func generate(into output: URL) throws {
+    try build()
+    for run in 1...request.repeatCount {
+      try runTests(into: output, run: run)
+    }
+  }
+
+  /// Builds the tests in the plugin's scratch folder.
+  private func build() throws {
     let place = ["--package-path", package.path, "--scratch-path", scratch.path]
     print("== building \(package.path) (scratch folder \(scratch.path))")
     let build = try run(swiftURL, ["swift", "build", "--build-tests"] + place)
     guard build == 0 else {
       throw RegenerationError(message: "building the tests failed (exit \(build)); see above")
     }
-    for run in 1...request.repeatCount {
-      try runTests(into: output, run: run)
+  }
+
+  /// Builds the tests, then runs every test `--repeat` times as the shards of one plan of
+  /// `reference-shards` (one shard per run, each running every test, so a repeat is a
+  /// replica), each into its own folder with its log.
+  /// - Returns: The shard folders.
+  private func generateShards() throws -> [String] {
+    let output = scratch.appendingPathComponent("shards")
+    if FileManager.default.fileExists(atPath: output.path) {
+      try FileManager.default.removeItem(at: output)
     }
+    try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+    try build()
+    let count = request.repeatCount
+    var folders: [String] = []
+    for index in 0..<count {
+      let folder = output.appendingPathComponent("shard-\(index)")
+      print(
+        "== running tests with IMAGE_GENERATION_MODE=\(request.mode), parallel workers"
+          + (count > 1 ? ", run \(index + 1) of \(count)" : "") + "; shard folder "
+          + folder.path)
+      var environment = ProcessInfo.processInfo.environment
+      environment["IMAGE_GENERATION_MODE"] = request.mode
+      let log = output.appendingPathComponent("test-log-\(index + 1).txt")
+      let status = try run(
+        referenceShards,
+        [
+          "run", "--index", "\(index)", "--count", "\(count)", "--replicas", "\(count)",
+          "--output", folder.path, "--commit", "regenerate-references", "--scratch-path",
+          scratch.path,
+        ], environment: environment, log: log, in: package)
+      printHighlights(of: log)
+      if status == 3 || status == 64 {
+        throw RegenerationError(
+          message: "reference-shards could not run the tests (exit \(status)); see \(log.path)")
+      }
+      if status != 0 { noteFailedTests(log: log) }
+      folders.append(folder.path)
+    }
+    return folders
   }
 
   /// One run of the tests with parallel workers.
@@ -73,15 +126,18 @@ struct Regeneration {
       swiftURL, ["swift", "test", "--skip-build", "--parallel"] + place + filter,
       environment: environment, log: log)
     printHighlights(of: log)
-    if status != 0 {
-      if request.mode == "all" {
-        printError(
-          "error: tests failed in mode all (full log: \(log.path)); merging what they wrote")
-      } else {
-        print(
-          "note: tests failed, as expected in mode \(request.mode) for missing or changed "
-            + "images (log: \(log.path))")
-      }
+    if status != 0 { noteFailedTests(log: log) }
+  }
+
+  /// Says that tests failed: an error in mode all, expected in the modes that verify.
+  private func noteFailedTests(log: URL) {
+    if request.mode == "all" {
+      printError(
+        "error: tests failed in mode all (full log: \(log.path)); merging what they wrote")
+    } else {
+      print(
+        "note: tests failed, as expected in mode \(request.mode) for missing or changed "
+          + "images (log: \(log.path))")
     }
   }
 
@@ -119,12 +175,14 @@ struct Regeneration {
   /// Runs a program to the end; its output goes to ours, or to `log` when given.
   private func run(
     _ program: URL, _ arguments: [String],
-    environment: [String: String] = ProcessInfo.processInfo.environment, log: URL? = nil
+    environment: [String: String] = ProcessInfo.processInfo.environment, log: URL? = nil,
+    in folder: URL? = nil
   ) throws -> Int32 {
     let process = Process()
     process.executableURL = program
     process.arguments = arguments
     process.environment = environment
+    if let folder { process.currentDirectoryURL = folder }
     if let log {
       guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
         throw RegenerationError(message: "cannot create the test log \(log.path)")

@@ -33,6 +33,9 @@ public struct ShardRunner: Sendable {
   public var commit: String
   /// Arguments added to every `swift test` command, before the filters.
   public var extraArguments: [String] = []
+  /// Arguments that say where the package is built (`--scratch-path DIR`), given to the listing
+  /// and to every `swift test` command.
+  public var packageArguments: [String] = []
   /// The package's folder.
   public var packageRoot: URL
   /// The `swift` program.
@@ -67,7 +70,8 @@ public struct ShardRunner: Sendable {
     guard (1...count).contains(replicas) else {
       throw .badReplicas(replicas: replicas, count: count)
     }
-    let tests = try TestListing.list(in: packageRoot, swift: swift)
+    let tests = try TestListing.list(
+      in: packageRoot, swift: swift, packageArguments: packageArguments)
     let plan = try ShardPlanner(timings: timings).plan(
       tests: tests, count: count, replicas: replicas)
     let planned = plan.shards[index]
@@ -142,10 +146,11 @@ public struct ShardRunner: Sendable {
     -> Int32
   {
     let prefix = { (batch: Int) in
-      ["/usr/bin/env", swift, "test", "--skip-build", "--parallel"] + extraArguments + [
-        "--experimental-event-stream-output",
-        events.appendingPathComponent("batch-\(batch).jsonl").path,
-      ]
+      ["/usr/bin/env", swift, "test", "--skip-build", "--parallel"] + packageArguments
+        + extraArguments + [
+          "--experimental-event-stream-output",
+          events.appendingPathComponent("batch-\(batch).jsonl").path,
+        ]
     }
     let commands = try TestBatches().commands(tests: planned, prefix: prefix)
     let environment = Self.testEnvironment(

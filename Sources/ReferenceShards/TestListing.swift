@@ -15,16 +15,19 @@ public enum TestListing {
   /// - Parameters:
   ///   - packageRoot: The package's folder.
   ///   - swift: The `swift` program to run.
+  ///   - packageArguments: Arguments that say where the package is built, such as
+  ///     `--scratch-path DIR`.
   /// - Returns: The sorted test names.
   /// - Throws: `ShardError.listingFailed` when the command fails, `.emptyListing` when it lists
   ///   nothing: never "run everything".
-  public static func list(in packageRoot: URL, swift: String = "swift") throws(ShardError)
-    -> [String]
-  {
+  public static func list(
+    in packageRoot: URL, swift: String = "swift", packageArguments: [String] = []
+  ) throws(ShardError) -> [String] {
     let result: ChildProcess.Result
     do {
       result = try ChildProcess.capture(
-        ["/usr/bin/env", swift, "test", "list", "--skip-build"], in: packageRoot)
+        ["/usr/bin/env", swift, "test", "list", "--skip-build"] + packageArguments,
+        in: packageRoot)
     } catch {
       throw .listingFailed(status: -1, output: "\(error)")
     }

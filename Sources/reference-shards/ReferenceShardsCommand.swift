@@ -47,6 +47,13 @@ extension ReferenceShardsCommand {
         valueName: "SHA"))
     var commit: String?
 
+    @Option(
+      name: .customLong("scratch-path"),
+      help: ArgumentHelp(
+        "The package's build folder, when not .build (as `swift build --scratch-path`).",
+        valueName: "DIR"))
+    var scratchPath: String?
+
     @Argument(
       parsing: .postTerminator,
       help: ArgumentHelp("Arguments added to every `swift test` command.", valueName: "args"))
@@ -62,6 +69,7 @@ extension ReferenceShardsCommand {
           output: URL(fileURLWithPath: output, relativeTo: root).standardizedFileURL,
           commit: try commit ?? ShardRunner.currentCommit(in: root), packageRoot: root)
         runner.extraArguments = extraArguments
+        runner.packageArguments = scratchPath.map { ["--scratch-path", $0] } ?? []
         runner.log = { FileHandle.standardError.write(Data("reference-shards: \($0)\n".utf8)) }
         let record = try runner.run()
         if record.swiftTestStatus != 0 { throw ExitCode(1) }

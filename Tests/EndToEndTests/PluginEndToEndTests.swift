@@ -97,4 +97,23 @@ final class PluginEndToEndTests: XCTestCase {
           "Tests/ChartTests/__References__/BarChartTests/bars.png"
         ).path), "an unstable render never lands")
   }
+
+  /// The render fixture disables four Swift Testing tests unless asked: the plugin's run sees
+  /// them skipped, so no reference is an orphan; a filtered run proves nothing either.
+  func testPlugin_skippedOrFilteredTests_noOrphanIsLookedFor() throws {
+    XCTAssertEqual(try plugin([]).status, 0)
+    let folder = fixture.root.appendingPathComponent(
+      "Tests/ChartTests/__References__/BarChartTests")
+    let orphan = folder.appendingPathComponent("stale.png")
+    try FileManager.default.copyItem(at: folder.appendingPathComponent("bars.png"), to: orphan)
+    let whole = try plugin([])
+    XCTAssertEqual(whole.status, 0, whole.all)
+    XCTAssertTrue(
+      whole.output.contains("orphans were not looked for: 4 tests were skipped"), whole.all)
+    XCTAssertTrue(whole.output.contains("SwiftTestingTests.ScopedSettings/recordedByScope()"))
+    let filtered = try plugin(["--filter", "BarChartTests"])
+    XCTAssertEqual(filtered.status, 0, filtered.all)
+    XCTAssertTrue(filtered.output.contains("ran selected tests only"), filtered.all)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path))
+  }
 }

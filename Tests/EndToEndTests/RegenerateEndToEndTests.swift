@@ -70,6 +70,9 @@ final class RegenerateEndToEndTests: XCTestCase {
       run.output.split(separator: "\n").last { $0.contains(" unchanged, ") }, run.all)
     XCTAssertTrue(summary.hasPrefix("0 added, 0 updated, "), String(summary))
     XCTAssertFalse(summary.contains(" 0 unchanged"), String(summary))
+    // Every test ran as one proven shard, none skipped: orphans were looked for, none found.
+    XCTAssertTrue(summary.contains(" 0 orphans"), String(summary))
+    XCTAssertFalse(run.output.contains("orphans were not looked for"), run.all)
     // The plugin built the tests in its own scratch folder; verify with that build.
     let verify = try runProcess(
       "/usr/bin/env",
