@@ -49,6 +49,12 @@ func loadAverage() -> Double? {
 }
 let loadAtStart = loadAverage()
 
+if options.encodeOnly {
+  EncodeBenchmark.run(
+    side: options.side, repetitions: options.repetitions, only: options.encodeSetting)
+  exit(0)
+}
+
 // MARK: Fixtures
 
 let reference = Screenshot(width: side, height: side, seed: 2026).image
