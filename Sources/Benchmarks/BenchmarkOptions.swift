@@ -18,13 +18,15 @@ struct BenchmarkOptions {
   var encodeOnly = false
   /// With `--encode-only`: only this setting, and no libpng.
   var encodeSetting: String?
+  /// With `--encode-only`: noise, a flat image and text as well as the screenshot.
+  var hardCases = false
   /// The node script that times pixelmatch.
   var pixelmatchScript = "Scripts/pixelmatch-timing.mjs"
 
   static let usage = """
     usage: Benchmarks [--repetitions N] [--size PIXELS] [--keep-images DIR] [--anchors DIR]
                       [--comparisons-only] [--review-difference]
-                      [--encode-only [--setting fast|small|fastest]]
+                      [--encode-only [--setting fast|small|fastest] [--hard-cases]]
 
     Measures ReferenceImageCore on screenshot-like images against memcmp, pixelmatch's
     JavaScript (with node), ImageMagick's `compare -metric AE` and libpng, in the same run.
@@ -41,7 +43,8 @@ struct BenchmarkOptions {
       --review-difference  only the review report's difference image (compare, draw, regions,
                          encode) against decoding the two PNGs, 800×600, one core
       --encode-only      only PNG encoding of the screenshot (every setting, and libpng), for
-                         profiling with perf; --setting keeps only that setting
+                         profiling with perf; --setting keeps only that setting;
+                         --hard-cases adds noise, a flat image and text
     """
 
   /// Parses arguments (without the program name).
@@ -71,6 +74,8 @@ struct BenchmarkOptions {
         options.comparisonsOnly = true
       case "--encode-only":
         options.encodeOnly = true
+      case "--hard-cases":
+        options.hardCases = true
       case "--setting":
         options.encodeSetting = try value(argument)
       case "--review-difference":

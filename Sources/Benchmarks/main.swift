@@ -51,7 +51,8 @@ let loadAtStart = loadAverage()
 
 if options.encodeOnly {
   EncodeBenchmark.run(
-    side: options.side, repetitions: options.repetitions, only: options.encodeSetting)
+    side: options.side, repetitions: options.repetitions, only: options.encodeSetting,
+    hardCases: options.hardCases)
   exit(0)
 }
 
