@@ -20,10 +20,11 @@ public struct PNGEncoder: Sendable {
     /// 639,621 bytes where zlib level 3 took 45 ms for 662,088 (a C harness on the Up-filtered
     /// 4 Mpx screenshot, load average 2.5 on 2 cores).
     ///
-    /// Bands save wall time only where a core is free: `Benchmarks --encode-only` measured
-    /// 48.6 ms against 76.8 ms for the single-threaded libspng encoding at load average 2.4 on
-    /// 2 cores, 76 against 78 ms at load 3.1 (no core free), and the same CPU time pinned to one
-    /// core (`taskset -c 0`). The files are 0.2% smaller.
+    /// Bands save wall time only where a core is free: `Benchmarks --encode-only --hard-cases`
+    /// (run by `Scripts/benchmark-generation`) measured 53.1 ms against 84.5 ms for the
+    /// single-threaded libspng encoding of the same setting on the 4 Mpx screenshot (1.59×,
+    /// load average 2.4–3.4 on 2 cores), 2.0× on text and flat images; pinned to one core
+    /// (`taskset -c 0`) both took 76–79 ms. The files are within 0.5% of libspng's.
     case fast
     /// zlib level 6 with adaptive filtering, as libpng and most tools write by default.
     case small
