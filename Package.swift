@@ -34,13 +34,18 @@ let package = Package(
       providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
     ),
     .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+    ),
+    .systemLibrary(
       name: "CLibCrypto",
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
     ),
     .target(
       name: "ReferenceImageCore",
-      dependencies: ["CSpng", "CLibCrypto"]
+      dependencies: ["CSpng", "CLibCrypto", "CZlib"]
     ),
     .target(
       name: "ReferenceArchive",

@@ -14,12 +14,19 @@ struct BenchmarkOptions {
   var comparisonsOnly = false
   /// Only the review report's difference images against decoding (800×600, one core).
   var reviewDifferenceOnly = false
+  /// Only PNG encoding of the screenshot (ours at every setting, and libpng), for profiling.
+  var encodeOnly = false
+  /// With `--encode-only`: only this setting, and no libpng.
+  var encodeSetting: String?
+  /// With `--encode-only`: noise, a flat image and text as well as the screenshot.
+  var hardCases = false
   /// The node script that times pixelmatch.
   var pixelmatchScript = "Scripts/pixelmatch-timing.mjs"
 
   static let usage = """
     usage: Benchmarks [--repetitions N] [--size PIXELS] [--keep-images DIR] [--anchors DIR]
                       [--comparisons-only] [--review-difference]
+                      [--encode-only [--setting fast|small|fastest] [--hard-cases]]
 
     Measures ReferenceImageCore on screenshot-like images against memcmp, pixelmatch's
     JavaScript (with node), ImageMagick's `compare -metric AE` and libpng, in the same run.
@@ -35,6 +42,9 @@ struct BenchmarkOptions {
       --comparisons-only the comparison rows alone (no PNG decode or encode), for profiling
       --review-difference  only the review report's difference image (compare, draw, regions,
                          encode) against decoding the two PNGs, 800×600, one core
+      --encode-only      only PNG encoding of the screenshot (every setting, and libpng), for
+                         profiling with perf; --setting keeps only that setting;
+                         --hard-cases adds noise, a flat image and text
     """
 
   /// Parses arguments (without the program name).
@@ -62,6 +72,12 @@ struct BenchmarkOptions {
         options.keepImages = try value(argument)
       case "--comparisons-only":
         options.comparisonsOnly = true
+      case "--encode-only":
+        options.encodeOnly = true
+      case "--hard-cases":
+        options.hardCases = true
+      case "--setting":
+        options.encodeSetting = try value(argument)
       case "--review-difference":
         options.reviewDifferenceOnly = true
       case "--anchors":

@@ -49,6 +49,13 @@ func loadAverage() -> Double? {
 }
 let loadAtStart = loadAverage()
 
+if options.encodeOnly {
+  EncodeBenchmark.run(
+    side: options.side, repetitions: options.repetitions, only: options.encodeSetting,
+    hardCases: options.hardCases)
+  exit(0)
+}
+
 // MARK: Fixtures
 
 let reference = Screenshot(width: side, height: side, seed: 2026).image

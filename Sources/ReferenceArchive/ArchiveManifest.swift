@@ -50,6 +50,37 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     }
   }
 
+  /// One image the run rendered with exactly the pixels of its existing reference, which it
+  /// therefore neither encoded nor archived: the reference's trusted pixel digest said so.
+  /// `merge-refs` counts it unchanged while the destination file still holds these pixels.
+  public struct UnchangedImage: Codable, Sendable, Equatable {
+    /// The path relative to the package root, with `/` separators.
+    public var path: String
+    /// The test that produced it.
+    public var test: String
+    /// The width in pixels.
+    public var width: Int
+    /// The height in pixels.
+    public var height: Int
+    /// SHA-256 of the rendered RGBA8 pixels, equal to the reference's pixel digest.
+    public var pixelSHA256: String
+    /// SHA-256 of the reference file's bytes as the run found them.
+    public var pngSHA256: String
+
+    /// Creates a record of an unchanged image.
+    public init(
+      path: String, test: String, width: Int, height: Int, pixelSHA256: String,
+      pngSHA256: String
+    ) {
+      self.path = path
+      self.test = test
+      self.width = width
+      self.height = height
+      self.pixelSHA256 = pixelSHA256
+      self.pngSHA256 = pngSHA256
+    }
+  }
+
   /// How long one test took in a run, by its `swift test list` name.
   public struct TestDuration: Codable, Sendable, Equatable {
     /// The test's name as `swift test list` prints it: `Module.Class/testMethod` for XCTest.
@@ -145,6 +176,9 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   public var tests: [String]
   /// Every image the run stored, sorted by path.
   public var images: [Image]
+  /// Images the run rendered with their reference's pixels and did not archive, sorted by path;
+  /// nil when there are none and in archives of older versions, which archived every image.
+  public var unchangedImages: [UnchangedImage]?
   /// Reference paths the run compared against (whether or not it stored a new image), so
   /// `merge-refs` can tell orphans from references that are still in use.
   public var verifiedReferences: [String]
@@ -168,7 +202,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   public init(
     formatVersion: Int = currentFormatVersion, toolVersion: String, runID: String, worker: Worker,
     mode: String, startedAt: Date, endedAt: Date?, completion: Completion, tests: [String],
-    images: [Image], verifiedReferences: [String], testDurations: [TestDuration]? = nil,
+    images: [Image], unchangedImages: [UnchangedImage]? = nil, verifiedReferences: [String],
+    testDurations: [TestDuration]? = nil,
     skippedTests: [String]? = nil, coverage: Coverage? = nil, replicas: Int? = nil
   ) {
     self.formatVersion = formatVersion
@@ -181,6 +216,7 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     self.completion = completion
     self.tests = tests
     self.images = images
+    self.unchangedImages = unchangedImages
     self.verifiedReferences = verifiedReferences
     self.testDurations = testDurations
     self.skippedTests = skippedTests

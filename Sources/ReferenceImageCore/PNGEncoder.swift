@@ -9,17 +9,26 @@ import Foundation
 public struct PNGEncoder: Sendable {
   /// The trade between encoding time and file size.
   public enum Setting: String, Sendable, Hashable, CaseIterable {
-    /// zlib level 3 with the `Up` filter only: about five times faster than `.small`, files
-    /// about 15–20% larger. The default, because generation runs encode thousands of images.
+    /// zlib level 3 with the `Up` filter only, bands of rows deflated on every core
+    /// (`BandedPNGWriter`): about five times faster than `.small`, files about 15–20% larger.
+    /// The default, because generation runs encode thousands of images.
     ///
     /// Level 3 rather than 1: on a 4 Mpx screenshot it costs about 10% more time (55 vs 51 ms)
     /// for files about 10% smaller; levels 4 and up switch zlib to lazy matching, which costs
     /// 50% more. Adaptive filtering is what makes `.small` slow: libspng scores all five filters
-    /// on every row.
+    /// on every row. libdeflate was no faster on this data: level 1 took 56 ms of CPU for
+    /// 639,621 bytes where zlib level 3 took 45 ms for 662,088 (a C harness on the Up-filtered
+    /// 4 Mpx screenshot, load average 2.5 on 2 cores).
+    ///
+    /// Bands save wall time only where a core is free: `Benchmarks --encode-only --hard-cases`
+    /// (run by `Scripts/benchmark-generation`) measured 53.1 ms against 84.5 ms for the
+    /// single-threaded libspng encoding of the same setting on the 4 Mpx screenshot (1.59×,
+    /// load average 2.4–3.4 on 2 cores), 2.0× on text and flat images; pinned to one core
+    /// (`taskset -c 0`) both took 76–79 ms. The files are within 0.5% of libspng's.
     case fast
     /// zlib level 6 with adaptive filtering, as libpng and most tools write by default.
     case small
-    /// zlib level 1 with the `Up` filter: for images made to be looked at once, such as the
+    /// zlib level 1 with the `Up` filter, banded as `.fast`: for images made to be looked at once, such as the
     /// review report's difference images, where the time to write thousands matters more than
     /// their size.
     case fastest
@@ -31,6 +40,15 @@ public struct PNGEncoder: Sendable {
       case .small: 6
       }
     }
+    /// The zlib level of `BandedPNGWriter` (the `Up` filter, bands deflated on every core),
+    /// or nil for libspng's encoder (adaptive filtering, one core).
+    var bandedLevel: Int32? {
+      switch self {
+      case .fastest: 1
+      case .fast: 3
+      case .small: nil
+      }
+    }
     var filterChoice: Int32 {
       Int32(self == .small ? SPNG_FILTER_CHOICE_ALL.rawValue : SPNG_FILTER_CHOICE_UP.rawValue)
     }
@@ -38,6 +56,9 @@ public struct PNGEncoder: Sendable {
 
   /// The speed/size setting in use.
   public var setting: Setting
+  /// Encodes `.fast` and `.fastest` as before `BandedPNGWriter`, with libspng on one core: the
+  /// baseline of the benchmarks.
+  package var usesLibspngOnly = false
 
   /// Creates an encoder.
   /// - Parameter setting: `.fast` unless given.
@@ -61,8 +82,7 @@ public struct PNGEncoder: Sendable {
   public func encodeWithDigest(
     _ image: RGBAImage
   ) throws(PNGError) -> (png: [UInt8], digest: PNGPixelDigest) {
-    let plain = try encodeWithoutDigest(image)
-    let pixelSHA256 = image.pixels.withUnsafeBytes(SHA256.digest)
+    let (plain, pixelSHA256) = try encodeWithoutDigest(image)
     guard let png = PNGPixelDigest.inserting(pixelSHA256: pixelSHA256, into: plain) else {
       throw .libspng(
         step: "adding the pixel digest", code: Int32(SPNG_EINTERNAL.rawValue),
@@ -73,7 +93,17 @@ public struct PNGEncoder: Sendable {
     return (png, digest)
   }
 
-  private func encodeWithoutDigest(_ image: RGBAImage) throws(PNGError) -> [UInt8] {
+  /// The PNG without its digest chunk, and the pixels' SHA-256.
+  private func encodeWithoutDigest(
+    _ image: RGBAImage
+  ) throws(PNGError) -> (png: [UInt8], pixelSHA256: [UInt8]) {
+    if let level = setting.bandedLevel, !usesLibspngOnly, image.width > 0, image.height > 0 {
+      return try BandedPNGWriter(level: level).encode(image)
+    }
+    return (try encodeWithLibspng(image), image.pixels.withUnsafeBytes(SHA256.digest))
+  }
+
+  private func encodeWithLibspng(_ image: RGBAImage) throws(PNGError) -> [UInt8] {
     let header = spng_ihdr(
       width: UInt32(image.width), height: UInt32(image.height), bit_depth: 8,
       color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue), compression_method: 0,

@@ -100,17 +100,21 @@ struct ImageAssertion {
     let decision = ImageDecision(
       mode: mode,
       reference: ReferenceState.read(
-        at: location, comparing: image, by: comparison, bound: bound))
+        at: location, comparing: image, by: comparison, bound: bound),
+      unchangedReference: UnchangedReference.read(at: location, matching: image),
+      reencodes: coordinator.environment.reencodes)
     perform(decision, at: location, test: test)
   }
 
   private func perform(_ decision: ImageDecision, at location: ReferenceLocation, test: String) {
-    if decision.storesImage {
-      do {
+    do {
+      if decision.storesImage {
         try coordinator.store(image, at: location, test: test)
-      } catch {
-        context.fail("\(error)")
+      } else if let reference = decision.unchangedReference {
+        try coordinator.recordUnchanged(image, at: location, test: test, reference: reference)
       }
+    } catch {
+      context.fail("\(error)")
     }
     guard let failure = decision.failure else { return }
     let artifacts = writeArtifacts(failure.artifacts, location: location)

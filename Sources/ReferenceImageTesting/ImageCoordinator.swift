@@ -29,6 +29,7 @@ public final class ImageCoordinator: @unchecked Sendable {
     var archiveFolder: URL?
     var storedBy: [String: String] = [:]
     var images: [String: ArchiveManifest.Image] = [:]
+    var unchanged: [String: ArchiveManifest.UnchangedImage] = [:]
     var verified: Set<String> = []
     var tests: [String] = []
     var knownTests: Set<String> = []
@@ -122,6 +123,26 @@ public final class ImageCoordinator: @unchecked Sendable {
     }
   }
 
+  /// Records an image whose reference already holds its pixels: the manifest lists it as
+  /// unchanged, and nothing is encoded or archived.
+  /// - Parameters:
+  ///   - image: The rendered image.
+  ///   - location: Where it belongs.
+  ///   - test: The test that rendered it.
+  ///   - reference: The reference file and the pixel digest it shares with the image.
+  /// - Throws: As `store`: a path recorded twice is an error however each was recorded.
+  func recordUnchanged(
+    _ image: RGBAImage, at location: ReferenceLocation, test: String,
+    reference: UnchangedReference
+  ) throws(ReferenceImageError) {
+    _ = try reserve(location, test: test)
+    defer { submissions.leave() }
+    let record = ArchiveManifest.UnchangedImage(
+      path: location.relativePath, test: test, width: image.width, height: image.height,
+      pixelSHA256: reference.pixelSHA256, pngSHA256: reference.pngSHA256)
+    locked { $0.unchanged[location.relativePath] = record }
+  }
+
   private func reserve(_ location: ReferenceLocation, test: String) throws(ReferenceImageError)
     -> StagingFolder
   {
@@ -204,7 +225,8 @@ public final class ImageCoordinator: @unchecked Sendable {
       !manifest.tests.isEmpty || !(manifest.testDurations ?? []).isEmpty
       || !(manifest.skippedTests ?? []).isEmpty
     let provesTests = environment.shard != nil && ranTests
-    guard !manifest.images.isEmpty || provesTests else {
+    let recorded = manifest.images.count + (manifest.unchangedImages?.count ?? 0)
+    guard recorded > 0 || provesTests else {
       staging?.remove()
       return nil
     }
@@ -215,8 +237,8 @@ public final class ImageCoordinator: @unchecked Sendable {
       try staging.archive(manifest: manifest, to: archive)
       locked { $0.archive = archive }
       log(
-        "ReferenceImages: wrote \(manifest.images.count) images (mode \(environment.mode)) to "
-          + archive.path)
+        "ReferenceImages: wrote \(manifest.images.count) images (mode \(environment.mode))"
+          + unchangedNote(manifest) + " to " + archive.path)
       return archive
     } catch {
       log(
@@ -224,6 +246,12 @@ public final class ImageCoordinator: @unchecked Sendable {
           + "\(staging.url.path), which merge-refs accepts as a source")
       return nil
     }
+  }
+
+  /// ", and recorded N unchanged", or nothing.
+  private func unchangedNote(_ manifest: ArchiveManifest) -> String {
+    guard let count = manifest.unchangedImages?.count else { return "" }
+    return " and recorded \(count) unchanged (their references hold the same pixels)"
   }
 
   /// The staging folder of a run that stored no image, for its manifest-only archive: the
@@ -272,6 +300,8 @@ public final class ImageCoordinator: @unchecked Sendable {
       endedAt: finished ? Date() : nil,
       completion: completion ?? (state.writeFailures.isEmpty ? .finished : .failed),
       tests: state.tests, images: state.images.values.sorted { $0.path < $1.path },
+      unchangedImages: state.unchanged.isEmpty
+        ? nil : state.unchanged.values.sorted { $0.path < $1.path },
       verifiedReferences: state.verified.sorted(),
       testDurations: state.durations.isEmpty ? nil : state.durations,
       skippedTests: state.skipped,

@@ -4,8 +4,11 @@ import ReferenceImageCore
 /// reference path before anything is written or reported. `ImageAssertion` carries it out: it
 /// stores the image when asked, writes the artifacts the failure names, and reports the message.
 struct ImageDecision: Equatable {
-  /// Whether the rendered image goes into the run's archive.
+  /// Whether the rendered image is encoded into the run's archive.
   var storesImage: Bool
+  /// In `all` mode, the reference that already holds the rendered pixels: the manifest records
+  /// the image as unchanged instead of archiving it again.
+  var unchangedReference: UnchangedReference?
   /// Why the assertion fails; nil when it passes.
   var failure: Failure?
 
@@ -25,21 +28,36 @@ struct ImageDecision: Equatable {
   /// - Parameters:
   ///   - mode: The generation mode in effect for the test.
   ///   - reference: What is at the reference path, compared with the rendered image; evaluated
-  ///     only by the modes that compare (`verify`, `missing`, `failed`), so `all` never reads it.
-  init(mode: GenerationMode, reference: @autoclosure () -> ReferenceState) {
+  ///     only by the modes that compare (`verify`, `missing`, `failed`), so `all` never decodes
+  ///     it.
+  ///   - unchangedReference: The reference, when its trusted pixel digest names the rendered
+  ///     pixels; evaluated only by `all` mode unless `reencodes`.
+  ///   - reencodes: `IMAGE_GENERATION_REENCODE`: `all` mode encodes every image, unchanged or
+  ///     not (to give old references a digest, say).
+  init(
+    mode: GenerationMode, reference: @autoclosure () -> ReferenceState,
+    unchangedReference: @autoclosure () -> UnchangedReference? = nil, reencodes: Bool = false
+  ) {
     switch mode {
     case .invalid(let value):
       self.init(storesImage: false, failure: .invalidMode(value))
     case .all:
-      self.init(storesImage: true, failure: nil)
+      // A render equal to its reference would be archived only for the merge to call it
+      // unchanged and throw it away: the manifest says so instead, for the cost of a hash.
+      if !reencodes, let unchanged = unchangedReference() {
+        self.init(storesImage: false, failure: nil, unchangedReference: unchanged)
+      } else {
+        self.init(storesImage: true, failure: nil)
+      }
     case .verify, .missing, .failed:
       self.init(comparingMode: mode, reference: reference())
     }
   }
 
-  init(storesImage: Bool, failure: Failure?) {
+  init(storesImage: Bool, failure: Failure?, unchangedReference: UnchangedReference? = nil) {
     self.storesImage = storesImage
     self.failure = failure
+    self.unchangedReference = unchangedReference
   }
 
   private init(comparingMode mode: GenerationMode, reference: ReferenceState) {

@@ -18,6 +18,10 @@ public struct ImageTestEnvironment: Sendable {
   /// `reference-shards --replicas` and the plugin's `--repeat`; nil for once. Recorded in the
   /// manifest so that `merge-refs` calls renders of one test that differ unstable.
   public var replicas: Int?
+  /// `IMAGE_GENERATION_REENCODE`: set (to anything but `0` or nothing), `all` mode encodes and
+  /// archives every image, also those whose reference's pixel digest says they are unchanged:
+  /// the way to give old references a digest, or to rewrite every file with this encoder.
+  public var reencodes = false
   /// The value of `IMAGE_GENERATION_REPLICAS` when it is not a whole number from 1 to 100.
   public var invalidReplicas: String?
 
@@ -27,6 +31,8 @@ public struct ImageTestEnvironment: Sendable {
   public static let diffVariable = "IMAGE_DIFF_DIR"
   /// The variable `reference-shards run` sets for the test processes it starts.
   public static let shardVariable = "IMAGE_GENERATION_SHARD"
+  /// The variable that makes `all` mode encode every image, unchanged or not.
+  public static let reencodeVariable = "IMAGE_GENERATION_REENCODE"
   /// The variable runners set when they run every test more than once on purpose.
   public static let replicasVariable = "IMAGE_GENERATION_REPLICAS"
 
@@ -36,6 +42,8 @@ public struct ImageTestEnvironment: Sendable {
     mode = GenerationMode(environmentValue: environment[GenerationMode.environmentVariable])
     outputFolder = Self.folder(environment[Self.outputVariable])
     diffFolder = Self.folder(environment[Self.diffVariable])
+    let reencode = environment[Self.reencodeVariable]?.trimmingCharacters(in: .whitespaces)
+    reencodes = !(reencode ?? "").isEmpty && reencode != "0"
     shard = environment[Self.shardVariable].flatMap { $0.isEmpty ? nil : $0 }
     if let value = environment[Self.replicasVariable], !value.isEmpty {
       if let count = Int(value), (1...100).contains(count) {

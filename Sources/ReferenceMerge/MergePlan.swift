@@ -63,6 +63,10 @@ public struct MergePlan: Sendable {
   public var destinationProblems: [ArchiveError]
   /// Updated paths whose destination file is a Git LFS pointer, not an image: never written.
   public var gitLFSPointers: [String] = []
+  /// Paths a run recorded unchanged (its render equalled the reference it found, so it archived
+  /// nothing) whose destination file has since changed or gone: the pixels exist nowhere, so
+  /// the merge refuses these paths (`MergeProblem.unarchivedImageChanged`) rather than lose them.
+  public var unarchivedChanged: [String] = []
   /// Every path's decision, sorted by path.
   public var items: [Item]
   /// Whether orphans were looked for (only when every test that could own one ran, unskipped:

@@ -44,7 +44,7 @@ public struct MergePlanner: Sendable {
   ) -> MergePlan {
     var (inventories, bad) = read(
       sources, destination: destination, staging: staging, progress: progress)
-    var items = decide(inventories, destination: destination)
+    var (items, unarchivedChanged) = decide(inventories, destination: destination)
     destination.forgetDigests()
     // The items hold what the rest of the merge needs of each image: the inventories' lists
     // are let go, so a merge of many archives does not hold every image twice.
@@ -77,6 +77,7 @@ public struct MergePlanner: Sendable {
       destination: destination.root, inventories: inventories, badSources: bad,
       destinationProblems: destinationProblems, items: items, orphanSearchDone: orphanSearch)
     plan.gitLFSPointers = gitLFSPointers
+    plan.unarchivedChanged = unarchivedChanged
     plan.orphanSearchRefusal = refusal
     plan.skippedTests = skippedTests
     return plan
@@ -126,8 +127,10 @@ public struct MergePlanner: Sendable {
 
   // MARK: Decisions
 
+  /// Every path's item, and apart the paths whose chosen image was recorded unchanged but
+  /// whose destination no longer holds its pixels (see `MergePlan.unarchivedChanged`).
   private func decide(_ inventories: [SourceInventory], destination: Destination)
-    -> [MergePlan.Item]
+    -> ([MergePlan.Item], [String])
   {
     // Every image of every source, by position, sorted by path: each path's candidates are
     // then one run of neighbours. A table of candidate lists per path cost a merge of many
@@ -149,6 +152,7 @@ public struct MergePlanner: Sendable {
     // Sized once: an array grown by doubling would hold up to twice the plan.
     var items: [MergePlan.Item] = []
     items.reserveCapacity(positions.indices.lazy.filter(isFirstOfPath).count)
+    var unarchivedChanged: [String] = []
     var start = 0
     while start < positions.count {
       var end = start + 1
@@ -156,10 +160,15 @@ public struct MergePlanner: Sendable {
       let candidates = positions[start..<end].map {
         MergePlan.Candidate(sourceIndex: Int($0.source), image: image($0))
       }
-      items.append(decide(candidates, inventories: inventories, destination: destination))
+      let item = decide(candidates, inventories: inventories, destination: destination)
+      if let chosen = item.chosen, !chosen.image.isArchived, item.outcome != .unchanged {
+        unarchivedChanged.append(item.path)
+      } else {
+        items.append(item)
+      }
       start = end
     }
-    return items
+    return (items, unarchivedChanged)
   }
 
   /// The decision for one path, from every source's image for it.
@@ -191,12 +200,24 @@ public struct MergePlanner: Sendable {
         path: path, outcome: .conflict, chosen: nil, rivals: rivals,
         conflictingPixels: nil, resolvedByNewest: false)
     }
-    let chosen = ordered[0]
+    let chosen = archivedIfAny(like: ordered[0], among: ordered)
     return MergePlan.Item(
       path: path, outcome: outcome(of: chosen.image, destination: destination),
       chosen: chosen,
       rivals: rivals.count > 1 ? rivals : [], conflictingPixels: nil,
       resolvedByNewest: rivals.count > 1)
+  }
+
+  /// `chosen`, or a candidate with the same pixels that holds them in its source: a run that
+  /// recorded the image unchanged and one that archived it agree, and only the archived one
+  /// can be written if the destination has changed since.
+  private func archivedIfAny(like chosen: MergePlan.Candidate, among all: [MergePlan.Candidate])
+    -> MergePlan.Candidate
+  {
+    guard !chosen.image.isArchived else { return chosen }
+    return all.first {
+      $0.image.isArchived && $0.image.pixelSHA256 == chosen.image.pixelSHA256
+    } ?? chosen
   }
 
   /// Whether disagreeing renders are replicas: one test's renders from runs that repeat the

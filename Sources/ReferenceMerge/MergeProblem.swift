@@ -12,6 +12,9 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   /// The destination file is a Git LFS pointer: the reference was never fetched, so it can be
   /// neither compared nor safely replaced.
   case gitLFSPointer(path: String)
+  /// A run recorded the image at the path unchanged instead of archiving it, but the destination
+  /// file no longer holds those pixels: the render can only be regenerated.
+  case unarchivedImageChanged(path: String)
   /// `--require-complete` was given and some sources are incomplete.
   case incompleteSources
   /// The review report could not be written.
@@ -34,7 +37,7 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   public var kind: Kind {
     switch self {
     case .unlistableSource, .refusedSource, .unsafeDestination, .gitLFSPointer,
-      .incompleteSources, .unprovenShards:
+      .unarchivedImageChanged, .incompleteSources, .unprovenShards:
       .refusedInput
     case .reportNotWritten, .writeFailed: .writeFailed
     }
@@ -56,6 +59,10 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
     case .gitLFSPointer(let path):
       "\(path) is a Git LFS pointer, not an image: run `git lfs pull` to fetch the references, "
         + "then merge again"
+    case .unarchivedImageChanged(let path):
+      "\(path) changed since the generation run found its render identical to it and so did not "
+        + "archive the render; regenerate it (IMAGE_GENERATION_MODE=1 with "
+        + "IMAGE_GENERATION_REENCODE=1 archives every image), then merge again"
     case .incompleteSources: "--require-complete refuses the incomplete sources listed above"
     case .reportNotWritten(let error): "could not write the review report: \(error)"
     case .writeFailed(let error):

@@ -106,6 +106,9 @@ public struct MergeSession: Sendable {
     let check = planCheck?(plan) ?? PlanCheck()
     problems += check.problems
     problems += plan.destinationProblems.map { .unsafeDestination($0) }
+    problems += plan.unarchivedChanged.filter { options.include?.includes($0) ?? true }.map {
+      .unarchivedImageChanged(path: plan.destination.appendingPathComponent($0).path)
+    }
     plan.skippedTests = Array(Set(plan.skippedTests + check.skippedTests)).sorted()
     if let reason = orphanRefusal(problems: problems, unlistable: unlistable, check: check, plan) {
       plan.withholdOrphans(because: reason)

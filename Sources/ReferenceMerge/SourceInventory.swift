@@ -9,7 +9,8 @@ public struct SourceInventory: Sendable {
   public struct Image: Sendable, Hashable {
     /// The package-relative path.
     public var path: String
-    /// SHA-256 of the PNG bytes.
+    /// SHA-256 of the PNG bytes: the entry's or, for an image the run recorded unchanged, the
+    /// reference file's the run found holding its pixels.
     public var pngSHA256: SHA256Digest
     /// SHA-256 of the decoded RGBA8 pixels.
     public var pixelSHA256: SHA256Digest
@@ -19,6 +20,9 @@ public struct SourceInventory: Sendable {
     public var height: Int
     /// The producing test, when the manifest names it.
     public var test: String?
+    /// False for an image the run recorded unchanged (`unchangedImages`): the source holds no
+    /// entry for it, so it can only ever be unchanged, never written.
+    public var isArchived = true
   }
 
   /// The source.
@@ -172,6 +176,7 @@ struct InventoryScanner {
         throw refuse(source, path, "it disappeared while it was read; rerun the merge")
       }
     }
+    try addUnchanged(manifest?.unchangedImages ?? [], to: &images, source: source)
     let recorded = manifest?.images ?? []
     for record in recorded {
       if let image = images[record.path], image.pixelSHA256 != recordedDigest(record.pixelSHA256) {
@@ -181,11 +186,32 @@ struct InventoryScanner {
     // The per-image records now live in `images`; keeping a second copy of each would double
     // the memory a merge of many archives needs.
     manifest?.images = []
+    manifest?.unchangedImages = nil
     return SourceInventory(
       source: source, manifest: manifest, images: images.values.sorted { $0.path < $1.path },
       imageCount: images.count,
       generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(source),
       missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
+  }
+
+  /// Adds the images the run recorded unchanged instead of archiving them: candidates with no
+  /// entry, which the plan counts unchanged only while the destination holds their pixels.
+  private func addUnchanged(
+    _ records: [ArchiveManifest.UnchangedImage], to images: inout [String: SourceInventory.Image],
+    source: MergeSource
+  ) throws(ArchiveError) {
+    for record in records {
+      if let reason = EntryPath.validate(record.path) {
+        throw refuse(source, record.path, "a manifest record: \(reason)")
+      }
+      guard images[record.path] == nil else {
+        throw refuse(source, record.path, "the path appears twice")
+      }
+      images[record.path] = .init(
+        path: record.path, pngSHA256: recordedDigest(record.pngSHA256),
+        pixelSHA256: recordedDigest(record.pixelSHA256), width: record.width,
+        height: record.height, test: record.test, isArchived: false)
+    }
   }
 
   /// Makes records that name the same test share one string: a run's tests each produce

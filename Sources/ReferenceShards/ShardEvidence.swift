@@ -34,7 +34,9 @@ public struct ShardEvidence: Sendable {
         evidence.archives.append(
           .init(
             name: url.lastPathComponent, sha256: try FileSystem.sha256(of: url),
-            images: manifest?.images.count ?? 0))
+            // Images recorded unchanged were rendered too: the shard's count does not
+            // depend on whether their references already held them.
+            images: (manifest?.images.count ?? 0) + (manifest?.unchangedImages?.count ?? 0)))
         evidence.runs += (manifest?.testDurations ?? []).map {
           ArchiveRun(test: $0.test, seconds: $0.seconds)
         }

@@ -69,6 +69,8 @@ struct ArchiveBuilder {
   var completion: ArchiveManifest.Completion = .finished
   var images: [Image] = []
   var verifiedReferences: [String] = []
+  /// Images the run recorded unchanged instead of archiving them (`unchangedImages`).
+  var unchanged: [ArchiveManifest.UnchangedImage] = []
   /// Manifest records for images the archive does not hold (a damaged archive).
   var recordsWithoutEntries: [Image] = []
   /// Manifest records that describe other content than the entry of their path (tampering).
@@ -104,6 +106,17 @@ struct ArchiveBuilder {
     return png
   }
 
+  /// Records `pixels` as unchanged: the run found them in the reference `reference` (the PNG
+  /// bytes it read there) and archived nothing; the path counts as verified, as it does in a run.
+  mutating func addUnchanged(_ path: String, _ pixels: RGBAImage, reference: [UInt8]) {
+    unchanged.append(
+      .init(
+        path: path, test: "GeneratedTests.test\(path.count)()", width: pixels.width,
+        height: pixels.height, pixelSHA256: SHA256.hex(pixels.pixels),
+        pngSHA256: SHA256.hex(reference)))
+    verifiedReferences.append(path)
+  }
+
   func record(_ image: Image) -> ArchiveManifest.Image {
     .init(
       path: image.path, test: "GeneratedTests.test\(image.path.count)()",
@@ -118,6 +131,7 @@ struct ArchiveBuilder {
       completion: completion, tests: ["GeneratedTests.testImages()"],
       images: (images.map { recordedAs[$0.path] ?? $0 } + recordsWithoutEntries).map(record)
         .sorted { $0.path < $1.path },
+      unchangedImages: unchanged.isEmpty ? nil : unchanged.sorted { $0.path < $1.path },
       verifiedReferences: verifiedReferences, testDurations: testDurations,
       skippedTests: skippedTests, coverage: coverage, replicas: replicas)
   }

@@ -17,6 +17,39 @@ final class PNGEncoderTests: XCTestCase {
     }
   }
 
+  func testEncode_severalBands_roundTripDeterministicallyWithATrustedDigest() throws {
+    // Images of several bands of about 1 MiB of filtered rows each, deflated on every core.
+    var generator = SplitMix64(seed: 7)
+    var noise = try RGBAImage(width: 700, height: 900, color: .clear)
+    noise.withUnsafeMutablePixelBytes { bytes in
+      for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
+    }
+    var gradient = try RGBAImage(width: 2000, height: 600, color: .white)
+    for y in 0..<600 where y % 7 != 0 {
+      for x in stride(from: 0, to: 2000, by: 3) {
+        gradient[x, y] = RGBAColor(red: UInt8(x % 256), green: UInt8(y % 256), blue: 90)
+      }
+    }
+    let tall = try RGBAImage(width: 64, height: 16384, color: RGBAColor(red: 9, green: 8, blue: 7))
+    for (name, image) in [("noise", noise), ("gradient", gradient), ("tall", tall)] {
+      for setting in [PNGEncoder.Setting.fast, .fastest] {
+        let png = try PNGEncoder(setting: setting).encode(image)
+        XCTAssertEqual(try PNGDecoder().decode(png), image, "\(name) \(setting)")
+        let copy = try RGBAImage(
+          width: image.width, height: image.height, pixels: image.pixels.map { $0 })
+        XCTAssertEqual(try PNGEncoder(setting: setting).encode(copy), png, "\(name) \(setting)")
+        XCTAssertEqual(
+          PNGPixelDigest.read(fromPNG: png)?.pixelSHA256, SHA256.hex(image.pixels), name)
+        var libspng = PNGEncoder(setting: setting)
+        libspng.usesLibspngOnly = true
+        let before = try libspng.encode(image)
+        XCTAssertEqual(try PNGDecoder().decode(before), image, "\(name) \(setting)")
+        XCTAssertLessThanOrEqual(
+          Double(png.count), Double(before.count) * 1.01, "\(name) \(setting): no larger")
+      }
+    }
+  }
+
   func testEncode_decodedFixtures_roundTrip() throws {
     // Every committed decoding fixture, re-encoded as RGBA8, decodes to the same pixels.
     for entry in try CoreFixtures.decodingManifest() {

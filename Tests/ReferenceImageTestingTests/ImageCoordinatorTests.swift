@@ -42,6 +42,30 @@ final class ImageCoordinatorTests: XCTestCase {
     }
   }
 
+  func testRecordUnchanged_listedInTheManifestAndNotArchived() throws {
+    let package = try TemporaryPackage(self)
+    let output = try makeTemporaryFolder(self).appendingPathComponent("archives")
+    let coordinator = makeCoordinator(output: output)
+    let image = try sampleImage(seed: 1)
+    let location = try package.location("same")
+    let reference = UnchangedReference(pngSHA256: "abc", pixelSHA256: SHA256.hex(image.pixels))
+    try coordinator.recordUnchanged(image, at: location, test: "T.same", reference: reference)
+    XCTAssertThrowsError(try coordinator.store(image, at: location, test: "T.again"))
+
+    let archive = try XCTUnwrap(coordinator.finishRun(), "unchanged images need their manifest")
+    let contents = try ArchiveContents(archive)
+    let manifest = try XCTUnwrap(contents.manifest)
+    XCTAssertEqual(contents.files, [:], "nothing archived")
+    XCTAssertEqual(manifest.images, [])
+    XCTAssertEqual(
+      manifest.unchangedImages,
+      [
+        .init(
+          path: location.relativePath, test: "T.same", width: image.width,
+          height: image.height, pixelSHA256: reference.pixelSHA256, pngSHA256: "abc")
+      ])
+  }
+
   func testFinishRun_secondCall_writesNothing() throws {
     let package = try TemporaryPackage(self)
     let output = try makeTemporaryFolder(self)

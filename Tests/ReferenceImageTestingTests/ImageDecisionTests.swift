@@ -81,6 +81,50 @@ final class ImageDecisionTests: XCTestCase {
     }
   }
 
+  func testDecision_allMode_recordsAnUnchangedReferenceInsteadOfStoring() {
+    let unchanged = UnchangedReference(pngSHA256: "png", pixelSHA256: "pixels")
+    for state in states.values {
+      var reads = 0
+      let decision = ImageDecision(
+        mode: .all, reference: read(state, counting: &reads), unchangedReference: unchanged)
+      XCTAssertEqual(
+        decision, ImageDecision(storesImage: false, failure: nil, unchangedReference: unchanged))
+      XCTAssertEqual(reads, 0, "all mode never decodes the reference")
+    }
+  }
+
+  func testDecision_allMode_storesWhenNoDigestMatches() {
+    let decision = ImageDecision(mode: .all, reference: .missing, unchangedReference: nil)
+    XCTAssertEqual(decision, ImageDecision(storesImage: true, failure: nil))
+  }
+
+  func testDecision_allModeReencoding_storesWithoutLookingForAMatch() {
+    var looks = 0
+    let unchanged = UnchangedReference(pngSHA256: "png", pixelSHA256: "pixels")
+    let decision = ImageDecision(
+      mode: .all, reference: .missing,
+      unchangedReference: { () -> UnchangedReference? in
+        looks += 1
+        return unchanged
+      }(), reencodes: true)
+    XCTAssertEqual(decision, ImageDecision(storesImage: true, failure: nil))
+    XCTAssertEqual(looks, 0)
+  }
+
+  func testDecision_comparingModes_neverLookForAnUnchangedReference() {
+    // They decide from the comparison as before: a digest match stores nothing in any case.
+    for mode in [GenerationMode.verify, .missing, .failed, .invalid("x")] {
+      var looks = 0
+      _ = ImageDecision(
+        mode: mode, reference: .matchesByDigest,
+        unchangedReference: { () -> UnchangedReference? in
+          looks += 1
+          return nil
+        }())
+      XCTAssertEqual(looks, 0, "\(mode)")
+    }
+  }
+
   func testDecision_invalidMode_failsNamingTheValueWithoutReadingOrStoring() {
     for state in states.values {
       var reads = 0
@@ -150,6 +194,30 @@ final class ImageDecisionTests: XCTestCase {
   }
 
   // MARK: Reading the reference
+
+  func testUnchangedReference_onlyATrustedDigestOfTheSamePixels() throws {
+    let package = try TemporaryPackage(self)
+    let image = try sampleImage(seed: 4)
+    func read(_ name: String) throws -> UnchangedReference? {
+      UnchangedReference.read(at: try package.location(name), matching: image)
+    }
+    XCTAssertNil(try read("absent"))
+    let png = try PNGEncoder().encode(image)
+    try write(png, to: try package.location("same"))
+    XCTAssertEqual(
+      try read("same"),
+      UnchangedReference(pngSHA256: SHA256.hex(png), pixelSHA256: SHA256.hex(image.pixels)))
+    var changed = image
+    changed[0, 0] = RGBAColor(red: 1, green: 2, blue: 3)
+    try write(try PNGEncoder().encode(changed), to: try package.location("changed"))
+    XCTAssertNil(try read("changed"))
+    try write(try withoutDigestChunk(png), to: try package.location("plain"))
+    XCTAssertNil(try read("plain"), "a reference without a digest is encoded anew")
+    let grafted = try grafting(
+      imageDataOf: try PNGEncoder().encode(changed), onto: png)
+    try write(grafted, to: try package.location("grafted"))
+    XCTAssertNil(try read("grafted"), "a digest that no longer vouches for the data")
+  }
 
   func testRead_fileStates() throws {
     let package = try TemporaryPackage(self)

@@ -1,0 +1,30 @@
+import Foundation
+import ReferenceImageCore
+
+/// A reference that already holds the rendered pixels, known from its trusted pixel digest
+/// without decoding it: what a generation run records in the manifest instead of encoding and
+/// archiving the image again.
+struct UnchangedReference: Equatable {
+  /// SHA-256 of the reference file's bytes, so `merge-refs` can tell whether the file is still
+  /// the one this run compared with.
+  var pngSHA256: String
+  /// SHA-256 of the RGBA8 pixels the image and the reference share.
+  var pixelSHA256: String
+
+  /// Reads the reference at `location` as verify reads it (the pixel digest is trusted only
+  /// when its IDAT digest matches the file), never decoding it.
+  /// - Parameters:
+  ///   - location: Where the reference lives.
+  ///   - image: The rendered image.
+  /// - Returns: The reference when its trusted digest names exactly the image's pixels; nil
+  ///   when there is no reference, it cannot be read, it has no trusted digest (older files, a
+  ///   Git LFS pointer) or it holds other pixels: then the image is encoded as before.
+  static func read(at location: ReferenceLocation, matching image: RGBAImage)
+    -> UnchangedReference?
+  {
+    guard let file = try? ReferenceImages.referenceBytes(at: location),
+      let digest = PNGPixelDigest.read(fromPNG: file), digest.matches(image)
+    else { return nil }
+    return UnchangedReference(pngSHA256: SHA256.hex(file), pixelSHA256: digest.pixelSHA256)
+  }
+}
