@@ -29,7 +29,8 @@ struct MergeRefs: ParsableCommand {
         2   sources conflict; nothing was written
         3   refused, corrupt or (with --require-complete) incomplete input, or
             (with --require-shards) shards that do not prove the plan ran
-            exactly once; nothing was written (with --keep-going, the good
+            exactly once, or an image recorded unchanged whose reference
+            changed since; nothing was written (with --keep-going, the good
             sources were)
         4   --check: the merge would change the references
         5   replicated runs of a test rendered different pixels (unstable); those
