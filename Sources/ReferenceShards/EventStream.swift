@@ -8,37 +8,42 @@ import Foundation
 /// (`Module.param(n:)/File.swift:7:2`), which is dropped to give the `swift test list` name;
 /// suites (no parentheses) are not tests of their own.
 public enum EventStream {
-  /// The test functions that ended or were skipped in a stream, in order.
+  /// What a stream says of its test functions, read in one pass.
+  public struct Results: Sendable, Equatable {
+    /// Each function that ended or was skipped, once per time, with its seconds (0 when
+    /// skipped), in order.
+    public var runs: [ArchiveRun] = []
+    /// The functions reported as skipped (`.disabled`, `.enabled(if:)`, or inside a skipped
+    /// suite, whose functions are reported one by one), in order.
+    public var skipped: [String] = []
+  }
+
+  /// The runs and skips of a stream's test functions.
   /// - Parameter data: The file's bytes.
-  /// - Returns: Each test's listing name and seconds, once per time it ran.
-  public static func testRuns(in data: Data) -> [ArchiveRun] {
+  /// - Returns: Each test's listing name and seconds, once per time it ran, and the skipped ones.
+  public static func results(in data: Data) -> Results {
     var starts: [String: Double] = [:]
-    var runs: [ArchiveRun] = []
+    var results = Results()
     forEachTestEvent(in: data) { payload, id, name in
       let instant = payload.instant?.absolute ?? 0
       switch payload.kind {
       case "testStarted": starts[id] = instant
       case "testEnded":
         let start = starts.removeValue(forKey: id) ?? instant
-        runs.append(ArchiveRun(test: name, seconds: max(0, instant - start)))
-      case "testSkipped": runs.append(ArchiveRun(test: name, seconds: 0))
+        results.runs.append(ArchiveRun(test: name, seconds: max(0, instant - start)))
+      case "testSkipped":
+        results.runs.append(ArchiveRun(test: name, seconds: 0))
+        results.skipped.append(name)
       default: break
       }
     }
-    return runs
+    return results
   }
 
-  /// The test functions a stream reports as skipped (`.disabled`, `.enabled(if:)`, or inside a
-  /// skipped suite, whose functions are reported one by one), in order.
+  /// The test functions that ended or were skipped in a stream, in order.
   /// - Parameter data: The file's bytes.
-  /// - Returns: Their listing names.
-  public static func skippedTests(in data: Data) -> [String] {
-    var skipped: [String] = []
-    forEachTestEvent(in: data) { payload, _, name in
-      if payload.kind == "testSkipped" { skipped.append(name) }
-    }
-    return skipped
-  }
+  /// - Returns: Each test's listing name and seconds, once per time it ran.
+  public static func testRuns(in data: Data) -> [ArchiveRun] { results(in: data).runs }
 
   /// Calls `body` with each event about a test function (not a suite): its payload, test ID
   /// and listing name.

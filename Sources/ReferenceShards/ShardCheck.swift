@@ -92,11 +92,12 @@ public struct ShardCheck: Sendable {
       (ShardRecord.archivesFolderName, source.record.archives, evidence.archives),
       (ShardRecord.eventsFolderName, source.record.events, evidence.events),
     ]
+    // Reported above: an unreadable listed file is not missing as well.
+    let unreadable = Set(
+      evidence.unreadable.map { URL(fileURLWithPath: $0.file).lastPathComponent })
     for (folder, recorded, found) in folders {
       let foundByName = Dictionary(found.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
       let recordedNames = Set(recorded.map(\.name))
-      let unreadable = Set(
-        evidence.unreadable.map { URL(fileURLWithPath: $0.file).lastPathComponent })
       for file in recorded {
         let path = "\(source.name)/\(folder)/\(file.name)"
         guard let actual = foundByName[file.name] else {

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceImageCore
 
 /// What a shard's folder proves: the archives and event streams in it, each with its digest,
 /// and the tests they say ran or were skipped. The runner records it in `shard.json`; the
@@ -49,11 +50,12 @@ public struct ShardEvidence: Sendable {
     }
     for url in files(in: events, suffix: ".jsonl") {
       do {
-        let data = Data(try FileSystem.read(url))
-        evidence.events.append(
-          .init(name: url.lastPathComponent, sha256: try FileSystem.sha256(of: url)))
-        evidence.runs += EventStream.testRuns(in: data)
-        skipped.formUnion(EventStream.skippedTests(in: data))
+        // Read once: the digest and the runs come from the same bytes.
+        let bytes = try FileSystem.read(url)
+        evidence.events.append(.init(name: url.lastPathComponent, sha256: SHA256.hex(bytes)))
+        let results = EventStream.results(in: Data(bytes))
+        evidence.runs += results.runs
+        skipped.formUnion(results.skipped)
       } catch {
         log("warning: \(url.path) cannot be read, its tests are not on record: \(error)")
         evidence.unreadable.append((url.path, "\(error)"))
