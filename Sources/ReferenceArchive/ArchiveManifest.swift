@@ -34,11 +34,14 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     public var pngSHA256: String
     /// SHA-256 of the decoded RGBA8 pixels (row-major, no padding).
     public var pixelSHA256: String
+    /// For an image kept because its comparison failed (a verify run, or mode `failed`): what
+    /// it was compared with and where the assertion is; nil for images recorded otherwise.
+    public var failedComparison: FailedComparison?
 
     /// Creates an image record.
     public init(
       path: String, test: String, width: Int, height: Int, byteCount: Int, pngSHA256: String,
-      pixelSHA256: String
+      pixelSHA256: String, failedComparison: FailedComparison? = nil
     ) {
       self.path = path
       self.test = test
@@ -47,6 +50,43 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
       self.byteCount = byteCount
       self.pngSHA256 = pngSHA256
       self.pixelSHA256 = pixelSHA256
+      self.failedComparison = failedComparison
+    }
+  }
+
+  /// Why an image was kept by a failing comparison: the reference it was compared with (by its
+  /// pixels, so `merge-refs` lands it only over that reference), the verdict's numbers for a
+  /// reviewer, and the assertion's place for annotations.
+  public struct FailedComparison: Codable, Sendable, Equatable, Hashable {
+    /// SHA-256 of the reference's RGBA8 pixels; nil when there was no reference.
+    public var referencePixelSHA256: String?
+    /// The comparison's name, such as `exact` or `perceptual(threshold: 0.1)`.
+    public var comparison: String
+    /// The verdict in one sentence, with its numbers ("… differed from reference by 37
+    /// pixels …"), or "no reference".
+    public var verdict: String
+    /// How many pixels differ beyond the comparison's tolerance; nil for a missing reference or
+    /// a size change.
+    public var differingPixels: Int?
+    /// How many pixels the image has.
+    public var totalPixels: Int
+    /// The assertion's file, relative to the package root.
+    public var file: String
+    /// The assertion's line.
+    public var line: Int
+
+    /// Creates a record.
+    public init(
+      referencePixelSHA256: String?, comparison: String, verdict: String, differingPixels: Int?,
+      totalPixels: Int, file: String, line: Int
+    ) {
+      self.referencePixelSHA256 = referencePixelSHA256
+      self.comparison = comparison
+      self.verdict = verdict
+      self.differingPixels = differingPixels
+      self.totalPixels = totalPixels
+      self.file = file
+      self.line = line
     }
   }
 
@@ -164,7 +204,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   public var runID: String
   /// The process that produced the archive.
   public var worker: Worker
-  /// The generation mode: `all`, `missing` or `failed`.
+  /// The generation mode: `all`, `missing` or `failed`, or `verify` for a verify run that kept
+  /// the images of its failed comparisons.
   public var mode: String
   /// When the run started, ISO 8601.
   public var startedAt: Date

@@ -107,9 +107,15 @@ struct ImageAssertion {
   }
 
   private func perform(_ decision: ImageDecision, at location: ReferenceLocation, test: String) {
+    var kept = false
     do {
       if decision.storesImage {
-        try coordinator.store(image, at: location, test: test)
+        let record = decision.failure?.comparisonRecord(
+          image: image, comparison: comparison,
+          file: context.packageRelativeFile(packageRoot: location.packageRoot),
+          line: Int(context.line))
+        try coordinator.store(image, at: location, test: test, failedComparison: record)
+        kept = record != nil
       } else if let reference = decision.unchangedReference {
         try coordinator.recordUnchanged(image, at: location, test: test, reference: reference)
       }
@@ -118,7 +124,12 @@ struct ImageAssertion {
     }
     guard let failure = decision.failure else { return }
     let artifacts = writeArtifacts(failure.artifacts, location: location)
-    context.fail(failure.message(at: location, comparison: comparison, artifacts: artifacts))
+    let keptNote =
+      kept && !failure.isRecorded
+      ? "; the render is kept in this run's archive, which merge-refs --report reviews and lands"
+      : ""
+    context.fail(
+      failure.message(at: location, comparison: comparison, artifacts: artifacts) + keptNote)
   }
 
   /// Writes the artifacts and returns the sentence naming them; empty when none are asked for.

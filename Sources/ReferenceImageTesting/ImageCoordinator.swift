@@ -111,15 +111,19 @@ public final class ImageCoordinator: @unchecked Sendable {
   ///   - image: The rendered image.
   ///   - location: Where it belongs.
   ///   - test: The test storing it, for the manifest and duplicate errors.
+  ///   - failedComparison: For the render of a failed comparison: what it was compared with.
   /// - Throws: `ReferenceImageError.duplicateImage` when the path was stored before in this run;
   ///   `.writeFailed` when the staging folder cannot be created.
-  public func store(_ image: RGBAImage, at location: ReferenceLocation, test: String)
-    throws(ReferenceImageError)
-  {
+  public func store(
+    _ image: RGBAImage, at location: ReferenceLocation, test: String,
+    failedComparison: ArchiveManifest.FailedComparison? = nil
+  ) throws(ReferenceImageError) {
     let staging = try reserve(location, test: test)
     defer { submissions.leave() }
     pool.submit { [self] in
-      self.encodeAndWrite(image, location: location, test: test, staging: staging)
+      self.encodeAndWrite(
+        image, location: location, test: test, failedComparison: failedComparison,
+        staging: staging)
     }
   }
 
@@ -181,7 +185,8 @@ public final class ImageCoordinator: @unchecked Sendable {
   }
 
   private func encodeAndWrite(
-    _ image: RGBAImage, location: ReferenceLocation, test: String, staging: StagingFolder
+    _ image: RGBAImage, location: ReferenceLocation, test: String,
+    failedComparison: ArchiveManifest.FailedComparison?, staging: StagingFolder
   ) {
     do {
       // The encoder hashes the pixels for the PNG's digest chunk; the manifest reuses that hash.
@@ -189,7 +194,8 @@ public final class ImageCoordinator: @unchecked Sendable {
       try staging.write(png: png, relativePath: location.relativePath)
       let record = ArchiveManifest.Image(
         path: location.relativePath, test: test, width: image.width, height: image.height,
-        byteCount: png.count, pngSHA256: SHA256.hex(png), pixelSHA256: digest.pixelSHA256)
+        byteCount: png.count, pngSHA256: SHA256.hex(png), pixelSHA256: digest.pixelSHA256,
+        failedComparison: failedComparison)
       locked { $0.images[location.relativePath] = record }
     } catch {
       let message = "error: ReferenceImages could not stage \(location.relativePath): \(error)"

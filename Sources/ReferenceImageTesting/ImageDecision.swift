@@ -1,3 +1,4 @@
+import ReferenceArchive
 import ReferenceImageCore
 
 /// What one `assertImage` call does, decided from the generation mode and what was found at the
@@ -62,6 +63,10 @@ struct ImageDecision: Equatable {
 
   private init(comparingMode mode: GenerationMode, reference: ReferenceState) {
     let recordsFailures = mode == .failed
+    // A verify run keeps what it saw: the render of a failed comparison goes into the run's
+    // archive, so the failure can be reviewed and landed without rendering again. The test
+    // still fails, and a passing comparison costs nothing more.
+    let keepsFailures = recordsFailures || mode == .verify
     switch reference {
     case .matchesByDigest:
       self.init(storesImage: false, failure: nil)
@@ -69,13 +74,13 @@ struct ImageDecision: Equatable {
       self.init(storesImage: false, failure: nil)
     case .compared(let image, let result):
       self.init(
-        storesImage: recordsFailures,
+        storesImage: keepsFailures,
         failure: .mismatch(reference: image, result: result, recorded: recordsFailures))
     case .missing where mode == .missing:
       self.init(storesImage: true, failure: nil)
     case .missing:
       self.init(
-        storesImage: recordsFailures, failure: .missingReference(recorded: recordsFailures))
+        storesImage: keepsFailures, failure: .missingReference(recorded: recordsFailures))
     case .unreadable(let error):
       self.init(storesImage: recordsFailures, failure: .unreadableReference(error))
     case .gitLFSPointer(let path):
@@ -101,6 +106,37 @@ extension ImageDecision.Failure {
     case .missingReference(recorded: false): .actual
     case .mismatch(let reference, _, _): .actualReferenceAndDifference(reference: reference)
     case .invalidMode, .unreadableReference, .missingReference(recorded: true): .none
+    }
+  }
+
+  /// What a kept image's manifest record says about this failure: the reference's pixels and
+  /// the verdict; nil for failures that compared nothing.
+  func comparisonRecord(
+    image: RGBAImage, comparison: ImageComparison, file: String, line: Int
+  ) -> ArchiveManifest.FailedComparison? {
+    let total = image.width * image.height
+    switch self {
+    case .missingReference:
+      return .init(
+        referencePixelSHA256: nil, comparison: comparison.name, verdict: "no reference",
+        differingPixels: nil, totalPixels: total, file: file, line: line)
+    case .mismatch(let reference, let result, _):
+      // Hashed only here, for a failure: passing comparisons never pay for it.
+      return .init(
+        referencePixelSHA256: SHA256.hex(reference.pixels), comparison: comparison.name,
+        verdict: result.description, differingPixels: result.differences?.differingPixelCount,
+        totalPixels: total, file: file, line: line)
+    case .invalidMode, .unreadableReference:
+      return nil
+    }
+  }
+
+  /// Whether the failure says the image was recorded for `merge-refs` (modes `missing` and
+  /// `failed`).
+  var isRecorded: Bool {
+    switch self {
+    case .missingReference(let recorded), .mismatch(_, _, let recorded): recorded
+    case .invalidMode, .unreadableReference: false
     }
   }
 

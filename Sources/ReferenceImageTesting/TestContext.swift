@@ -36,6 +36,15 @@ struct TestContext {
     Attachment.record(bytes, named: name, sourceLocation: sourceLocation)
   }
 
+  /// The calling file relative to the package root (`Tests/ChartTests/ChartTests.swift`), for
+  /// annotations at the assertion; the whole path when the file is outside the package.
+  func packageRelativeFile(packageRoot: URL) -> String {
+    let file = URL(fileURLWithPath: "\(filePath)").standardizedFileURL.path
+    let root = packageRoot.standardizedFileURL.path
+    let prefix = root.hasSuffix("/") ? root : root + "/"
+    return file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
+  }
+
   private var sourceLocation: SourceLocation {
     SourceLocation(
       fileID: fileID, filePath: "\(filePath)", line: Int(line), column: Int(column))

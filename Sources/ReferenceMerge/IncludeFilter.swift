@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceImageCore
 
 /// The paths a merge may land: `merge-refs --include PATTERN` and `--include-from FILE`.
 ///
@@ -8,31 +9,112 @@ import Foundation
 /// download writes `\*`, `\?` and `\\`, so a path holding them matches only itself), anything
 /// else itself. Applied to a finished plan as one last step, it turns every change outside the
 /// patterns into a skipped item: not written, and never pruned.
+///
+/// A line of an include file may also bind an accepted path to the pixels reviewed, as the
+/// review page's export writes it: `PATH<TAB>BEFORE<TAB>AFTER`, each digest the SHA-256 of the
+/// RGBA8 pixels in hex, BEFORE `-` for an added image. Such a path lands only while its source
+/// holds exactly the AFTER pixels and the destination still holds the BEFORE pixels (or still
+/// nothing): `staleApprovals` lists the others, and the merge refuses them.
 public struct IncludeFilter: Sendable, Equatable {
   /// The patterns, as given; a filter with none includes nothing.
   public var patterns: [String]
+  /// The accepted paths bound to the pixels reviewed, by path.
+  public var approvals: [String: Approval]
 
-  /// Creates a filter.
-  /// - Parameter patterns: Globs on package-relative paths; a leading `./` is ignored.
-  public init(patterns: [String]) {
-    self.patterns = patterns
+  /// An accepted change bound to the pixels a reviewer saw.
+  public struct Approval: Sendable, Equatable {
+    /// The package-relative path (not a glob).
+    public var path: String
+    /// The reference's pixels when reviewed; nil for an added image (there was none).
+    public var before: SHA256Digest?
+    /// The new image's pixels, as reviewed.
+    public var after: SHA256Digest
+
+    /// Creates an approval.
+    public init(path: String, before: SHA256Digest?, after: SHA256Digest) {
+      self.path = path
+      self.before = before
+      self.after = after
+    }
   }
 
-  /// Reads the patterns of an include file: one path or glob per line; blank lines and lines
-  /// starting with `#` are ignored, and surrounding spaces are dropped.
+  /// Creates a filter.
+  /// - Parameters:
+  ///   - patterns: Globs on package-relative paths; a leading `./` is ignored.
+  ///   - approvals: Accepted paths bound to the pixels reviewed (each path also a pattern).
+  public init(patterns: [String], approvals: [Approval] = []) {
+    self.patterns = patterns
+    self.approvals = Dictionary(approvals.map { ($0.path, $0) }) { _, last in last }
+  }
+
+  /// An include file's contents: its patterns, and its lines bound to reviewed pixels.
+  public struct File: Sendable, Equatable {
+    /// Every line's pattern, bound or not, in file order.
+    public var patterns: [String]
+    /// The bound lines.
+    public var approvals: [Approval]
+  }
+
+  /// Reads an include file: one path or glob per line, or a bound line (see the type's
+  /// comment); blank lines and lines starting with `#` are ignored, and surrounding spaces are
+  /// dropped.
   /// - Parameter url: The file, such as the review page's exported decision.
-  /// - Returns: The patterns, in file order.
-  /// - Throws: `IncludeFilter.FileError` naming the file when it cannot be read as text.
-  public static func patterns(inFileAt url: URL) throws(FileError) -> [String] {
+  /// - Returns: The patterns and approvals, in file order.
+  /// - Throws: `IncludeFilter.FileError` naming the file (and line) when it cannot be read as
+  ///   text or a bound line is malformed.
+  public static func read(fileAt url: URL) throws(FileError) -> File {
     let text: String
     do {
       text = try String(contentsOf: url, encoding: .utf8)
     } catch {
       throw FileError(path: url.path, reason: (error as NSError).localizedDescription)
     }
-    return text.split(whereSeparator: \.isNewline)
-      .map { $0.trimmingCharacters(in: .whitespaces) }
-      .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    var file = File(patterns: [], approvals: [])
+    for (index, rawLine) in text.split(
+      omittingEmptySubsequences: false, whereSeparator: \.isNewline
+    )
+    .enumerated() {
+      let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      guard fields.count > 1 else {
+        file.patterns.append(line)
+        continue
+      }
+      guard fields.count == 3, let after = SHA256Digest(hex: fields[2]),
+        fields[1] == "-" || SHA256Digest(hex: fields[1]) != nil
+      else {
+        throw FileError(
+          path: url.path,
+          reason: "line \(index + 1) is not PATH<TAB>BEFORE<TAB>AFTER with pixel digests in hex "
+            + "(BEFORE - for an added image): \(line)")
+      }
+      file.patterns.append(fields[0])
+      file.approvals.append(
+        Approval(
+          path: literalPath(fields[0]), before: SHA256Digest(hex: fields[1]), after: after))
+    }
+    return file
+  }
+
+  /// The patterns of an include file, bound lines included (see `read(fileAt:)`).
+  public static func patterns(inFileAt url: URL) throws(FileError) -> [String] {
+    try read(fileAt: url).patterns
+  }
+
+  /// The path a glob-escaped line names: `\x` is `x`.
+  static func literalPath(_ escaped: String) -> String {
+    var path = ""
+    var escaping = false
+    for character in escaped {
+      if !escaping && character == "\\" {
+        escaping = true
+        continue
+      }
+      escaping = false
+      path.append(character)
+    }
+    return path.hasPrefix("./") ? String(path.dropFirst(2)) : path
   }
 
   /// An include file that cannot be read.
@@ -70,6 +152,69 @@ public struct IncludeFilter: Sendable, Equatable {
       }
     }
     plan.items = kept
+  }
+
+  /// One approval the plan does not honour, and why.
+  public struct StaleApproval: Sendable, Equatable {
+    /// The package-relative path.
+    public var path: String
+    /// What differs from the review, with both digests.
+    public var reason: String
+  }
+
+  /// The approvals whose pixels are not what the plan would land over what the destination
+  /// holds: the source's image is not the reviewed after-image, the destination's reference
+  /// is not the reviewed before-image (or a file appeared where there was none), or no source
+  /// holds the path any more. A path whose destination already holds the reviewed after-image
+  /// is honoured: that merge already happened.
+  /// - Parameters:
+  ///   - plan: The finished plan (after `apply`).
+  ///   - currentPixels: The destination's pixel digest at a path, nil when there is no file.
+  func staleApprovals(
+    in plan: MergePlan, currentPixels: (String) -> SHA256Digest?
+  ) -> [StaleApproval] {
+    guard !approvals.isEmpty else { return [] }
+    var found: Set<String> = []
+    var stale: [StaleApproval] = []
+    for item in plan.items {
+      guard let approval = approvals[item.path] else { continue }
+      found.insert(item.path)
+      if let reason = Self.staleReason(approval, item, currentPixels) {
+        stale.append(.init(path: item.path, reason: reason))
+      }
+    }
+    // Paths the plan already refuses by other rules are reported by them.
+    found.formUnion(plan.changedSinceComparison.map(\.path))
+    found.formUnion(plan.unarchivedChanged)
+    for path in approvals.keys.sorted() where !found.contains(path) {
+      stale.append(.init(path: path, reason: "no source holds it any more"))
+    }
+    return stale
+  }
+
+  private static func staleReason(
+    _ approval: Approval, _ item: MergePlan.Item, _ currentPixels: (String) -> SHA256Digest?
+  ) -> String? {
+    let name = { (digest: SHA256Digest?) in digest.map { "sha256 \($0.hex)" } ?? "no image" }
+    switch item.outcome {
+    case .conflict, .unstable:
+      return nil  // never written; reported by their own rules
+    case .orphan:
+      return "no source holds it any more"
+    case .added, .updated, .unchanged:
+      guard let chosen = item.chosen?.image.pixelSHA256 else { return nil }
+      if chosen != approval.after {
+        return "reviewed the new image \(name(approval.after)), the sources now hold "
+          + name(chosen)
+      }
+      guard item.outcome != .unchanged else { return nil }
+      let now = item.outcome == .added ? nil : currentPixels(item.path)
+      if now != approval.before {
+        return "reviewed over the reference \(name(approval.before)), the destination now holds "
+          + name(now)
+      }
+      return nil
+    }
   }
 
   private static let star = UInt8(ascii: "*")

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceImageCore
 
 /// What `merge-refs` will do (or did) for every destination path, decided by content alone.
 public struct MergePlan: Sendable {
@@ -67,6 +68,20 @@ public struct MergePlan: Sendable {
   /// nothing) whose destination file has since changed or gone: the pixels exist nowhere, so
   /// the merge refuses these paths (`MergeProblem.unarchivedImageChanged`) rather than lose them.
   public var unarchivedChanged: [String] = []
+  /// A reference that is not what a run compared its render with.
+  public struct ReferenceChange: Sendable, Equatable {
+    /// The package-relative path.
+    public var path: String
+    /// The pixel digest of the reference the run compared with; nil when there was none.
+    public var compared: SHA256Digest?
+    /// The pixel digest of the reference now; nil when there is none.
+    public var now: SHA256Digest?
+  }
+
+  /// Paths whose render a run kept because its comparison failed, and whose reference is no
+  /// longer the one it was compared with: landing the render would overwrite pixels nobody
+  /// compared it with, so the merge refuses them (`MergeProblem.changedSinceComparison`).
+  public var changedSinceComparison: [ReferenceChange] = []
   /// Every path's decision, sorted by path.
   public var items: [Item]
   /// Whether orphans were looked for (only when every test that could own one ran, unskipped:

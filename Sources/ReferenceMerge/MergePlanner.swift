@@ -44,7 +44,8 @@ public struct MergePlanner: Sendable {
   ) -> MergePlan {
     var (inventories, bad) = read(
       sources, destination: destination, staging: staging, progress: progress)
-    var (items, unarchivedChanged) = decide(inventories, destination: destination)
+    var (items, unarchivedChanged, changedSinceComparison) = decide(
+      inventories, destination: destination)
     destination.forgetDigests()
     // The items hold what the rest of the merge needs of each image: the inventories' lists
     // are let go, so a merge of many archives does not hold every image twice.
@@ -78,6 +79,7 @@ public struct MergePlanner: Sendable {
       destinationProblems: destinationProblems, items: items, orphanSearchDone: orphanSearch)
     plan.gitLFSPointers = gitLFSPointers
     plan.unarchivedChanged = unarchivedChanged
+    plan.changedSinceComparison = changedSinceComparison
     plan.orphanSearchRefusal = refusal
     plan.skippedTests = skippedTests
     return plan
@@ -128,9 +130,11 @@ public struct MergePlanner: Sendable {
   // MARK: Decisions
 
   /// Every path's item, and apart the paths whose chosen image was recorded unchanged but
-  /// whose destination no longer holds its pixels (see `MergePlan.unarchivedChanged`).
+  /// whose destination no longer holds its pixels (see `MergePlan.unarchivedChanged`), and
+  /// those whose render was kept by a failed comparison with a reference the destination no
+  /// longer holds (`MergePlan.changedSinceComparison`).
   private func decide(_ inventories: [SourceInventory], destination: Destination)
-    -> ([MergePlan.Item], [String])
+    -> ([MergePlan.Item], [String], [MergePlan.ReferenceChange])
   {
     // Every image of every source, by position, sorted by path: each path's candidates are
     // then one run of neighbours. A table of candidate lists per path cost a merge of many
@@ -153,6 +157,7 @@ public struct MergePlanner: Sendable {
     var items: [MergePlan.Item] = []
     items.reserveCapacity(positions.indices.lazy.filter(isFirstOfPath).count)
     var unarchivedChanged: [String] = []
+    var changedSinceComparison: [MergePlan.ReferenceChange] = []
     var start = 0
     while start < positions.count {
       var end = start + 1
@@ -163,12 +168,33 @@ public struct MergePlanner: Sendable {
       let item = decide(candidates, inventories: inventories, destination: destination)
       if let chosen = item.chosen, !chosen.image.isArchived, item.outcome != .unchanged {
         unarchivedChanged.append(item.path)
+      } else if let change = referenceChange(item, destination: destination) {
+        changedSinceComparison.append(change)
       } else {
         items.append(item)
       }
       start = end
     }
-    return (items, unarchivedChanged)
+    return (items, unarchivedChanged, changedSinceComparison)
+  }
+
+  /// For a render kept by a failed comparison that would be written: the change, when the
+  /// destination no longer holds the reference it was compared with (or now holds a file where
+  /// there was none). Landing it would replace pixels nobody compared it with.
+  private func referenceChange(_ item: MergePlan.Item, destination: Destination)
+    -> MergePlan.ReferenceChange?
+  {
+    guard item.outcome == .added || item.outcome == .updated,
+      let failure = item.chosen?.image.failedComparison
+    else { return nil }
+    let now: SHA256Digest?
+    switch destination.pixelIdentity(item.path) {
+    case .image(_, _, let pixelSHA256): now = SHA256Digest(hex: pixelSHA256)
+    case nil: now = nil
+    case .gitLFSPointer, .undecodable: return nil  // refused or reported by their own rules
+    }
+    guard now != failure.referencePixels else { return nil }
+    return .init(path: item.path, compared: failure.referencePixels, now: now)
   }
 
   /// The decision for one path, from every source's image for it.

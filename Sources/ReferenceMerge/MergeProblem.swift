@@ -15,6 +15,10 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   /// A run recorded the image at the path unchanged instead of archiving it, but the destination
   /// file no longer holds those pixels: the render can only be regenerated.
   case unarchivedImageChanged(path: String)
+  /// A failed comparison's render whose reference changed since the run compared them.
+  case changedSinceComparison(path: String, compared: String, now: String)
+  /// An approved path whose pixels are not the ones reviewed (`IncludeFilter` approvals).
+  case changedSinceReview(path: String, reason: String)
   /// `--require-complete` was given and some sources are incomplete.
   case incompleteSources
   /// The review report could not be written.
@@ -37,17 +41,19 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   public var kind: Kind {
     switch self {
     case .unlistableSource, .refusedSource, .unsafeDestination, .gitLFSPointer,
-      .unarchivedImageChanged, .incompleteSources, .unprovenShards:
+      .unarchivedImageChanged, .changedSinceComparison, .changedSinceReview, .incompleteSources,
+      .unprovenShards:
       .refusedInput
     case .reportNotWritten, .writeFailed: .writeFailed
     }
   }
 
-  /// Whether `--keep-going` lets the merge go on despite this problem: only bad sources can
-  /// be left out; everything else concerns the whole merge.
+  /// Whether `--keep-going` lets the merge go on despite this problem: bad sources, stale
+  /// approvals and renders compared with another reference can be left out (the plan never
+  /// writes their paths); everything else concerns the whole merge.
   public var isSkippable: Bool {
     switch self {
-    case .unlistableSource, .refusedSource: true
+    case .unlistableSource, .refusedSource, .changedSinceReview, .changedSinceComparison: true
     default: false
     }
   }
@@ -63,6 +69,13 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
       "\(path) changed since the generation run found its render identical to it and so did not "
         + "archive the render; regenerate it (IMAGE_GENERATION_MODE=1 with "
         + "IMAGE_GENERATION_REENCODE=1 archives every image), then merge again"
+    case .changedSinceComparison(let path, let compared, let now):
+      "\(path) changed since the run compared its render with it (compared with pixels "
+        + "\(compared), now \(now)); run the tests again against the current reference, then "
+        + "merge their archives"
+    case .changedSinceReview(let path, let reason):
+      "\(path) changed since review: \(reason); review the new report, export the decisions "
+        + "again, then merge"
     case .incompleteSources: "--require-complete refuses the incomplete sources listed above"
     case .reportNotWritten(let error): "could not write the review report: \(error)"
     case .writeFailed(let error):

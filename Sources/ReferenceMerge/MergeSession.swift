@@ -1,6 +1,7 @@
 import CSystemCalls
 import Foundation
 import ReferenceArchive
+import ReferenceImageCore
 
 /// One whole `merge-refs` run: expand the sources, plan, check the rules that stop a merge,
 /// apply, and summarise. The command line only parses arguments and prints.
@@ -19,6 +20,9 @@ public struct MergeSession: Sendable {
     public var problems: [MergeProblem]
     /// Whether the problems or conflicts stop the merge before anything is written.
     public var stopsBeforeWriting: Bool
+    /// With a portable program (a report for a CI artifact): the command that lands the
+    /// decisions exported from the report's page, as one shell line.
+    public var landCommand: String?
   }
 
   /// The exit codes `merge-refs` documents.
@@ -38,6 +42,10 @@ public struct MergeSession: Sendable {
   let reportURL: URL?
   /// The program the review page's command line runs: `merge-refs` unless set.
   public var program = "merge-refs"
+  /// The words of the program the page's command runs instead, such as `swift run merge-refs`,
+  /// for a report that travels in a CI artifact: the command then names the sources and the
+  /// destination as given, relative ones staying relative to where the reader runs it.
+  public var portableProgram: [String]?
   /// A check of the finished plan that may stop the merge before anything is written, such as
   /// `--require-shards`; its problems count like any other.
   public var planCheck: (@Sendable (MergePlan) -> PlanCheck)?
@@ -66,7 +74,30 @@ public struct MergeSession: Sendable {
   /// Runs the merge.
   /// - Parameter sourcePaths: The SOURCE arguments.
   /// - Returns: The summary and exit code.
+  /// The destination as the command line gave it, for a portable land command.
+  public var destinationPath = "."
+
   public func run(sourcePaths: [String]) -> Outcome {
+    var outcome = merge(sourcePaths: sourcePaths)
+    if portableProgram != nil, reportURL != nil {
+      let command = landCommand(sourcePaths: sourcePaths)
+      outcome.landCommand =
+        (command.program + ["--include-from", ReviewReport.decisionFileName]
+        + command.arguments).map(Self.shellQuoted).joined(separator: " ")
+    }
+    return outcome
+  }
+
+  /// A word as the shell reads it back: as it is when it holds only safe characters.
+  static func shellQuoted(_ word: String) -> String {
+    let safe = word.allSatisfy {
+      $0.isASCII && ($0.isLetter || $0.isNumber || "-_./=:@%+,".contains($0))
+    }
+    if safe && !word.isEmpty { return word }
+    return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+  }
+
+  private func merge(sourcePaths: [String]) -> Outcome {
     var problems: [MergeProblem] = []
     var sources: [MergeSource] = []
     for path in sourcePaths {
@@ -109,6 +140,13 @@ public struct MergeSession: Sendable {
     problems += plan.unarchivedChanged.filter { options.include?.includes($0) ?? true }.map {
       .unarchivedImageChanged(path: plan.destination.appendingPathComponent($0).path)
     }
+    problems += plan.changedSinceComparison.filter { options.include?.includes($0.path) ?? true }
+      .map {
+        .changedSinceComparison(
+          path: plan.destination.appendingPathComponent($0.path).path,
+          compared: $0.compared.map { "sha256 \($0.hex)" } ?? "none: there was no reference",
+          now: $0.now.map { "sha256 \($0.hex)" } ?? "none: the reference is gone")
+      }
     plan.skippedTests = Array(Set(plan.skippedTests + check.skippedTests)).sorted()
     if let reason = orphanRefusal(problems: problems, unlistable: unlistable, check: check, plan) {
       plan.withholdOrphans(because: reason)
@@ -116,6 +154,7 @@ public struct MergeSession: Sendable {
     // The plan is a finished value from here on: a step that narrows what lands (--include)
     // applies here, before the report shows the plan and the outcome counts it.
     options.include?.apply(to: &plan)
+    problems += staleApprovals(&plan, destination: destination)
     let updated = Set(plan.items(.updated).map(\.path))
     problems += plan.gitLFSPointers.filter(updated.contains).map {
       .gitLFSPointer(path: plan.destination.appendingPathComponent($0).path)
@@ -169,6 +208,27 @@ public struct MergeSession: Sendable {
     return outcome
   }
 
+  /// The approvals of the decision file whose pixels are not the ones reviewed, as problems.
+  /// With `--keep-going` their paths leave the plan, so the rest lands and they do not.
+  private func staleApprovals(_ plan: inout MergePlan, destination: Destination)
+    -> [MergeProblem]
+  {
+    let stale =
+      options.include?.staleApprovals(in: plan) { path in
+        guard case .image(_, _, let pixelSHA256) = destination.pixelIdentity(path) else {
+          return nil
+        }
+        return SHA256Digest(hex: pixelSHA256)
+      } ?? []
+    guard !stale.isEmpty else { return [] }
+    if options.keepGoing {
+      let paths = Set(stale.map(\.path))
+      plan.skipped += plan.items.filter { paths.contains($0.path) }
+      plan.items.removeAll { paths.contains($0.path) }
+    }
+    return stale.map { .changedSinceReview(path: $0.path, reason: $0.reason) }
+  }
+
   /// Why orphans must not be listed although the planner found the sources whole, or nil: a
   /// refused merge, or a check that proves less than the manifests seemed to.
   private func orphanRefusal(
@@ -202,14 +262,17 @@ public struct MergeSession: Sendable {
 
   /// The command that lands this merge again, for the review page to add its decision to: the
   /// options that shape the result, every source and the destination, as absolute paths.
-  private func landCommand(sourcePaths: [String]) -> [String] {
-    var command = [program]
+  private func landCommand(sourcePaths: [String]) -> ReviewReport.LandCommand {
+    var command: [String] = []
     if options.onConflict == .newest { command += ["--on-conflict", "newest"] }
     if options.prune { command.append("--prune") }
     if options.requireComplete { command.append("--require-complete") }
     if options.keepGoing { command.append("--keep-going") }
+    if let portableProgram {
+      return .init(program: portableProgram, arguments: command + sourcePaths + [destinationPath])
+    }
     command += sourcePaths.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-    return command + [destination.path]
+    return .init(program: [program], arguments: command + [destination.path])
   }
 }
 

@@ -102,11 +102,7 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
       .filter { (try? SourceReader.kind(of: stagingRoot.appendingPathComponent($0))) == .directory }
       .sorted()
     let hasImagesOrManifest =
-      names.contains(ArchiveManifest.entryName)
-      || (FileManager.default.enumerator(atPath: url.path)?.contains {
-        guard let path = $0 as? String else { return false }
-        return path.hasSuffix(".png") && !path.hasPrefix(".staging/")
-      } ?? false)
+      names.contains(ArchiveManifest.entryName) || holdsImages(url)
     if (!zips.isEmpty || !stagingRuns.isEmpty) && !hasImagesOrManifest {
       var sources: [MergeSource] = []
       for zip in zips {
@@ -118,5 +114,24 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
       return sources
     }
     return [MergeSource(location: .folder(url))]
+  }
+
+  /// Whether a folder holds PNG files of its own: not in `.staging/` runs, and not in a review
+  /// report (a CI artifact holds the report beside the archives it shows).
+  private static func holdsImages(_ url: URL) -> Bool {
+    guard let walk = FileManager.default.enumerator(atPath: url.path) else { return false }
+    while let path = walk.nextObject() as? String {
+      let isFolder = walk.fileAttributes?[.type] as? FileAttributeType == .typeDirectory
+      let isReport =
+        isFolder
+        && FileManager.default.fileExists(
+          atPath: url.appendingPathComponent(path).appendingPathComponent(ReviewPage.data).path)
+      if path == ".staging" || isReport {
+        walk.skipDescendants()
+      } else if path.hasSuffix(".png") {
+        return true
+      }
+    }
+    return false
   }
 }

@@ -21,6 +21,8 @@ public struct MergeSummary: Codable, Sendable {
     public var workers: [String]
     public var differingPixels: Int?
     public var resolvedByNewest: Bool
+    /// For the render of a failed comparison: the test, the verdict and the assertion's place.
+    public var failedComparison: SourceInventory.FailedComparison?
   }
 
   public var destination: String
@@ -95,7 +97,8 @@ public struct MergeSummary: Codable, Sendable {
         path: item.path, outcome: item.outcome.rawValue,
         sources: sole.map { soleName[$0] } ?? holders.map { names[$0.sourceIndex] },
         workers: sole.map { soleWorker[$0] } ?? holders.map { workers[$0.sourceIndex] },
-        differingPixels: item.conflictingPixels, resolvedByNewest: item.resolvedByNewest)
+        differingPixels: item.conflictingPixels, resolvedByNewest: item.resolvedByNewest,
+        failedComparison: item.chosen?.image.failedComparison)
     }
     // Visited in place and sized once: a filtered copy of the plan's items, or an array grown
     // by doubling, would be a peak of their own.
@@ -176,6 +179,7 @@ public struct MergeSummary: Codable, Sendable {
     for change in changes {
       json.beginObject()
       if let pixels = change.differingPixels { json.member("differingPixels", pixels) }
+      if let failure = change.failedComparison { write(failure, to: &json) }
       json.member("outcome", change.outcome)
       json.member("path", change.path)
       json.key("resolvedByNewest")
@@ -185,6 +189,21 @@ public struct MergeSummary: Codable, Sendable {
       json.endObject()
     }
     json.endArray()
+  }
+
+  private func write(_ failure: SourceInventory.FailedComparison, to json: inout JSONStream) {
+    let record = failure.record
+    json.key("failedComparison")
+    json.beginObject()
+    json.member("comparison", record.comparison)
+    if let pixels = record.differingPixels { json.member("differingPixels", pixels) }
+    json.member("file", record.file)
+    json.member("line", record.line)
+    if let digest = record.referencePixelSHA256 { json.member("referencePixelSHA256", digest) }
+    if let test = failure.test { json.member("test", test) }
+    json.member("totalPixels", record.totalPixels)
+    json.member("verdict", record.verdict)
+    json.endObject()
   }
 
   /// The report for a terminal: sources, every change, warnings, errors, then one summary line.
@@ -224,6 +243,9 @@ public struct MergeSummary: Codable, Sendable {
       for change in list {
         var line = "  \(change.path)"
         if change.resolvedByNewest { line += " (conflict resolved by newest: \(describe(change)))" }
+        if let failure = change.failedComparison?.record {
+          line += " (failed at \(failure.file):\(failure.line): \(failure.verdict))"
+        }
         body(line)
       }
     }

@@ -23,6 +23,47 @@ public struct SourceInventory: Sendable {
     /// False for an image the run recorded unchanged (`unchangedImages`): the source holds no
     /// entry for it, so it can only ever be unchanged, never written.
     public var isArchived = true
+    /// For the render of a failed comparison: what it was compared with; it lands only over
+    /// that reference.
+    public var failedComparison: FailedComparison? = nil
+  }
+
+  /// A kept failure's manifest record, shared by reference: most images have none, and a
+  /// reference costs each image of a merge of many archives one word, the record itself many.
+  /// In `--json`, the record's fields and the test's name in one object.
+  public final class FailedComparison: Sendable, Hashable, Codable {
+    /// The record.
+    public let record: ArchiveManifest.FailedComparison
+    /// The test whose assertion failed.
+    public let test: String?
+    /// The pixel digest of the reference it was compared with; nil when there was none.
+    public let referencePixels: SHA256Digest?
+
+    init(_ record: ArchiveManifest.FailedComparison, test: String?) {
+      self.record = record
+      self.test = test
+      referencePixels = record.referencePixelSHA256.flatMap(SHA256Digest.init(hex:))
+    }
+
+    private enum CodingKeys: String, CodingKey { case test }
+
+    public convenience init(from decoder: Decoder) throws {
+      let test = try decoder.container(keyedBy: CodingKeys.self)
+        .decodeIfPresent(String.self, forKey: .test)
+      self.init(try ArchiveManifest.FailedComparison(from: decoder), test: test)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+      try record.encode(to: encoder)
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encodeIfPresent(test, forKey: .test)
+    }
+
+    public static func == (a: FailedComparison, b: FailedComparison) -> Bool {
+      a.record == b.record && a.test == b.test
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(record) }
   }
 
   /// The source.
@@ -181,6 +222,12 @@ struct InventoryScanner {
     for record in recorded {
       if let image = images[record.path], image.pixelSHA256 != recordedDigest(record.pixelSHA256) {
         throw refuse(source, record.path, "its pixels do not match its manifest record")
+      }
+      if let failure = record.failedComparison {
+        if let digest = failure.referencePixelSHA256, SHA256Digest(hex: digest) == nil {
+          throw refuse(source, record.path, "its compared reference digest is not SHA-256 hex")
+        }
+        images[record.path]?.failedComparison = .init(failure, test: record.test)
       }
     }
     // The per-image records now live in `images`; keeping a second copy of each would double

@@ -25,11 +25,14 @@ public struct JobSummary {
     public var outcome: String
     /// The package-relative path.
     public var path: String
+    /// What a reviewer needs besides the path, such as a failed comparison's test and figures.
+    public var detail: String?
 
     /// Creates a change.
-    public init(outcome: String, path: String) {
+    public init(outcome: String, path: String, detail: String? = nil) {
       self.outcome = outcome
       self.path = path
+      self.detail = detail
     }
   }
 
@@ -55,6 +58,9 @@ public struct JobSummary {
   public var warnings: [String]
   /// See `defaultChangeBudget`.
   public var changeBudget = defaultChangeBudget
+  /// The command that lands the reviewed changes, when the report travels elsewhere (a CI
+  /// artifact): shown under the changes.
+  public var landCommand: String?
 
   /// Creates a summary.
   public init(
@@ -116,7 +122,10 @@ public struct JobSummary {
     var bytes = 0
     var written = 0
     for change in changes {
-      let text = "- \(change.outcome) \(Self.code(change.path))"
+      var text = "- \(change.outcome) \(Self.code(change.path))"
+      if let detail = change.detail {
+        text += ": " + detail.replacingOccurrences(of: "\n", with: " ")
+      }
       guard bytes + text.utf8.count + 1 <= changeBudget else { break }
       line(text)
       bytes += text.utf8.count + 1
@@ -124,6 +133,12 @@ public struct JobSummary {
     }
     if written < changeCount { line("- and \(changeCount - written) more") }
     line("")
+    if let landCommand {
+      line("Review them on the report's page, export the decisions, and land the accepted ones:")
+      line("")
+      line(Self.code(landCommand))
+      line("")
+    }
   }
 
   private func writeList(_ title: String, _ items: [String], _ line: (String) -> Void) {

@@ -96,6 +96,14 @@ struct MergeRefs: ParsableCommand {
       valueName: "DIR|FILE.html"))
   var report: String?
 
+  @Option(
+    name: .customLong("report-program"),
+    help: ArgumentHelp(
+      "The program the --report page's land command runs, as words (such as \"swift run "
+        + "merge-refs\"); the command then names SOURCE and DESTINATION as given here, for a "
+        + "report that travels in a CI artifact.", valueName: "WORDS"))
+  var reportProgram: String?
+
   @Flag(
     name: .customLong("require-shards"),
     help: ArgumentHelp(
@@ -144,7 +152,7 @@ struct MergeRefs: ParsableCommand {
     }
     if let includeFrom {
       do {
-        include += try IncludeFilter.patterns(inFileAt: URL(fileURLWithPath: includeFrom))
+        include += try IncludeFilter.read(fileAt: URL(fileURLWithPath: includeFrom)).patterns
       } catch {
         throw ValidationError("\(error)")
       }
@@ -163,7 +171,11 @@ struct MergeRefs: ParsableCommand {
     // Shard batches run selected tests by design; the records prove the plan whole instead.
     if requireShards { options.orphanProof = .shardRecords }
     if includeFrom != nil || !include.isEmpty {
-      options.include = IncludeFilter(patterns: include)
+      // Read again for its bound lines: `validate` checked the file and took its patterns.
+      let approvals = try includeFrom.map {
+        try IncludeFilter.read(fileAt: URL(fileURLWithPath: $0)).approvals
+      }
+      options.include = IncludeFilter(patterns: include, approvals: approvals ?? [])
     }
     var session = MergeSession(
       options: options,
@@ -171,6 +183,8 @@ struct MergeRefs: ParsableCommand {
       writesNothing: dryRun || check, progress: TerminalProgress(enabled: !json && isatty(1) == 1),
       reportURL: report.map { URL(fileURLWithPath: $0).standardizedFileURL })
     session.program = invocationName
+    session.portableProgram = reportProgram.map { $0.split(separator: " ").map(String.init) }
+    session.destinationPath = paths[paths.count - 1]
     let sourcePaths = Array(paths.dropLast())
     let shards = ShardInputs(sourcePaths: sourcePaths, requireAll: requireShards)
     if requireShards { session.planCheck = { shards.proof(of: $0) } }
@@ -210,13 +224,16 @@ struct MergeRefs: ParsableCommand {
     }
     let errors = summary.errors + conflicts + unstable
     if let summaryMarkdown {
-      let markdown = JobSummary(
+      var markdown = JobSummary(
         outcome: summary.summaryLine, exitCode: exitCode,
         shards: shards.summaryShards(outcome.plan),
         changeCount: summary.changes.count,
         changes: AnySequence(
-          summary.changes.lazy.map { .init(outcome: $0.outcome, path: $0.path) }),
+          summary.changes.lazy.map {
+            .init(outcome: $0.outcome, path: $0.path, detail: $0.failedComparison.map(detail))
+          }),
         problems: errors, warnings: summary.warnings)
+      markdown.landCommand = outcome.landCommand
       do {
         let file = try LineAppender(path: summaryMarkdown)
         var failure: Error?
@@ -232,8 +249,30 @@ struct MergeRefs: ParsableCommand {
       }
     }
     if githubAnnotations {
-      for line in Annotations.lines(errors: errors, warnings: summary.warnings) { print(line) }
+      let located = summary.changes.lazy.compactMap { change in
+        change.failedComparison.map {
+          Annotations.Located(
+            file: $0.record.file, line: $0.record.line,
+            title: "Reference image \(change.outcome): \(change.path)", message: detail($0))
+        }
+      }
+      for line in Annotations.lines(
+        located: Array(located.prefix(Annotations.defaultLimit)), errors: errors,
+        warnings: summary.warnings)
+      {
+        print(line)
+      }
     }
+  }
+
+  /// A failed comparison in a few words: "test T, exact: 12 of 480000 pixels differ".
+  private func detail(_ failure: SourceInventory.FailedComparison) -> String {
+    let record = failure.record
+    let figures =
+      record.differingPixels.map { "\($0) of \(record.totalPixels) pixels differ" }
+      ?? record.verdict
+    let test = failure.test.map { "test \($0), " } ?? ""
+    return "\(test)\(record.comparison) comparison at \(record.file):\(record.line): \(figures)"
   }
 
   private func printError(_ message: String) {

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceImageCore
 import XCTest
 
 /// Runs real `swift test` on the fixture package in every generation mode.
@@ -103,14 +104,31 @@ final class GenerationEndToEndTests: XCTestCase {
       ),
       run.all)
     XCTAssertTrue(run.all.contains("IMAGE_GENERATION_MODE=missing"), run.all)
-    XCTAssertEqual(try fixture.archives(), [], "verify mode writes no archive")
+    // The renders of the failed comparisons are kept for review, each with "no reference".
+    let archives = try fixture.archives()
+    XCTAssertEqual(archives.count, 1, run.all)
+    let manifest = try readManifest(try XCTUnwrap(archives.first))
+    XCTAssertEqual(manifest.mode, "verify")
+    XCTAssertEqual(
+      manifest.images.map(\.path),
+      [
+        "Tests/ChartTests/__References__/BarChartTests/bars.png",
+        "Tests/ChartTests/__References__/BarChartTests/flat-bars.png",
+      ])
+    for image in manifest.images {
+      let failure = try XCTUnwrap(image.failedComparison, image.path)
+      XCTAssertNil(failure.referencePixelSHA256)
+      XCTAssertEqual(failure.verdict, "no reference")
+      XCTAssertEqual(failure.file, "Tests/ChartTests/BarChartTests.swift")
+    }
+    XCTAssertTrue(run.all.contains("the render is kept in this run's archive"), run.all)
   }
 
   func testVerify_afterUnpacking_passes_thenARendererChangeFailsWithNumbersAndArtifacts() throws {
     try generateAndUnpack(["--disable-swift-testing"])
     let verify = try fixture.test(["--disable-swift-testing"], environment: [:])
     XCTAssertEqual(verify.status, 0, verify.all)
-    XCTAssertEqual(try fixture.archives(), [])
+    XCTAssertEqual(try fixture.archives(), [], "a passing verify run writes nothing")
 
     let changed = try fixture.test(
       ["--disable-swift-testing"], environment: ["RENDER_FIXTURE_CHANGE": "bars"])
@@ -132,6 +150,25 @@ final class GenerationEndToEndTests: XCTestCase {
     XCTAssertEqual(
       failures(in: changed.all), ["BarChartTests.testBars", "BarChartTests.testFlatBars"],
       "only the tests whose images changed fail")
+    // The run kept exactly the two changed renders, bound to the references they were
+    // compared with, with the numbers and the assertion's place.
+    let manifest = try readManifest(try XCTUnwrap(try fixture.archives().first))
+    XCTAssertEqual(
+      manifest.images.map(\.path),
+      [
+        "Tests/ChartTests/__References__/BarChartTests/bars.png",
+        "Tests/ChartTests/__References__/BarChartTests/flat-bars.png",
+      ])
+    let bars = try XCTUnwrap(manifest.images.first?.failedComparison)
+    let reference = try PNGDecoder().decode(
+      try FileSystem.read(
+        fixture.root.appendingPathComponent(
+          "Tests/ChartTests/__References__/BarChartTests/bars.png")))
+    XCTAssertEqual(bars.referencePixelSHA256, SHA256.hex(reference.pixels))
+    XCTAssertEqual(bars.differingPixels, 36)
+    XCTAssertEqual(bars.totalPixels, 9600)
+    XCTAssertEqual(bars.file, "Tests/ChartTests/BarChartTests.swift")
+    XCTAssertTrue(changed.all.contains("BarChartTests.swift:\(bars.line)"), changed.all)
   }
 
   func testMissingMode_recordsOnlyImagesWithoutReference_andPasses() throws {

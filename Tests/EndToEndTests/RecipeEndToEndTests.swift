@@ -79,7 +79,7 @@ final class RecipeEndToEndTests: XCTestCase {
     let verify = try runner.run(job: "verify", runID: 1003, event: "pull_request")
     XCTAssertEqual(verify.result, "success", verify.output)
     XCTAssertEqual(verify.outcome(of: "Test"), "success", verify.output)
-    XCTAssertEqual(verify.outcome(of: "Upload the images of failed comparisons"), "skipped")
+    XCTAssertEqual(verify.outcome(of: "Upload the failed images and their review"), "skipped")
   }
 
   // MARK: - Jobs

@@ -86,6 +86,10 @@ struct ArchiveBuilder {
   var coverage: ArchiveManifest.Coverage? = .init(scope: .wholeBundle, arguments: [])
   /// How many times the run's tests ran on purpose (`IMAGE_GENERATION_REPLICAS`).
   var replicas: Int?
+  /// The manifest's mode.
+  var mode = "all"
+  /// For images kept by a failed comparison: what each was compared with, by path.
+  var failedComparisons: [String: ArchiveManifest.FailedComparison] = [:]
 
   /// A builder for a finished run of `host`, generated at `generatedAt`.
   init(host: String = "ci-host", pid: Int32 = 4242, shard: String? = nil, generatedAt: Date) {
@@ -121,12 +125,13 @@ struct ArchiveBuilder {
     .init(
       path: image.path, test: "GeneratedTests.test\(image.path.count)()",
       width: image.pixels.width, height: image.pixels.height, byteCount: image.png.count,
-      pngSHA256: SHA256.hex(image.png), pixelSHA256: SHA256.hex(image.pixels.pixels))
+      pngSHA256: SHA256.hex(image.png), pixelSHA256: SHA256.hex(image.pixels.pixels),
+      failedComparison: failedComparisons[image.path])
   }
 
   var manifest: ArchiveManifest {
     ArchiveManifest(
-      toolVersion: "ReferenceImages test", runID: UUID().uuidString, worker: worker, mode: "all",
+      toolVersion: "ReferenceImages test", runID: UUID().uuidString, worker: worker, mode: mode,
       startedAt: startedAt, endedAt: completion == .running ? nil : endedAt,
       completion: completion, tests: ["GeneratedTests.testImages()"],
       images: (images.map { recordedAs[$0.path] ?? $0 } + recordsWithoutEntries).map(record)

@@ -53,6 +53,17 @@ final class ReviewPageTests: XCTestCase {
     let initial = try XCTUnwrap(result.exports["initial"])
     XCTAssertEqual(initial.file, "reference-decisions.txt")
     XCTAssertEqual(initial.accepted, decidable, "undecided changes land")
+    // Each line binds its path to the pixels the card showed: before (- for an added image)
+    // and after.
+    let cardsByPath = Dictionary(uniqueKeysWithValues: report.cards.map { ($0.path, $0) })
+    for line in initial.lines {
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      let card = try XCTUnwrap(cardsByPath[fields[0]], line)
+      XCTAssertEqual(fields.count, 3, line)
+      XCTAssertEqual(fields.dropFirst().first, card.beforePixels ?? "-", line)
+      XCTAssertEqual(fields.last, card.afterPixels, line)
+      XCTAssertEqual(fields[2].count, 64, line)
+    }
     XCTAssertTrue(initial.text.contains("# \(start.command)\n"), initial.text)
     XCTAssertTrue(start.command.contains("--include-from reference-decisions.txt"), start.command)
 
@@ -264,6 +275,8 @@ final class ReviewPageTests: XCTestCase {
     var path: String
     var outcome: String
     var group: String? = nil
+    var beforePixels: String? = nil
+    var afterPixels: String? = nil
   }
 
   struct Report {
@@ -406,9 +419,13 @@ final class ReviewPageTests: XCTestCase {
   struct Export: Decodable {
     var file: String
     var text: String
-    /// The paths the file lets land: every line but the `#` comments.
-    var accepted: [String] {
+    /// The lines that let paths land: every line but the `#` comments.
+    var lines: [String] {
       text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+    }
+    /// The paths the file lets land: each line's first field.
+    var accepted: [String] {
+      lines.map { String($0.split(separator: "\t", omittingEmptySubsequences: false)[0]) }
     }
   }
 

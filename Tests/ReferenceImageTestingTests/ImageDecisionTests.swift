@@ -37,14 +37,15 @@ final class ImageDecisionTests: XCTestCase {
       storesImage: false, failure: .unreadableReference(.gitLFSPointer(path: "/p/a.png")))
     // (mode, state) -> decision; every cell of the table is listed.
     let expected: [(GenerationMode, String, ImageDecision)] = [
-      (.verify, "missing", .init(storesImage: false, failure: .missingReference(recorded: false))),
+      // Verify keeps the render of a failed comparison for review, and still fails.
+      (.verify, "missing", .init(storesImage: true, failure: .missingReference(recorded: false))),
       (.verify, "unreadable", .init(storesImage: false, failure: .unreadableReference(error))),
       (.verify, "git lfs pointer", lfs),
       (.verify, "matches by digest", pass),
       (.verify, "identical", pass),
       (.verify, "within bound", pass),
-      (.verify, "mismatched", mismatch(mismatched, recorded: false, stores: false)),
-      (.verify, "size mismatch", mismatch(sizeMismatch, recorded: false, stores: false)),
+      (.verify, "mismatched", mismatch(mismatched, recorded: false, stores: true)),
+      (.verify, "size mismatch", mismatch(sizeMismatch, recorded: false, stores: true)),
       (.missing, "missing", .init(storesImage: true, failure: nil)),
       (.missing, "unreadable", .init(storesImage: false, failure: .unreadableReference(error))),
       (.missing, "git lfs pointer", lfs),

@@ -31,6 +31,10 @@ struct ReviewCard: Sendable {
   var outcome: MergePlan.Outcome
   /// `before->after` pixel digests, for updated cards: the same change is decided together.
   var group: String?
+  /// The pixel digests (SHA-256 hex) of the reference shown as before and of the new image,
+  /// for added and updated cards: the page's export binds each accepted path to them.
+  var beforePixels: String?
+  var afterPixels: String?
   var before: Image?
   var after: Image?
   var difference: Image?

@@ -62,6 +62,7 @@ struct ReviewCardMaker: Sendable {
     let file = "\(job.id)-after.png"
     try FileSystem.write(bytes, to: images.appendingPathComponent(file))
     card.after = ReviewCard.Image(file: file, width: chosen.width, height: chosen.height)
+    card.afterPixels = chosen.pixelSHA256.hex
   }
 
   private func addBeforeAndDifference(_ job: Job, to card: inout ReviewCard) throws(ArchiveError) {
@@ -74,9 +75,10 @@ struct ReviewCardMaker: Sendable {
       return
     }
     card.before = try copy(bytes, as: "\(job.id)-before.png", size: beforeImage.size)
-    guard let after = job.after, let afterImage = try? PNGDecoder().decode(after) else { return }
     let beforeDigest =
       PNGPixelDigest.read(fromPNG: bytes)?.pixelSHA256 ?? SHA256.hex(beforeImage.pixels)
+    card.beforePixels = beforeDigest
+    guard let after = job.after, let afterImage = try? PNGDecoder().decode(after) else { return }
     if let chosen = job.item.chosen {
       card.group = "\(beforeDigest)->\(chosen.image.pixelSHA256.hex)"
     }

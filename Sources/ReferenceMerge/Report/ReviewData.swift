@@ -83,6 +83,10 @@ struct ReviewData {
     json.member("outcome", card.outcome.rawValue)
     json.key("group")
     json.string(card.group)
+    json.key("beforePixels")
+    json.string(card.beforePixels)
+    json.key("afterPixels")
+    json.string(card.afterPixels)
     for (name, image) in [
       ("before", card.before), ("after", card.after), ("difference", card.difference),
     ] {

@@ -129,6 +129,11 @@ struct ReviewJobs {
       if let test = candidate.image.test { text += ", test \(test)" }
       return text
     }
+    if let failure = item.chosen?.image.failedComparison?.record {
+      lines.append(
+        "failed \(failure.comparison) comparison at \(failure.file):\(failure.line): "
+          + failure.verdict)
+    }
     if item.resolvedByNewest { lines.append("sources disagreed; the newest run was taken") }
     if item.outcome == .unstable {
       lines.append(

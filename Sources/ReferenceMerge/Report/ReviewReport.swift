@@ -20,7 +20,23 @@ public struct ReviewReport: Sendable {
   public var limits: ArchiveLimits
   /// The `merge-refs` command that lands the merge (program, options, sources, destination);
   /// the page shows it with `--include-from` and the exported decision file.
-  public var landCommand: [String] = ["merge-refs", "SOURCE...", "DESTINATION"]
+  public var landCommand = LandCommand(
+    program: ["merge-refs"], arguments: ["SOURCE...", "DESTINATION"])
+
+  /// A command line in two parts, so the page's `--include-from FILE` goes right after the
+  /// program, whatever words the program takes (`swift run merge-refs`).
+  public struct LandCommand: Sendable, Equatable {
+    /// The program's words.
+    public var program: [String]
+    /// The options, sources and destination.
+    public var arguments: [String]
+
+    /// Creates a command.
+    public init(program: [String], arguments: [String]) {
+      self.program = program
+      self.arguments = arguments
+    }
+  }
   /// Problems and warnings of the run so far, shown at the top of the page.
   public var problems: [String] = []
   public var warnings: [String] = []
@@ -128,8 +144,8 @@ public struct ReviewReport: Sendable {
     return ReviewData.Header(
       id: id, destination: plan.destination.path, generatedAt: Date(),
       decisionFile: Self.decisionFileName,
-      command: [landCommand[0], "--include-from", Self.decisionFileName]
-        + landCommand.dropFirst(),
+      command: landCommand.program + ["--include-from", Self.decisionFileName]
+        + landCommand.arguments,
       counts: plan.counts, skipped: plan.skipped.count, sources: plan.inventories,
       problems: problems, warnings: warnings, skippedTests: plan.skippedTests)
   }

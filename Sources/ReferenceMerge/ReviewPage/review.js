@@ -5,7 +5,8 @@
 // card i sits at i × height in a spacer as tall as the list), and their images are only asked
 // for then; the data itself is metadata, so a report of 10,000 changes opens at once.
 // Decisions live in localStorage under the report's id; the export is the decision file that
-// merge-refs --include-from reads: the accepted paths, one per line, after # comment lines.
+// merge-refs --include-from reads: one line per accepted path, bound to the pixel digests
+// reviewed (path, before, after, separated by tabs), after # comment lines.
 'use strict';
 
 (() => {
@@ -144,15 +145,27 @@
 
   // ---- Export -------------------------------------------------------------------------------
 
-  const acceptedPaths = () =>
-    cards.filter((c) => DECIDABLE.has(c.outcome) && decisions.get(c.path) !== 'rejected')
-      .map((c) => c.path);
+  const acceptedCards = () =>
+    cards.filter((c) => DECIDABLE.has(c.outcome) && decisions.get(c.path) !== 'rejected');
 
   function exportText() {
-    const accepted = acceptedPaths();
+    const accepted = acceptedCards();
     return `# Reference images accepted in review (${accepted.length} of ${decidableCount}).\n`
       + '# Land them with:\n# ' + commandText + '\n'
-      + accepted.map((p) => globEscaped(p) + '\n').join('');
+      + '# Each line binds a path to the pixels reviewed: path, TAB, the reference\'s pixel digest\n'
+      + '# (- when there was none), TAB, the new image\'s. merge-refs lands a path only while the\n'
+      + '# sources and the destination still hold exactly those pixels.\n'
+      + accepted.map((c) => exportLine(c) + '\n').join('');
+  }
+
+  /**
+   * One accepted card as a decision line. Every path has a line of its own, also when it was
+   * decided as part of a group of identical changes: each binds its own reference.
+   */
+  function exportLine(card) {
+    const path = globEscaped(card.path);
+    const bound = card.afterPixels && (card.outcome === 'added' || card.beforePixels);
+    return bound ? `${path}\t${card.beforePixels || '-'}\t${card.afterPixels}` : path;
   }
 
   /** The path as an --include-from line that matches only itself: `*`, `?` and `\` escaped. */
