@@ -29,9 +29,10 @@ struct MergeRefs: ParsableCommand {
         2   sources conflict; nothing was written
         3   refused, corrupt or (with --require-complete) incomplete input, or
             (with --require-shards) shards that do not prove the plan ran
-            exactly once, or an image recorded unchanged whose reference
-            changed since; nothing was written (with --keep-going, the good
-            sources were)
+            exactly once, or an image recorded unchanged (or a failed
+            comparison's render) whose reference changed since the run, or an
+            approval whose pixels are not the ones reviewed; nothing was
+            written (with --keep-going, the rest was)
         4   --check: the merge would change the references
         5   replicated runs of a test rendered different pixels (unstable); those
             paths were not written, the others were
@@ -62,7 +63,7 @@ struct MergeRefs: ParsableCommand {
 
   @Flag(
     name: .customLong("keep-going"),
-    help: "Apply the good sources when some are corrupt or refused.")
+    help: "Apply the good sources and paths when some are corrupt, refused or stale.")
   var keepGoing = false
 
   @Option(
@@ -75,7 +76,9 @@ struct MergeRefs: ParsableCommand {
     name: .customLong("include-from"),
     help: ArgumentHelp(
       "Land only paths matching a line of FILE (one path or glob per line, # comments), such as "
-        + "the review page's download.", valueName: "FILE"))
+        + "the review page's download, whose lines also bind each path to the pixels reviewed "
+        + "(PATH<TAB>BEFORE<TAB>AFTER): a path whose pixels changed since is refused.",
+      valueName: "FILE"))
   var includeFrom: String?
 
   @Flag(name: .customLong("dry-run"), help: "Print the plan; write nothing.")
