@@ -61,6 +61,8 @@ public struct JobSummary {
   /// The command that lands the reviewed changes, when the report travels elsewhere (a CI
   /// artifact): shown under the changes.
   public var landCommand: String?
+  /// For `--dry-run` and `--check`: the heading says nothing was written.
+  public var writesNothing = false
 
   /// Creates a summary.
   public init(
@@ -78,7 +80,9 @@ public struct JobSummary {
 
   /// Writes the Markdown, one line at a time (each without its newline).
   public func write(_ line: (String) -> Void) {
-    let verdict = exitCode == 0 ? "merged" : "not merged (exit \(exitCode))"
+    let verdict =
+      exitCode != 0
+      ? "not merged (exit \(exitCode))" : writesNothing ? "nothing written (dry run)" : "merged"
     line("## Reference images: \(verdict)")
     line("")
     line("**\(outcome)**")

@@ -237,6 +237,7 @@ struct MergeRefs: ParsableCommand {
           }),
         problems: errors, warnings: summary.warnings)
       markdown.landCommand = outcome.landCommand
+      markdown.writesNothing = dryRun || check
       do {
         let file = try LineAppender(path: summaryMarkdown)
         var failure: Error?

@@ -6,7 +6,7 @@ import XCTest
 /// changes 2 of 52 renders; verify fails with its summary, annotations and one artifact; a
 /// reviewer accepts one change and rejects the other; the artifact's command lands exactly the
 /// accepted one; a stale approval is refused with nothing written; after the commit, verify
-/// passes.
+/// passes. A failure elsewhere (another test, the build) claims nothing about images.
 final class PullRequestLoopEndToEndTests: XCTestCase {
   private let checkout = FixturePackage.checkout
   private let warm = "Tests/SwatchTests/__References__/SwatchTests/swatch-07.png"
@@ -82,6 +82,28 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
     let passed = try recipe.run(job: "verify", runID: 2003, event: "pull_request")
     XCTAssertEqual(passed.result, "success", passed.output)
     XCTAssertEqual(passed.outcome(of: "Upload the failed images and their review"), "skipped")
+    // A failure that compared no image claims nothing about images and uploads nothing.
+    try setChangedSwatches("[7: 0, 99: 1]", in: repository, message: "break the legend")
+    let legend = try recipe.run(job: "verify", runID: 2004, event: "pull_request")
+    XCTAssertEqual(legend.result, "failure", legend.output)
+    XCTAssertEqual(legend.outcome(of: "Test"), "failure", legend.output)
+    XCTAssertTrue(
+      legend.summary.contains("The tests failed, and no image comparison did"), legend.summary)
+    XCTAssertFalse(legend.summary.contains("updated"), legend.summary)
+    XCTAssertFalse(
+      FileManager.default.fileExists(
+        atPath: recipe.artifacts(runID: 2004).appendingPathComponent("reference-verify-1").path))
+    try String("let changedSwatches = [").write(
+      to: repository.appendingPathComponent("Tests/SwatchTests/Broken.swift"), atomically: true,
+      encoding: .utf8)
+    try commit("break the build", in: repository)
+    let build = try recipe.run(job: "verify", runID: 2005, event: "pull_request")
+    XCTAssertEqual(build.result, "failure", build.output)
+    XCTAssertEqual(build.outcome(of: "Test"), "skipped", build.output)
+    XCTAssertTrue(build.summary.contains("failed before the tests ran"), build.summary)
+    XCTAssertEqual(
+      build.outcome(of: "Upload the failed images and their review"), "skipped", build.output)
+
     // A figure, not a bound: the machine's load decides it.
     print(
       String(

@@ -45,6 +45,26 @@ final class JobSummaryTests: XCTestCase {
     XCTAssertTrue(text.contains("- added `Tests/RenderTests/__References__/SomeSuite/"), text)
   }
 
+  func testSummary_dryRunWithDetailsAndLandCommand_saysNothingWasWritten() {
+    var summary = JobSummary(
+      outcome: "0 added, 1 updated", exitCode: 0, shards: [], changeCount: 1,
+      changes: AnySequence([
+        JobSummary.Change(
+          outcome: "updated", path: "T/__References__/a.png",
+          detail: "test A.testA, exact comparison at T/A.swift:7: 36 of 576 pixels differ")
+      ]), problems: [], warnings: [])
+    summary.writesNothing = true
+    summary.landCommand = "swift run merge-refs --include-from reference-decisions.txt v ."
+    let text = lines(summary).joined(separator: "\n")
+    XCTAssertTrue(text.contains("## Reference images: nothing written (dry run)"), text)
+    XCTAssertTrue(
+      text.contains(
+        "- updated `T/__References__/a.png`: test A.testA, exact comparison at T/A.swift:7: 36 of "
+          + "576 pixels differ"), text)
+    XCTAssertTrue(
+      text.contains("`swift run merge-refs --include-from reference-decisions.txt v .`"), text)
+  }
+
   func testSummary_manyChanges_truncatedWellUnderOneMebibyte() {
     let all = lines(summary(changes: 100_000))
     let bytes = all.reduce(0) { $0 + $1.utf8.count + 1 }
@@ -73,5 +93,21 @@ final class JobSummaryTests: XCTestCase {
       Annotations.lines(errors: ["100% broken\nsecond line"], warnings: []),
       ["::error::100%25 broken%0Asecond line"])
     XCTAssertEqual(Annotations.lines(errors: [], warnings: ["w"]), ["::warning::w"])
+  }
+
+  func testAnnotations_atAssertions_comeFirst_withPropertiesEscaped() {
+    let located = (0..<12).map {
+      Annotations.Located(
+        file: "Tests/A,B.swift", line: $0 + 1, title: "Reference image updated: a\($0).png",
+        message: "36 of 576 pixels differ")
+    }
+    let lines = Annotations.lines(located: located, errors: ["e"], warnings: [])
+    XCTAssertEqual(lines.count, 10)
+    XCTAssertEqual(
+      lines[0],
+      "::error file=Tests/A%2CB.swift,line=1,title=Reference image updated%3A a0.png::36 of 576 "
+        + "pixels differ")
+    XCTAssertEqual(
+      lines[9], "::warning::4 more problems and warnings are listed in the job summary and the log")
   }
 }

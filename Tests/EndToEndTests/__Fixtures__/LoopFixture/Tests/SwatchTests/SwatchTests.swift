@@ -15,3 +15,8 @@ final class DarkSwatchTests: XCTestCase {
 final class PaleSwatchTests: XCTestCase {
   func testPale() { assertSwatches(39..<52) }
 }
+
+/// A test that compares no image: a pull request can break it alone.
+final class LegendTests: XCTestCase {
+  func testLegend() { XCTAssertNil(changedSwatches[99], "the legend has no swatch 99") }
+}
