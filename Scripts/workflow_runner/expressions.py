@@ -1,7 +1,7 @@
 """`${{ }}` expressions: the subset a recipe uses, evaluated as GitHub does.
 
 Literals, `== != < <= > >= && || !` and parentheses; the contexts github, runner, matrix,
-strategy, steps, env and job; the functions success(), failure(), always(), cancelled()
+strategy, steps, needs, env and job; the functions success(), failure(), always(), cancelled()
 and hashFiles(). Anything else raises `Unsupported`.
 """
 
@@ -24,9 +24,10 @@ TOKEN = re.compile(r"""
 
 STATUS_FUNCTIONS = ("success", "failure", "always", "cancelled")
 
-CONTEXTS = ("github", "runner", "matrix", "strategy", "steps", "env", "job")
+CONTEXTS = ("github", "runner", "matrix", "strategy", "steps", "needs", "env", "job")
 
-# What success() and failure() answer: in a step, the job's status so far.
+# What success() and failure() answer. In a step: the job's status so far. In a job's `if:`:
+# the jobs it needs, directly or through others (see results.Results.needs).
 Status = collections.namedtuple("Status", ["success", "failure"])
 
 
@@ -162,9 +163,13 @@ class Expression:
     def member(self, value, key, path):
         if isinstance(value, dict) and key in value:
             return value[key]
-        # An output a step did not set reads as empty on GitHub; anything else is a typo.
+        # An output a step did not set reads as empty on GitHub; anything else is a typo (a
+        # needed job's outputs hold every name its `outputs:` declares).
         if re.fullmatch(r"steps\.[^.]+\.outputs\.[^.]+", path) and isinstance(value, dict):
             return ""
+        if re.fullmatch(r"needs\.[^.]+", path):
+            raise Unsupported(f"{path} is not defined (in {self.text!r}): the job does not "
+                              f"need {key!r}")
         raise Unsupported(f"{path} is not defined (in {self.text!r})")
 
 

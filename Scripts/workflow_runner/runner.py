@@ -8,9 +8,10 @@ import uuid
 
 from .actions import emulate
 from .errors import StepFailure, Unsupported
-from .expressions import condition, interpolate, step_status
+from .expressions import condition, interpolate, step_status, uses_status_function
+from .results import Results
 from .workflow import (JOB_KEYS, STEP_KEYS, check_keys, job_label, load_workflow,
-                       matrix_combinations, shell_command, step_shell)
+                       matrix_combinations, needed_jobs, shell_command, step_shell)
 
 
 class Job:
@@ -27,6 +28,7 @@ class Job:
         self.name = arguments.job
         self.job = self.workflow["jobs"][arguments.job]
         check_keys(self.job, JOB_KEYS, f"job {arguments.job}")
+        self.needs = needed_jobs(self.workflow, self.name)
         self.root = os.path.abspath(arguments.runner_root)
         self.run_id = str(arguments.run_id)
         self.repository = os.path.abspath(arguments.repository)
@@ -43,7 +45,9 @@ class Job:
                               f"{len(combinations)} jobs")
         self.total = len(combinations)
         self.label = job_label(arguments.job, self.index, self.total)
+        self.results = Results(self.root, self.run_id)
         self.status = "success"
+        self.outputs = {}
         self.steps = {}
         self.step_records = []
         self.added_env = {}
@@ -63,6 +67,7 @@ class Job:
                          "fail-fast": (self.job.get("strategy") or {}).get("fail-fast", True),
                          "max-parallel": self.total},
             "steps": self.steps,
+            "needs": {},
             "env": {},
             "job": {"status": "success"},
         }
@@ -130,15 +135,39 @@ class Job:
     # Running
 
     def run(self):
-        """Runs the job, unless its `if:` skips it."""
+        """Runs the job, unless its `if:` (with the implied success() over the jobs it needs)
+        skips it, and records its result for the jobs that need it."""
         self.prepare()
-        if not condition(self.job.get("if"), self.context):
-            print(f"job {self.label} skipped: its if: is false", flush=True)
+        if not self.should_run():
             self.status = "skipped"
-            return
-        for number, step in enumerate(self.job.get("steps", []), start=1):
-            self.run_step(number, step)
-        self.finish()
+        else:
+            for number, step in enumerate(self.job.get("steps", []), start=1):
+                self.run_step(number, step)
+            self.outputs = self.job_outputs()
+            self.write_summary()
+        self.results.write(self.name, self.label, self.index, self.total, self.status,
+                           self.outputs)
+
+    def should_run(self):
+        needs, status, notes, results = self.results.needs(self.workflow, self.name)
+        self.context["needs"] = needs
+        for note in notes:
+            print(f"::notice::{note}", flush=True)
+        if condition(self.job.get("if"), self.context, status):
+            return True
+        unsuccessful = {job: result for job, result in results.items() if result != "success"}
+        if not uses_status_function(self.job.get("if") or "") and unsuccessful:
+            listed = ", ".join(f"{job} ({result})" for job, result in unsuccessful.items())
+            print(f"job {self.label} skipped: a job it needs did not succeed: {listed}",
+                  flush=True)
+        else:
+            print(f"job {self.label} skipped: its if: is false", flush=True)
+        return False
+
+    def job_outputs(self):
+        """The job's `outputs:`, evaluated when its steps are done."""
+        return {str(key): interpolate(value, self.context)
+                for key, value in (self.job.get("outputs") or {}).items()}
 
     def run_step(self, number, step):
         check_keys(step, STEP_KEYS, f"job {self.label}, step {number}")
@@ -212,7 +241,7 @@ class Job:
             raise StepFailure(f"Process completed with exit code {status}.")
         return outputs
 
-    def finish(self):
+    def write_summary(self):
         folder = os.path.join(self.root, "summaries", self.run_id)
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, f"{self.label}.md"), "w", encoding="utf-8") as handle:
@@ -223,7 +252,8 @@ class Job:
                 "runId": self.run_id, "workspace": self.workspace,
                 "steps": self.step_records, "summary": self.summary,
                 "summaryFile": os.path.join(self.root, "summaries", self.run_id,
-                                            f"{self.label}.md")}
+                                            f"{self.label}.md"),
+                "outputs": self.outputs, "resultFile": self.results.path(self.label)}
 
     # Paths
 

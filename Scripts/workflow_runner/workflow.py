@@ -1,4 +1,4 @@
-"""Reading the workflow file: the keys emulated, matrices, shells and run blocks."""
+"""Reading the workflow file: the keys emulated, matrices, `needs:`, shells and run blocks."""
 
 import itertools
 import os
@@ -43,6 +43,41 @@ def matrix_combinations(strategy):
 def job_label(name, index, count):
     """A job's name in file names and messages: `job`, or `job-<index>` in a matrix."""
     return name + (f"-{index}" if count > 1 else "")
+
+
+def needed_jobs(workflow, name):
+    """The jobs `name` lists in `needs:` (a string or a list), each checked to exist."""
+    needs = workflow["jobs"][name].get("needs")
+    if needs is None:
+        return []
+    needs = [needs] if isinstance(needs, str) else needs
+    if not isinstance(needs, list) or not all(isinstance(need, str) for need in needs):
+        raise Unsupported(f"job {name}: needs: is a job name or a list of them, not {needs!r}")
+    for need in needs:
+        if need not in workflow["jobs"]:
+            raise Unsupported(f"job {name} needs {need!r}, which is not a job of this "
+                              f"workflow; it has {sorted(workflow['jobs'])}")
+    return needs
+
+
+def ancestors(workflow, name):
+    """Every job `name` needs, directly or through others, in a stable order; a cycle is an
+    error, as it is on GitHub."""
+    found, visiting = [], []
+
+    def visit(job):
+        if job in visiting:
+            cycle = visiting[visiting.index(job):] + [job]
+            raise Unsupported(f"the jobs' needs: form a cycle: {' -> '.join(cycle)}")
+        visiting.append(job)
+        for need in needed_jobs(workflow, job):
+            visit(need)
+            if need not in found:
+                found.append(need)
+        visiting.pop()
+
+    visit(name)
+    return found
 
 
 def shell_command(shell, script):

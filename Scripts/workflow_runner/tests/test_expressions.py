@@ -128,5 +128,16 @@ class HashFilesTests(unittest.TestCase):
             self.assertEqual(hash_files(workspace, ["missing"]), "")
 
 
+class NeedsContextTests(unittest.TestCase):
+    def test_needsContext_resultAndOutputs_andAJobNotNeededIsAnError(self):
+        needs = {"build": {"result": "success", "outputs": {"version": "1.2"}}}
+        self.assertEqual(evaluate("needs.build.outputs.version", needs=needs), "1.2")
+        self.assertTrue(evaluate("needs.build.result == 'success'", needs=needs))
+        with self.assertRaisesRegex(Unsupported, "the job does not need 'test'"):
+            evaluate("needs.test.result", needs=needs)
+        with self.assertRaisesRegex(Unsupported, "needs.build.outputs.other is not defined"):
+            evaluate("needs.build.outputs.other", needs=needs)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -2,8 +2,9 @@ import os
 import unittest
 
 from workflow_runner.errors import Unsupported
-from workflow_runner.workflow import (extract_run_blocks, job_label, load_workflow,
-                                      matrix_combinations, shell_command, step_shell)
+from workflow_runner.workflow import (ancestors, extract_run_blocks, job_label, load_workflow,
+                                      matrix_combinations, needed_jobs, shell_command,
+                                      step_shell)
 
 from .support import TemporaryFolderTestCase
 
@@ -77,6 +78,33 @@ class ShellTests(unittest.TestCase):
         self.assertEqual(step_shell({}, job, workflow), "bash")
         self.assertEqual(step_shell({}, {}, workflow), "sh")
         self.assertIsNone(step_shell({}, {}, {}))
+
+
+class NeedsTests(unittest.TestCase):
+    workflow = {"jobs": {
+        "build": {},
+        "test": {"needs": "build"},
+        "lint": {},
+        "deploy": {"needs": ["test", "lint"]},
+    }}
+
+    def test_neededJobs_stringOrList(self):
+        self.assertEqual(needed_jobs(self.workflow, "build"), [])
+        self.assertEqual(needed_jobs(self.workflow, "test"), ["build"])
+        self.assertEqual(needed_jobs(self.workflow, "deploy"), ["test", "lint"])
+
+    def test_neededJobs_aJobNotInTheWorkflow_isUnsupported(self):
+        workflow = {"jobs": {"merge": {"needs": ["generate"]}}}
+        with self.assertRaisesRegex(Unsupported, "needs 'generate', which is not a job"):
+            needed_jobs(workflow, "merge")
+        with self.assertRaisesRegex(Unsupported, "a job name or a list"):
+            needed_jobs({"jobs": {"merge": {"needs": {"a": 1}}}}, "merge")
+
+    def test_ancestors_transitiveInOrder_andACycleIsAnError(self):
+        self.assertEqual(ancestors(self.workflow, "deploy"), ["build", "test", "lint"])
+        cycle = {"jobs": {"a": {"needs": "b"}, "b": {"needs": "a"}}}
+        with self.assertRaisesRegex(Unsupported, "cycle: a -> b -> a"):
+            ancestors(cycle, "a")
 
 
 if __name__ == "__main__":
