@@ -41,11 +41,20 @@ struct WorkflowRunner {
     self.workflow = workflow
     self.repository = repository
     self.root = root
-    python = FixturePackage.checkout.appendingPathComponent(".build/dev-tools/venv/bin/python")
+    python = try Self.devToolsPython()
+  }
+
+  /// The Python of the dev-time tools' venv, which has PyYAML (the system `python3` may not).
+  /// - Throws: `XCTSkip` saying "PyYAML is not installed", which Scripts/test-summary knows
+  ///   Scripts/test installs: in CI that skip fails the run.
+  static func devToolsPython() throws -> URL {
+    let python = FixturePackage.checkout.appendingPathComponent(".build/dev-tools/venv/bin/python")
     guard FileManager.default.isExecutableFile(atPath: python.path) else {
       throw XCTSkip(
-        "the workflow runner needs PyYAML: run Scripts/install-dependencies --python-tools")
+        "PyYAML is not installed (no \(python.path)): run Scripts/install-dependencies "
+          + "--python-tools")
     }
+    return python
   }
 
   /// The job's workspace, where checkout clones the repository: the same path for every job.

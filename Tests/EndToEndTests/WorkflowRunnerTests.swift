@@ -180,6 +180,59 @@ final class WorkflowRunnerTests: XCTestCase {
     XCTAssertEqual(restore.result, "success", restore.output)
   }
 
+  func testRunner_needs_aJobWhoseNeededJobFailedDoesNotRun() throws {
+    let runner = try runner(
+      """
+      on: workflow_dispatch
+      jobs:
+        generate:
+          strategy:
+            matrix:
+              shard: [0, 1]
+          outputs:
+            shard: ${{ steps.mark.outputs.shard }}
+          steps:
+            - id: mark
+              run: echo "shard=${{ matrix.shard }}" >> "$GITHUB_OUTPUT"
+            - name: shard 1 fails in run 4
+              run: test "${{ matrix.shard }}-${{ github.run_id }}" != 1-4
+        merge:
+          needs: generate
+          steps:
+            - name: land
+              run: echo "landed" >> "$GITHUB_STEP_SUMMARY"
+        report:
+          needs: [generate]
+          if: always()
+          steps:
+            - run: |
+                test "${{ needs.generate.result }}" = failure
+                echo "needs: ${{ needs.generate.result }}" >> "$GITHUB_STEP_SUMMARY"
+      """)
+    XCTAssertEqual(try runner.run(job: "generate", runID: 4, matrixIndex: 0).result, "success")
+    XCTAssertEqual(try runner.run(job: "generate", runID: 4, matrixIndex: 1).result, "failure")
+    let merge = try runner.run(job: "merge", runID: 4)
+    XCTAssertEqual(merge.result, "skipped", merge.output)
+    XCTAssertEqual(merge.steps.count, 0, merge.output)
+    XCTAssertTrue(
+      merge.output.contains("a job it needs did not succeed: generate (failure)"), merge.output)
+    let report = try runner.run(job: "report", runID: 4)
+    XCTAssertEqual(report.result, "success", report.output)
+    XCTAssertEqual(report.summary, "needs: failure\n")
+    // In a run where every shard succeeded, the merge runs.
+    for index in 0..<2 {
+      XCTAssertEqual(
+        try runner.run(job: "generate", runID: 5, matrixIndex: index).result, "success")
+    }
+    let landed = try runner.run(job: "merge", runID: 5)
+    XCTAssertEqual(landed.result, "success", landed.output)
+    XCTAssertEqual(landed.summary, "landed\n")
+    let results = runner.root.appendingPathComponent("results/4")
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: results.path).sorted(),
+      ["generate-0.json", "generate-1.json", "merge.json", "report.json"])
+  }
+
   func testRunner_whatItDoesNotEmulate_failsLoudly() throws {
     let cases = [
       "uses: actions/setup-node@v4": "the action actions/setup-node@v4 is not emulated",
