@@ -9,10 +9,19 @@ final class ReadmeTests: XCTestCase {
     try String(contentsOf: checkout.appendingPathComponent("README.md"), encoding: .utf8)
   }
 
-  /// The fenced block of README.md that starts with `firstLine` (after a fence with the given
-  /// language).
-  private func block(startingWith firstLine: String, language: String = "") throws -> String {
-    let text = try readme()
+  /// A DocC article of ReferenceImageTesting, by name.
+  private func article(_ name: String) throws -> String {
+    try String(
+      contentsOf: checkout.appendingPathComponent(
+        "Sources/ReferenceImageTesting/ReferenceImageTesting.docc/\(name).md"), encoding: .utf8)
+  }
+
+  /// The fenced block of README.md (or `text`) that starts with `firstLine` (after a fence with
+  /// the given language).
+  private func block(startingWith firstLine: String, language: String = "", in text: String? = nil)
+    throws -> String
+  {
+    let text = try text ?? readme()
     let start = try XCTUnwrap(
       text.range(of: "```\(language)\n" + firstLine), "README lacks the block")
     let body = text[start.upperBound...]
@@ -24,10 +33,10 @@ final class ReadmeTests: XCTestCase {
     let binary = try mergeRefsBinary()
     let help = try runProcess(binary.path, ["--help"])
     XCTAssertEqual(help.status, 0)
-    let quoted = try block(startingWith: "OVERVIEW:")
+    let quoted = try block(startingWith: "OVERVIEW:", in: try article("MergeRefs"))
     XCTAssertEqual(
       quoted, help.output.trimmingCharacters(in: .newlines),
-      "paste the output of `merge-refs --help` into README.md")
+      "paste the output of `merge-refs --help` into the MergeRefs article")
   }
 
   /// The fenced `sh` block of README.md that starts with `firstLine`, as commands: one per
@@ -101,15 +110,31 @@ final class ReadmeTests: XCTestCase {
     }
   }
 
-  /// README's "CI recipe" quotes the workflow file whole, byte for byte (but the final
-  /// newline), so what a user copies from either is the same recipe.
-  func testReadme_ciRecipe_isTheWorkflowFileVerbatim() throws {
-    let file = checkout.appendingPathComponent(".github/workflows/reference-images.yml")
-    let workflow = try String(contentsOf: file, encoding: .utf8)
-    let quoted = try block(startingWith: "# Render tests", language: "yaml")
-    XCTAssertEqual(
-      quoted, workflow.trimmingCharacters(in: .newlines),
-      "paste .github/workflows/reference-images.yml into README's CI recipe section")
+  /// The recipe lives in one place, the workflow file: README and the articles link it and
+  /// hold no copy of it (a copy would drift).
+  func testReadme_ciRecipe_isLinkedNotCopied() throws {
+    let file = ".github/workflows/reference-images.yml"
+    let workflow = try String(
+      contentsOf: checkout.appendingPathComponent(file), encoding: .utf8)
+    let firstJobLine = try XCTUnwrap(
+      workflow.split(separator: "\n").first { $0.hasPrefix("  verify:") })
+    XCTAssertTrue(try readme().contains("](\(file))"), "README links \(file)")
+    XCTAssertTrue(try article("RegeneratingInCI").contains(file))
+    let documents =
+      ["README.md", "CONTRIBUTING.md", "Documentation/Benchmarks.md"]
+      + (try FileManager.default.contentsOfDirectory(
+        atPath: checkout.appendingPathComponent(
+          "Sources/ReferenceImageTesting/ReferenceImageTesting.docc"
+        ).path
+      ).filter { $0.hasSuffix(".md") }.map {
+        "Sources/ReferenceImageTesting/ReferenceImageTesting.docc/\($0)"
+      })
+    for document in documents {
+      let text = try String(
+        contentsOf: checkout.appendingPathComponent(document), encoding: .utf8)
+      XCTAssertFalse(text.contains(workflow.prefix(60)), "\(document) copies the workflow")
+      XCTAssertFalse(text.contains("\n" + firstJobLine + "\n"), "\(document) copies a job")
+    }
   }
 
   func testReadme_workflow_isTheCommittedWorkflowAndValidYAML() throws {

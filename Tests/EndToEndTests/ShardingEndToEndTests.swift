@@ -2,7 +2,7 @@ import Foundation
 import ReferenceShards
 import XCTest
 
-/// README's sharding commands on a real package: two shards of `reference-shards run`, each
+/// The sharding article's commands on a real package: two shards of `reference-shards run`, each
 /// into its own folder as CI uploads them, then `merge-refs --require-shards`. Every test of
 /// both frameworks runs exactly once, and a merge without one shard's folder refuses, writing
 /// nothing.
@@ -22,14 +22,15 @@ final class ShardingEndToEndTests: XCTestCase {
     }
   }
 
-  /// README's block of sharding commands, with `swift run` replaced by the products built
+  /// The sharding article's block of commands, with `swift run` replaced by the products built
   /// beside this test: building them again in the fixture would take minutes.
   private func readmeScript() throws -> String {
     let readme = try String(
-      contentsOf: FixturePackage.checkout.appendingPathComponent("README.md"), encoding: .utf8)
+      contentsOf: FixturePackage.checkout.appendingPathComponent(
+        "Sources/ReferenceImageTesting/ReferenceImageTesting.docc/Sharding.md"), encoding: .utf8)
     let start = try XCTUnwrap(
       readme.range(of: "```sh\nswift build --build-tests\n# on machine I of N"),
-      "README lacks the sharding commands")
+      "Sharding.md lacks the sharding commands")
     let body = readme[start.lowerBound...].dropFirst("```sh\n".count)
     let end = try XCTUnwrap(body.range(of: "\n```"))
     return try String(body[..<end.lowerBound])
