@@ -41,13 +41,16 @@ final class ReadmeTests: XCTestCase {
 
   /// The fenced `sh` block of README.md that starts with `firstLine`, as commands: one per
   /// line, comments dropped.
-  private func commands(startingWith firstLine: String) throws -> [String] {
-    try block(startingWith: firstLine, language: "sh").split(separator: "\n").map {
+  private func commands(startingWith firstLine: String, in text: String? = nil) throws
+    -> [String]
+  {
+    try block(startingWith: firstLine, language: "sh", in: text).split(separator: "\n").map {
       String($0.split(separator: "#", maxSplits: 1)[0]).trimmingCharacters(in: .whitespaces)
     }
   }
 
-  /// The user's path of README.md, its commands run exactly as written in a package that
+  /// The user's path of README.md (and the MergeRefs article's `--include` examples), its
+  /// commands run exactly as written in a package that
   /// depends on this checkout: a failing first test run, the plugin, a passing run, and
   /// `swift run merge-refs` on archives laid out as CI artifacts.
   func testReadme_userPath_commandsWorkInADependentPackage() throws {
@@ -100,7 +103,10 @@ final class ReadmeTests: XCTestCase {
     try "# accepted\nTests/ChartTests/__References__/BarChartTests/bars.png\n".write(
       to: fixture.root.appendingPathComponent("reference-decisions.txt"), atomically: true,
       encoding: .utf8)
-    let include = try commands(startingWith: "swift run merge-refs --include 'Tests/ChartTests/**'")
+    // The MergeRefs article's --include examples.
+    let include = try commands(
+      startingWith: "swift run merge-refs --include 'Tests/ChartTests/**'",
+      in: try article("MergeRefs"))
     XCTAssertEqual(include.count, 2)
     for line in include {
       let run = try shell(line, [:])

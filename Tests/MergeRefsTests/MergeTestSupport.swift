@@ -284,6 +284,9 @@ enum MergeInProcess {
       case "--check": check = true
       case "--json": json = true
       case "--report": report = try XCTUnwrap(remaining.popFirst())
+      case "--include":
+        let pattern = try XCTUnwrap(remaining.popFirst())
+        options.include = IncludeFilter(patterns: (options.include?.patterns ?? []) + [pattern])
       default:
         guard !argument.hasPrefix("--") else {
           throw XCTSkip("\(argument) is for the binary's tests")

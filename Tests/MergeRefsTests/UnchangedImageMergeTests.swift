@@ -95,6 +95,24 @@ final class UnchangedImageMergeTests: XCTestCase {
     assertTreesEqual(try snapshot(destination), before)
   }
 
+  func testMerge_destinationChangedSince_butLeftOutByInclude_theRestLands() throws {
+    let archive = try unchangedRun(try noiseImage(seed: 4))
+    var other = ArchiveBuilder(generatedAt: day(2))
+    try other.add(path("new"), try noiseImage(seed: 5))
+    let otherURL = try write(other, "other.zip")
+    let changed = try PNGEncoder().encode(try noiseImage(seed: 6))
+    try writeFile(changed, to: inDestination(path("same")))
+
+    let result = try MergeInProcess.run([
+      "--include", path("new"), archive.path, otherURL.path, destination.path,
+    ])
+
+    XCTAssertEqual(result.status, 0, "a path the merge leaves out cannot stop it: \(result.all)")
+    XCTAssertTrue(FileManager.default.fileExists(atPath: inDestination(path("new")).path))
+    XCTAssertEqual(
+      try FileSystem.read(inDestination(path("same"))), changed, "the left-out path is untouched")
+  }
+
   func testMerge_destinationDeletedSince_refused() throws {
     let archive = try unchangedRun(try noiseImage(seed: 7))
     try FileManager.default.removeItem(at: inDestination(path("same")))
