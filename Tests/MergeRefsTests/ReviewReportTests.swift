@@ -13,6 +13,12 @@ final class ReviewReportTests: XCTestCase {
   private func path(_ name: String) -> String { "\(folder)/\(name).png" }
 
   /// The page's own files in the repository.
+  /// The page's scripts, in the order index.html loads them.
+  static let pageScripts = [
+    "review-state.js", "review-decisions.js", "review-list.js", "review-panes.js",
+    "review-keys.js", "review-boot.js",
+  ]
+
   private func pageFile(_ name: String, file: StaticString = #filePath) throws -> Data {
     try Data(
       contentsOf: URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
@@ -105,7 +111,7 @@ final class ReviewReportTests: XCTestCase {
     XCTAssertEqual(run.status, 2, "the conflict stops the merge\n\(run.all)")
     XCTAssertTrue(run.output.contains("review report: \(report.path)/index.html"), run.output)
 
-    for name in ["index.html", "review.css", "review.js"] {
+    for name in ["index.html", "review.css"] + Self.pageScripts {
       XCTAssertEqual(
         try Data(contentsOf: report.appendingPathComponent(name)), try pageFile(name), name)
     }
@@ -233,8 +239,14 @@ final class ReviewReportTests: XCTestCase {
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: parent.path), ["review.html"])
     let page = try String(contentsOf: report, encoding: .utf8)
-    let script = try XCTUnwrap(String(data: try pageFile("review.js"), encoding: .utf8))
-    XCTAssertTrue(page.contains("<script>\n" + script + "</script>"), "review.js inlined")
+    var inlined: [String.Index] = []
+    for name in Self.pageScripts {
+      let script = try XCTUnwrap(String(data: try pageFile(name), encoding: .utf8))
+      let range = page.range(of: "<script>\n" + script + "</script>")
+      XCTAssertNotNil(range, "\(name) inlined")
+      inlined += range.map { [$0.lowerBound] } ?? []
+    }
+    XCTAssertEqual(inlined, inlined.sorted(), "the scripts in the order index.html loads them")
     XCTAssertFalse(page.contains("src=\"review"), "no file is loaded from beside the page")
     let start = try XCTUnwrap(page.range(of: "<script>\nwindow.REFERENCE_REVIEW = "))
     let end = try XCTUnwrap(page.range(of: ";\n</script>", range: start.upperBound..<page.endIndex))
