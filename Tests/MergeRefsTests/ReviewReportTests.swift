@@ -19,10 +19,27 @@ final class ReviewReportTests: XCTestCase {
     "review-keys.js", "review-boot.js",
   ]
 
-  private func pageFile(_ name: String, file: StaticString = #filePath) throws -> Data {
-    try Data(
-      contentsOf: URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
-        .appendingPathComponent("../../Sources/ReferenceMerge/ReviewPage/\(name)"))
+  func testPageScripts_everyScriptOfThePageFolder_loadedByIndexInOrder() throws {
+    let index = try XCTUnwrap(String(data: try pageFile("index.html"), encoding: .utf8))
+    let loaded = index.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { $0.hasPrefix("<script src=") }
+    XCTAssertEqual(
+      loaded,
+      (["review-data.js"] + Self.pageScripts).map { #"<script src="\#($0)"></script>"# },
+      "the data first, then the scripts in the order they run")
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: pageFolder().path)
+        .filter { $0.hasSuffix(".js") }.sorted(),
+      Self.pageScripts.sorted(), "every script in the folder is loaded")
+  }
+
+  private func pageFolder(file: StaticString = #filePath) -> URL {
+    URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
+      .appendingPathComponent("../../Sources/ReferenceMerge/ReviewPage")
+  }
+
+  private func pageFile(_ name: String) throws -> Data {
+    try Data(contentsOf: pageFolder().appendingPathComponent(name))
   }
 
   /// `image` with the pixels of a box inverted.
@@ -115,6 +132,10 @@ final class ReviewReportTests: XCTestCase {
       XCTAssertEqual(
         try Data(contentsOf: report.appendingPathComponent(name)), try pageFile(name), name)
     }
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: report.path).sorted(),
+      (["images", "index.html", "review-data.js", "review.css"] + Self.pageScripts).sorted(),
+      "the page's files and the data; not the type check's types.d.ts and tsconfig.json")
     let data = try reviewData(
       try String(contentsOf: report.appendingPathComponent("review-data.js"), encoding: .utf8))
     XCTAssertEqual(data["version"] as? Int, 1)
