@@ -111,6 +111,93 @@ final class ReviewPageTests: XCTestCase {
       "a card's reject button")
   }
 
+  // MARK: Accessibility
+
+  func testHelp_movesTheFocusIntoItAndBack() throws {
+    let report = try makeReport(cards: 20, extras: false)
+    let result = try drive(
+      report,
+      steps: [
+        ["state": "start"],
+        ["press": ["?"]], ["state": "open"], ["press": ["Tab"]], ["state": "tabbed"],
+        ["press": ["Escape"]], ["state": "closed"],
+        ["click": "#help-button"], ["state": "clicked-open"],
+        ["click": "#help-close"], ["state": "clicked-closed"],
+      ])
+    XCTAssertEqual(result.errors, [], "the page logged errors")
+    XCTAssertEqual(result.states["start"]?.focus, "list", "the cards have the focus at first")
+    let open = try XCTUnwrap(result.states["open"])
+    XCTAssertTrue(open.helpShown)
+    XCTAssertTrue(open.focusInHelp, "? moves the focus into the help: \(open.focus ?? "none")")
+    XCTAssertEqual(result.states["tabbed"]?.focusInHelp, true, "Tab stays inside the open help")
+    XCTAssertEqual(result.states["closed"]?.helpShown, false)
+    XCTAssertEqual(result.states["closed"]?.focus, "list", "Escape returns the focus")
+    XCTAssertEqual(result.states["clicked-open"]?.focusInHelp, true)
+    XCTAssertEqual(
+      result.states["clicked-closed"]?.focus, "help-button",
+      "closing returns the focus to the button that opened the help")
+  }
+
+  func testLiveRegion_announcesDecisionsAndUndo() throws {
+    let report = try makeReport(cards: 20, extras: false)
+    let ordered = report.cards.map(\.path).sorted()
+    let result = try drive(
+      report,
+      steps: [
+        ["state": "start"],
+        ["press": ["a"]], ["state": "accepted"], ["press": ["r"]], ["state": "rejected"],
+        ["press": ["u"]], ["state": "undone"], ["click": "#reject-all"], ["state": "all"],
+      ])
+    XCTAssertEqual(result.errors, [], "the page logged errors")
+    XCTAssertEqual(result.states["start"]?.announcement, "")
+    XCTAssertEqual(result.states["start"]?.announcerLive, "polite")
+    XCTAssertEqual(result.states["accepted"]?.announcement, "accepted \(ordered[0])")
+    XCTAssertEqual(result.states["rejected"]?.announcement, "rejected \(ordered[1])")
+    XCTAssertEqual(
+      result.states["undone"]?.announcement, "undone: \(ordered[1]) is undecided")
+    XCTAssertEqual(
+      result.states["all"]?.announcement, "rejected \(report.cards.count) images",
+      "Reject all: every card")
+  }
+
+  func testShortcutsOff_singleKeysDoNothing_buttonsStillDecide_rememberedAcrossReloads() throws {
+    let report = try makeReport(cards: 20, extras: false)
+    let ordered = report.cards.map(\.path).sorted()
+    let result = try drive(
+      report,
+      steps: [
+        ["export": "initial"], ["click": "#shortcuts-toggle"], ["state": "off"],
+        ["press": ["a", "r", "x", "Shift+R", "Shift+A", "j", "?", "f", "g"]], ["state": "keys"],
+        ["export": "keys"],
+        ["press": ["ArrowDown"]], ["state": "arrow"],
+        ["click": ".card.current .decide .reject"], ["state": "button"], ["export": "button"],
+        ["reload": true], ["press": ["k", "r"]], ["state": "reloaded"], ["export": "reloaded"],
+        ["click": "#shortcuts-toggle"], ["press": ["r"]], ["state": "on"], ["export": "on"],
+      ])
+    XCTAssertEqual(result.errors, [], "the page logged errors")
+    let initial = try XCTUnwrap(result.exports["initial"]).accepted
+    XCTAssertEqual(initial, ordered, "every card is added or updated, so decidable")
+    XCTAssertEqual(result.states["off"]?.shortcuts, false)
+    let keys = try XCTUnwrap(result.states["keys"])
+    XCTAssertEqual(keys.path, ordered[0], "j did not move")
+    XCTAssertEqual(keys.status, "undecided (lands)", "a and r did not decide")
+    XCTAssertFalse(keys.helpShown, "? did not open the help")
+    XCTAssertEqual(keys.visibleCount, "\(ordered.count) of \(ordered.count) cards shown", "f, g")
+    XCTAssertEqual(keys.announcement, "")
+    XCTAssertEqual(result.exports["keys"]?.accepted, initial, "nothing was decided")
+    XCTAssertEqual(result.states["arrow"]?.path, ordered[1], "the arrows still move")
+    XCTAssertEqual(result.states["button"]?.status, "rejected", "the buttons still decide")
+    XCTAssertEqual(result.states["button"]?.announcement, "rejected \(ordered[1])")
+    let rejected = initial.filter { $0 != ordered[1] }
+    XCTAssertEqual(result.exports["button"]?.accepted, rejected)
+    XCTAssertEqual(result.states["reloaded"]?.shortcuts, false, "the switch is remembered")
+    XCTAssertEqual(result.exports["reloaded"]?.accepted, rejected, "k and r did nothing")
+    XCTAssertEqual(result.states["on"]?.shortcuts, true)
+    XCTAssertEqual(
+      result.exports["on"]?.accepted, initial.filter { $0 != ordered[0] && $0 != ordered[1] },
+      "on again, r rejects the current card")
+  }
+
   // MARK: Comparison modes
 
   func testComparisonModes_screenshots_showTheirPanesNotBlankAndDifferent() throws {
@@ -439,6 +526,13 @@ final class ReviewPageTests: XCTestCase {
     var imagesInDocument: Int
     var imagesShown: Int
     var helpShown: Bool
+    /// The focused element's id (its tag name when it has none).
+    var focus: String?
+    var focusInHelp: Bool
+    /// The live region's text, trimmed.
+    var announcement: String
+    var announcerLive: String?
+    var shortcuts: Bool
     var command: String
     var sizeNote: String?
     var paneLabels: [String]

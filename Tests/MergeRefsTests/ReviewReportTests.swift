@@ -13,10 +13,33 @@ final class ReviewReportTests: XCTestCase {
   private func path(_ name: String) -> String { "\(folder)/\(name).png" }
 
   /// The page's own files in the repository.
-  private func pageFile(_ name: String, file: StaticString = #filePath) throws -> Data {
-    try Data(
-      contentsOf: URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
-        .appendingPathComponent("../../Sources/ReferenceMerge/ReviewPage/\(name)"))
+  /// The page's scripts, in the order index.html loads them.
+  static let pageScripts = [
+    "review-state.js", "review-decisions.js", "review-list.js", "review-panes.js",
+    "review-keys.js", "review-boot.js",
+  ]
+
+  func testPageScripts_everyScriptOfThePageFolder_loadedByIndexInOrder() throws {
+    let index = try XCTUnwrap(String(data: try pageFile("index.html"), encoding: .utf8))
+    let loaded = index.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { $0.hasPrefix("<script src=") }
+    XCTAssertEqual(
+      loaded,
+      (["review-data.js"] + Self.pageScripts).map { #"<script src="\#($0)"></script>"# },
+      "the data first, then the scripts in the order they run")
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: pageFolder().path)
+        .filter { $0.hasSuffix(".js") }.sorted(),
+      Self.pageScripts.sorted(), "every script in the folder is loaded")
+  }
+
+  private func pageFolder(file: StaticString = #filePath) -> URL {
+    URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
+      .appendingPathComponent("../../Sources/ReferenceMerge/ReviewPage")
+  }
+
+  private func pageFile(_ name: String) throws -> Data {
+    try Data(contentsOf: pageFolder().appendingPathComponent(name))
   }
 
   /// `image` with the pixels of a box inverted.
@@ -105,10 +128,14 @@ final class ReviewReportTests: XCTestCase {
     XCTAssertEqual(run.status, 2, "the conflict stops the merge\n\(run.all)")
     XCTAssertTrue(run.output.contains("review report: \(report.path)/index.html"), run.output)
 
-    for name in ["index.html", "review.css", "review.js"] {
+    for name in ["index.html", "review.css"] + Self.pageScripts {
       XCTAssertEqual(
         try Data(contentsOf: report.appendingPathComponent(name)), try pageFile(name), name)
     }
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: report.path).sorted(),
+      (["images", "index.html", "review-data.js", "review.css"] + Self.pageScripts).sorted(),
+      "the page's files and the data; not the type check's types.d.ts and tsconfig.json")
     let data = try reviewData(
       try String(contentsOf: report.appendingPathComponent("review-data.js"), encoding: .utf8))
     XCTAssertEqual(data["version"] as? Int, 1)
@@ -233,8 +260,14 @@ final class ReviewReportTests: XCTestCase {
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: parent.path), ["review.html"])
     let page = try String(contentsOf: report, encoding: .utf8)
-    let script = try XCTUnwrap(String(data: try pageFile("review.js"), encoding: .utf8))
-    XCTAssertTrue(page.contains("<script>\n" + script + "</script>"), "review.js inlined")
+    var inlined: [String.Index] = []
+    for name in Self.pageScripts {
+      let script = try XCTUnwrap(String(data: try pageFile(name), encoding: .utf8))
+      let range = page.range(of: "<script>\n" + script + "</script>")
+      XCTAssertNotNil(range, "\(name) inlined")
+      inlined += range.map { [$0.lowerBound] } ?? []
+    }
+    XCTAssertEqual(inlined, inlined.sorted(), "the scripts in the order index.html loads them")
     XCTAssertFalse(page.contains("src=\"review"), "no file is loaded from beside the page")
     let start = try XCTUnwrap(page.range(of: "<script>\nwindow.REFERENCE_REVIEW = "))
     let end = try XCTUnwrap(page.range(of: ";\n</script>", range: start.upperBound..<page.endIndex))

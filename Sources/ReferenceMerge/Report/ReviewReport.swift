@@ -5,13 +5,13 @@ import ReferenceImageCore
 /// The review page of a merge: every added, updated, conflicting and orphaned reference with
 /// before, after and difference images, pixel counts, changed regions and provenance.
 ///
-/// Written as a stream: a folder (`index.html`, `review.css`, `review.js`, `review-data.js`,
-/// `images/`) or, for a path ending in `.html`, one self-contained file with the same page and
-/// the images as data URIs. Before and after are the PNG bytes of the destination file and the
-/// archive entry, copied; difference images are made a batch at a time on every core and
-/// written as they are made, so memory holds a few images per core whatever the number of
-/// changes: a peak of 49 MB for 2,000 updated 800×600 images (`Scripts/benchmark-merge
-/// --report`). The page's own files are resources of this module (`ReviewPage/`).
+/// Written as a stream: a folder (`index.html`, `review.css`, the `review-*.js` scripts that
+/// index.html loads, `review-data.js`, `images/`) or, for a path ending in `.html`, one
+/// self-contained file with the same page and the images as data URIs. Before and after are the
+/// PNG bytes of the destination file and the archive entry, copied; difference images are made a
+/// batch at a time on every core and written as they are made, so memory holds a few images per
+/// core whatever the number of changes: a peak of 49 MB for 2,000 updated 800×600 images
+/// (`Scripts/benchmark-merge --report`). The page's own files are resources of this module (`ReviewPage/`).
 public struct ReviewReport: Sendable {
   /// The name of the decision file the page exports and `--include-from` reads.
   public static let decisionFileName = "reference-decisions.txt"
@@ -82,7 +82,7 @@ public struct ReviewReport: Sendable {
         try FileSystem.rename(file, to: url)
         target.discard(work)
       } else {
-        for name in [ReviewPage.index, ReviewPage.style, ReviewPage.script] {
+        for name in try ReviewPage.files() {
           try FileSystem.write(try ReviewPage.file(name), to: work.appendingPathComponent(name))
         }
         let output = try BufferedOutput(creating: work.appendingPathComponent(ReviewPage.data))

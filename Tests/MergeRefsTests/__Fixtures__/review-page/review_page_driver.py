@@ -11,7 +11,8 @@ STEPS_JSON is a list of steps, each an object with one of:
   {"click": "css selector"}          a mouse click
   {"export": "name"}                 clicks "Download accepted paths"; the downloaded file's text
   {"state": "name"}                  the current card (panes, zoom, notes), counts, cards in the
-                                     document
+                                     document, the focused element, the live region's text and
+                                     whether single-key shortcuts are on
   {"cards": "name"}                  every card in the document: outcome, panes, decidable
   {"drag": [dx, dy]}                 drags the current card's first pane (pans)
   {"bench": "j", "count": 100}       milliseconds per handled key, dispatched in the page
@@ -58,6 +59,12 @@ def current_state(page):
                    imagesShown: card ? [...card.querySelectorAll('img')]
                      .filter(i => i.complete && i.naturalWidth > 0).length : 0,
                    helpShown: !document.getElementById('help').hidden,
+                   focus: document.activeElement
+                     ? document.activeElement.id || document.activeElement.tagName.toLowerCase() : null,
+                   focusInHelp: document.getElementById('help').contains(document.activeElement),
+                   announcement: document.getElementById('announcer').textContent.trim(),
+                   announcerLive: document.getElementById('announcer').getAttribute('aria-live'),
+                   shortcuts: document.getElementById('shortcuts-toggle').checked,
                    sizeNote: card && card.querySelector('.size-note')
                      ? card.querySelector('.size-note').textContent : null,
                    paneLabels: card ? [...card.querySelectorAll('.pane-label')].map(l => l.textContent) : [],

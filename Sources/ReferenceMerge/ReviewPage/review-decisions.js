@@ -1,0 +1,166 @@
+// @ts-check
+// Decisions, undo and the export. Decisions live in localStorage under the report's id; the
+// export is the decision file that merge-refs --include-from reads: one line per accepted path,
+// bound to the pixel digests reviewed (path, before, after, separated by tabs), after # comment
+// lines.
+'use strict';
+
+const storageKey = 'reference-review:' + data.id;
+/** @type {Map<string, Decision>} path -> decision; absent: undecided */
+const decisions = loadDecisions();
+/** @type {UndoBatch[]} */
+const undoStack = [];
+
+/** @returns {Map<string, Decision>} */
+function loadDecisions() {
+  const known = new Set(cards.filter((c) => DECIDABLE.has(c.outcome)).map((c) => c.path));
+  /** @type {Map<string, Decision>} */
+  const result = new Map();
+  try {
+    const saved = JSON.parse(localStorage.getItem(storageKey) || 'null');
+    for (const [path, value] of Object.entries((saved && saved.decisions) || {})) {
+      if (known.has(path) && (value === 'accepted' || value === 'rejected')) {
+        result.set(path, value);
+      }
+    }
+  } catch (error) {
+    // Storage off (private window) or a damaged entry: start undecided.
+  }
+  return result;
+}
+
+function saveDecisions() {
+  try {
+    localStorage.setItem(storageKey,
+      JSON.stringify({ version: 1, decisions: Object.fromEntries(decisions) }));
+  } catch (error) {
+    // Storage full or off: decisions still hold for this visit and the export.
+  }
+}
+
+/**
+ * @param {Card} card
+ * @returns {Status}
+ */
+const statusOf = (card) =>
+  DECIDABLE.has(card.outcome) ? decisions.get(card.path) || 'undecided' : 'none';
+
+/**
+ * Sets `value` (undefined: undecided) on every decidable card of `targets`, and says so.
+ * @param {Card[]} targets
+ * @param {Decision | undefined} value
+ * @returns {boolean} whether anything changed
+ */
+function decide(targets, value) {
+  /** @type {UndoBatch} */
+  const batch = [];
+  for (const card of targets) {
+    if (!DECIDABLE.has(card.outcome)) continue;
+    const previous = decisions.get(card.path);
+    if (previous === value) continue;
+    batch.push([card.path, previous]);
+    if (value) decisions.set(card.path, value);
+    else decisions.delete(card.path);
+  }
+  if (batch.length === 0) return false;
+  undoStack.push(batch);
+  decisionsChanged();
+  announce(`${value || 'undecided'} ${described(batch)}`);
+  return true;
+}
+
+function undo() {
+  const batch = undoStack.pop();
+  if (!batch) return;
+  for (const [path, previous] of batch) {
+    if (previous) decisions.set(path, previous);
+    else decisions.delete(path);
+  }
+  decisionsChanged();
+  announce(`undone: ${described(batch)} ${batch.length === 1 ? 'is' : 'are'} `
+    + (batch.length === 1 ? batch[0][1] || 'undecided' : 'back as they were'));
+  const first = cards.find((card) => card.path === batch[0][0]);
+  refilter(first, true);
+}
+
+/**
+ * The paths of a batch, for an announcement: the path, or how many.
+ * @param {UndoBatch} batch
+ */
+const described = (batch) => batch.length === 1 ? batch[0][0] : `${batch.length} images`;
+
+function decisionsChanged() {
+  saveDecisions();
+  for (const [id, element] of rendered) updateCardState(element, cardWithId(id));
+  updateCounts();
+  scheduleExport();
+}
+
+// ---- Announcements --------------------------------------------------------------------------
+
+/**
+ * Says `text` in the polite live region (#announcer), for screen readers. A repeat of the same
+ * text alternates a trailing no-break space, so it is announced again.
+ * @param {string} text
+ */
+function announce(text) {
+  const region = $('announcer');
+  region.textContent = region.textContent === text ? text + '\u00a0' : text;
+}
+
+// ---- Export ---------------------------------------------------------------------------------
+
+const acceptedCards = () =>
+  cards.filter((c) => DECIDABLE.has(c.outcome) && decisions.get(c.path) !== 'rejected');
+
+function exportText() {
+  const accepted = acceptedCards();
+  return `# Reference images accepted in review (${accepted.length} of ${decidableCount}).\n`
+    + '# Land them with:\n# ' + commandText + '\n'
+    + '# Each line binds a path to the pixels reviewed: path, TAB, the reference\'s pixel digest\n'
+    + '# (- when there was none), TAB, the new image\'s. merge-refs lands a path only while the\n'
+    + '# sources and the destination still hold exactly those pixels.\n'
+    + accepted.map((c) => exportLine(c) + '\n').join('');
+}
+
+/**
+ * One accepted card as a decision line. Every path has a line of its own, also when it was
+ * decided as part of a group of identical changes: each binds its own reference.
+ * @param {Card} card
+ */
+function exportLine(card) {
+  const path = globEscaped(card.path);
+  const bound = card.afterPixels && (card.outcome === 'added' || card.beforePixels);
+  return bound ? `${path}\t${card.beforePixels || '-'}\t${card.afterPixels}` : path;
+}
+
+/**
+ * The path as an --include-from line that matches only itself: `*`, `?` and `\` escaped.
+ * @param {string} path
+ */
+const globEscaped = (path) => path.replace(/[\\*?]/g, '\\$&');
+
+/** @type {string | null} */
+let exportURL = null;
+let exportTimer = 0;
+function refreshExport() {
+  clearTimeout(exportTimer);
+  exportTimer = 0;
+  const text = exportText();
+  $('decision-file').textContent = text;
+  if (exportURL) URL.revokeObjectURL(exportURL);
+  exportURL = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  /** @type {HTMLAnchorElement} */ ($('download')).href = exportURL;
+}
+function scheduleExport() {
+  if (!exportTimer) exportTimer = setTimeout(refreshExport, 120);
+}
+
+function updateCounts() {
+  let rejected = 0;
+  for (const value of decisions.values()) if (value === 'rejected') rejected += 1;
+  const decided = decisions.size;
+  $('accepted-count').textContent =
+    `${decidableCount - rejected} of ${decidableCount} accepted · ${rejected} rejected · `
+    + `${decidableCount - decided} undecided`;
+}

@@ -1,0 +1,91 @@
+// The types of the review page: the report that review-data.js assigns to
+// window.REFERENCE_REVIEW (written by merge-refs --report, ReviewData.swift), and the page's own
+// values. Read by the type check (Scripts/lint-page); the browser never loads this file.
+
+/** One image file of the report: its address (a file beside the page, or a data: URI). */
+interface ReviewImage {
+  src: string;
+  width: number;
+  height: number;
+}
+
+/** One source's render of a conflicting path. */
+interface ReviewRival {
+  label: string;
+  image?: ReviewImage | null;
+}
+
+type Outcome = 'added' | 'updated' | 'conflict' | 'unstable' | 'orphan';
+
+/** One changed reference image, as the report describes it. */
+interface ReviewCard {
+  id: number;
+  path: string;
+  outcome: Outcome;
+  /** Cards with the same group show the identical change. */
+  group?: string | null;
+  /** The pixel digest of the reference reviewed; absent for an added image. */
+  beforePixels?: string | null;
+  /** The pixel digest of the new image reviewed. */
+  afterPixels?: string | null;
+  before?: ReviewImage | null;
+  after?: ReviewImage | null;
+  difference?: ReviewImage | null;
+  changedPixels?: number | null;
+  totalPixels?: number | null;
+  maxChannelDifference?: number | null;
+  /** Changed regions as [x, y, width, height] in image pixels. */
+  regions?: [number, number, number, number][] | null;
+  meta?: string[] | null;
+  rivals?: ReviewRival[] | null;
+}
+
+/** A card as the page keeps it: with its path in lower case, for the path filter. */
+type Card = ReviewCard & { lowerPath: string };
+
+interface ReviewSource {
+  name: string;
+  images: number;
+  worker: string;
+  incomplete?: string | null;
+}
+
+/** window.REFERENCE_REVIEW: the whole report's metadata (version 1). */
+interface ReviewData {
+  version: number;
+  id: string;
+  destination?: string;
+  generatedAt?: string | null;
+  decisionFile?: string | null;
+  /** The merge-refs command that lands the decision file, as words. */
+  command?: string[] | null;
+  counts?: Partial<Record<Outcome | 'unchanged' | 'skipped', number>> | null;
+  sources?: ReviewSource[] | null;
+  problems?: string[] | null;
+  warnings?: string[] | null;
+  skippedTests?: string[] | null;
+  cards: ReviewCard[];
+}
+
+/** A card's decision; a card without one is undecided (and lands). */
+type Decision = 'accepted' | 'rejected';
+
+/** What a card shows in the status label: its decision, undecided, or none (not decidable). */
+type Status = Decision | 'undecided' | 'none';
+
+/** The decision filter's values. */
+type StatusFilter = 'all' | 'undecided' | 'accepted' | 'rejected';
+
+/** One undoable step: each path with the decision it had before (undefined: undecided). */
+type UndoBatch = [string, Decision | undefined][];
+
+/** A card's zoom and pan: scale (screen pixels per image pixel) and the image point centred. */
+interface View {
+  s: number;
+  cx: number;
+  cy: number;
+}
+
+interface Window {
+  REFERENCE_REVIEW?: ReviewData;
+}
