@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReferenceArchive
 import ReferenceMerge
+import ReferenceReview
 import ReferenceShards
 
 /// `merge-refs`: lands generation archives in the reference folders. Parsing, validation and
@@ -185,6 +186,7 @@ struct MergeRefs: ParsableCommand {
       destination: URL(fileURLWithPath: paths[paths.count - 1]).standardizedFileURL,
       writesNothing: dryRun || check, progress: TerminalProgress(enabled: !json && isatty(1) == 1),
       reportURL: report.map { URL(fileURLWithPath: $0).standardizedFileURL })
+    session.report = ReviewReport.write(_:request:)
     session.program = invocationName
     session.portableProgram = reportProgram.map { $0.split(separator: " ").map(String.init) }
     session.destinationPath = paths[paths.count - 1]

@@ -4,6 +4,7 @@ import ReferenceImageCore
 import XCTest
 
 @testable import ReferenceMerge
+@testable import ReferenceReview
 
 /// The review report as `merge-refs --report` writes it, read back without a browser: the
 /// page's files, before and after byte for byte as the destination and archives hold them,
@@ -16,7 +17,7 @@ final class ReviewReportTests: XCTestCase {
   private func pageFile(_ name: String, file: StaticString = #filePath) throws -> Data {
     try Data(
       contentsOf: URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
-        .appendingPathComponent("../../Sources/ReferenceMerge/ReviewPage/\(name)"))
+        .appendingPathComponent("../../Sources/ReferenceReview/ReviewPage/\(name)"))
   }
 
   /// `image` with the pixels of a box inverted.
