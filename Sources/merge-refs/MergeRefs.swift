@@ -229,15 +229,17 @@ struct MergeRefs: ParsableCommand {
     }
     let errors = summary.errors + conflicts + unstable
     if let summaryMarkdown {
+      let rows = shards.summaryShards(outcome.plan)
       var markdown = JobSummary(
         outcome: summary.summaryLine, exitCode: exitCode,
-        shards: shards.summaryShards(outcome.plan),
+        shards: rows,
         changeCount: summary.changes.count,
         changes: AnySequence(
           summary.changes.lazy.map {
             .init(outcome: $0.outcome, path: $0.path, detail: $0.failedComparison.map(detail))
           }),
         problems: errors, warnings: summary.warnings)
+      markdown.balance = ShardPlan.balance(rows.map(\.seconds))
       markdown.landCommand = outcome.landCommand
       markdown.writesNothing = dryRun || check
       do {
