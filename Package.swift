@@ -55,9 +55,24 @@ let package = Package(
     // into a user's test binary.
     .target(
       name: "ReferenceMerge",
-      dependencies: ["ReferenceImageCore", "ReferenceArchive", "CSystemCalls"],
-      // The review page's HTML, CSS and JavaScript, copied beside each report's data.
-      resources: [.copy("ReviewPage")]
+      dependencies: ["ReferenceImageCore", "ReferenceArchive", "CSystemCalls"]
+    ),
+    // The review report and its page, which the merge calls through `MergeSession.report`:
+    // merge-refs links it; the merge library, fuzzers and benchmarks do not carry the page.
+    .target(
+      name: "ReferenceReview",
+      dependencies: ["ReferenceMerge", "ReferenceArchive", "ReferenceImageCore"],
+      // The page's HTML, CSS and JavaScript, embedded as Swift literals by the plugin.
+      exclude: ["ReviewPage"],
+      plugins: ["EmbedReviewPage"]
+    ),
+    // Turns the review page's files into a Swift source of literals, so the page travels inside
+    // the program rather than in a resource bundle found by its build path.
+    .executableTarget(name: "embed-page"),
+    .plugin(
+      name: "EmbedReviewPage",
+      capability: .buildTool(),
+      dependencies: ["embed-page"]
     ),
     // openat2(2), which Swift cannot call through the variadic syscall(2).
     .target(name: "CSystemCalls"),
@@ -83,6 +98,7 @@ let package = Package(
       name: "merge-refs",
       dependencies: [
         "ReferenceMerge",
+        "ReferenceReview",
         "ReferenceShards",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -113,7 +129,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["ReferenceImageCore", "ReferenceMerge", "CLibPNG"]
+      dependencies: ["ReferenceImageCore", "ReferenceReview", "CLibPNG"]
     ),
     // libFuzzer targets (Scripts/fuzz builds them with -DFUZZING -sanitize=fuzzer); in a normal
     // build each is a program that replays a corpus, so `swift build` still compiles them.
@@ -138,7 +154,9 @@ let package = Package(
     ),
     .testTarget(
       name: "MergeRefsTests",
-      dependencies: ["ReferenceArchive", "ReferenceMerge", "ReferenceShards", "TestSupport"],
+      dependencies: [
+        "ReferenceArchive", "ReferenceMerge", "ReferenceReview", "ReferenceShards", "TestSupport",
+      ],
       exclude: ["__Fixtures__"]
     ),
     .testTarget(

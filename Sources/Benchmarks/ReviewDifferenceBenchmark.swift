@@ -1,6 +1,6 @@
 import Foundation
 import ReferenceImageCore
-import ReferenceMerge
+import ReferenceReview
 
 /// The review report's cost per changed image against decoding its two PNGs, both on one
 /// core and in CPU time of the measuring thread, so other work on a shared machine does not

@@ -3,10 +3,10 @@ import Foundation
 /// One result slot per iteration of `DispatchQueue.concurrentPerform`: each iteration writes
 /// only its own slot, so no lock is needed, and results come back in iteration order whatever
 /// the order of completion.
-final class ConcurrentSlots<Value>: @unchecked Sendable {
+package final class ConcurrentSlots<Value>: @unchecked Sendable {
   private let slots: UnsafeMutableBufferPointer<Value?>
 
-  init(count: Int) {
+  package init(count: Int) {
     slots = .allocate(capacity: count)
     slots.initialize(repeating: nil)
   }
@@ -17,13 +17,13 @@ final class ConcurrentSlots<Value>: @unchecked Sendable {
   }
 
   /// Stores the value of iteration `index`; call once per index.
-  func store(_ value: Value, at index: Int) { slots[index] = value }
+  package func store(_ value: Value, at index: Int) { slots[index] = value }
 
   /// Every value, in iteration order; call after `concurrentPerform` returns.
-  var values: [Value] { slots.map { $0! } }
+  package var values: [Value] { slots.map { $0! } }
 
   /// Runs `body` for every index on every core and returns the values in index order.
-  static func perform(_ count: Int, _ body: @Sendable (Int) -> Value) -> [Value] {
+  package static func perform(_ count: Int, _ body: @Sendable (Int) -> Value) -> [Value] {
     let slots = ConcurrentSlots(count: count)
     DispatchQueue.concurrentPerform(iterations: count) { slots.store(body($0), at: $0) }
     return slots.values

@@ -49,6 +49,12 @@ public struct MergeSession: Sendable {
   /// A check of the finished plan that may stop the merge before anything is written, such as
   /// `--require-shards`; its problems count like any other.
   public var planCheck: (@Sendable (MergePlan) -> PlanCheck)?
+  /// Writes the review report of the finished plan to the `reportURL` the session was made
+  /// with, before anything is applied, and returns the page to open: `merge-refs` sets
+  /// `ReviewReport.write(_:request:)` from the `ReferenceReview` module, so the merge itself
+  /// never carries the page. A session given a report URL and no writer reports
+  /// `MergeProblem.reportNotWritten`.
+  public var report: (@Sendable (MergePlan, ReportRequest) throws(ArchiveError) -> URL)?
   /// The system calls the destination is reached through; tests replace some.
   package var fileCalls = FileCalls.system
 
@@ -82,7 +88,7 @@ public struct MergeSession: Sendable {
     if portableProgram != nil, reportURL != nil {
       let command = landCommand(sourcePaths: sourcePaths)
       outcome.landCommand =
-        (command.program + ["--include-from", ReviewReport.decisionFileName]
+        (command.program + ["--include-from", ReportRequest.decisionFileName]
         + command.arguments).map(Self.shellQuoted).joined(separator: " ")
     }
     return outcome
@@ -168,13 +174,17 @@ public struct MergeSession: Sendable {
     var reportPath: String?
     if let reportURL {
       // Written before applying, so "before" shows the references as they were.
-      do {
-        var report = ReviewReport(limits: options.limits)
-        report.landCommand = landCommand(sourcePaths: sourcePaths)
-        report.problems = problems.map(\.description)
-        report.warnings = warnings
-        try report.write(plan, destination: destination, to: reportURL)
-        reportPath = ReviewReport.page(for: reportURL).path
+      do throws(ArchiveError) {
+        guard let report else {
+          throw .io(
+            operation: "write the review report", path: reportURL.path,
+            message: "this program was built without the review report")
+        }
+        let request = ReportRequest(
+          url: reportURL, limits: options.limits,
+          landCommand: landCommand(sourcePaths: sourcePaths),
+          problems: problems.map(\.description), warnings: warnings, destination: destination)
+        reportPath = try report(plan, request).path
       } catch {
         problems.append(.reportNotWritten(error))
       }
@@ -262,7 +272,7 @@ public struct MergeSession: Sendable {
 
   /// The command that lands this merge again, for the review page to add its decision to: the
   /// options that shape the result, every source and the destination, as absolute paths.
-  private func landCommand(sourcePaths: [String]) -> ReviewReport.LandCommand {
+  private func landCommand(sourcePaths: [String]) -> LandCommand {
     var command: [String] = []
     if options.onConflict == .newest { command += ["--on-conflict", "newest"] }
     if options.prune { command.append("--prune") }

@@ -125,7 +125,9 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
       let isReport =
         isFolder
         && FileManager.default.fileExists(
-          atPath: url.appendingPathComponent(path).appendingPathComponent(ReviewPage.data).path)
+          atPath: url.appendingPathComponent(path).appendingPathComponent(
+            ReportRequest.dataFileName
+          ).path)
       if path == ".staging" || isReport {
         walk.skipDescendants()
       } else if path.hasSuffix(".png") {

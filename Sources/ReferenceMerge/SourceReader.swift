@@ -2,12 +2,16 @@ import Foundation
 import ReferenceArchive
 
 /// Reads the entries of any `MergeSource` the same way, one entry in memory at a time.
-struct SourceReader {
-  let limits: ArchiveLimits
+package struct SourceReader {
+  package let limits: ArchiveLimits
+
+  package init(limits: ArchiveLimits) {
+    self.limits = limits
+  }
 
   /// Calls `body` for every entry (zip entries, or files below a folder, the manifest first).
   /// - Parameter wantsData: Asked per path; entries it declines arrive without their bytes.
-  func forEachEntry(
+  package func forEachEntry(
     of source: MergeSource, wantsData: (String) -> Bool = { _ in true },
     _ body: (ArchiveEntry) throws(ArchiveError) -> Void
   ) throws(ArchiveError) {
@@ -106,19 +110,21 @@ struct SourceReader {
   }
 
   /// The kind of a file, without following links.
-  static func kind(of url: URL) throws(ArchiveError) -> ArchiveEntry.Kind {
+  package static func kind(of url: URL) throws(ArchiveError) -> ArchiveEntry.Kind {
     try status(of: url).kind
   }
 
   /// The kind and size of a file, without following links, from one `lstat(2)` (FileManager's
   /// attributes also look up owner and group names, which costs more than the merge itself
   /// when done for every path component of thousands of files).
-  static func status(of url: URL) throws(ArchiveError) -> (kind: ArchiveEntry.Kind, size: Int) {
+  package static func status(of url: URL) throws(ArchiveError) -> (
+    kind: ArchiveEntry.Kind, size: Int
+  ) {
     try status(atPath: url.path)
   }
 
   /// `status(of:)` for a path string, which spares building a URL per path component.
-  static func status(atPath path: String) throws(ArchiveError) -> (
+  package static func status(atPath path: String) throws(ArchiveError) -> (
     kind: ArchiveEntry.Kind, size: Int
   ) {
     var info = stat()

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReferenceArchive
 import ReferenceMerge
+import ReferenceReview
 import ReferenceShards
 
 /// `merge-refs`: lands generation archives in the reference folders. Parsing, validation and
@@ -185,6 +186,7 @@ struct MergeRefs: ParsableCommand {
       destination: URL(fileURLWithPath: paths[paths.count - 1]).standardizedFileURL,
       writesNothing: dryRun || check, progress: TerminalProgress(enabled: !json && isatty(1) == 1),
       reportURL: report.map { URL(fileURLWithPath: $0).standardizedFileURL })
+    session.report = ReviewReport.write(_:request:)
     session.program = invocationName
     session.portableProgram = reportProgram.map { $0.split(separator: " ").map(String.init) }
     session.destinationPath = paths[paths.count - 1]
@@ -227,15 +229,17 @@ struct MergeRefs: ParsableCommand {
     }
     let errors = summary.errors + conflicts + unstable
     if let summaryMarkdown {
+      let rows = shards.summaryShards(outcome.plan)
       var markdown = JobSummary(
         outcome: summary.summaryLine, exitCode: exitCode,
-        shards: shards.summaryShards(outcome.plan),
+        shards: rows,
         changeCount: summary.changes.count,
         changes: AnySequence(
           summary.changes.lazy.map {
             .init(outcome: $0.outcome, path: $0.path, detail: $0.failedComparison.map(detail))
           }),
         problems: errors, warnings: summary.warnings)
+      markdown.balance = ShardPlan.balance(rows.map(\.seconds))
       markdown.landCommand = outcome.landCommand
       markdown.writesNothing = dryRun || check
       do {

@@ -46,7 +46,12 @@ struct ShardInputs: Sendable {
       let folder = URL(fileURLWithPath: source.name).standardizedFileURL.path + "/"
       let images = (plan?.inventories ?? []).filter { $0.source.description.hasPrefix(folder) }
         .reduce(0) { $0 + $1.imageCount }
-      return JobSummary.Shard(record: source.proven, images: images)
+      let record = source.proven
+      return JobSummary.Shard(
+        index: record.index, count: record.count, planned: record.planned.count,
+        ran: record.ran.count, ranOnce: record.ran.filter { $0.count == 1 }.count,
+        skipped: record.skipped.count, seconds: record.seconds,
+        swiftTestStatus: record.swiftTestStatus, images: images)
     }
   }
 

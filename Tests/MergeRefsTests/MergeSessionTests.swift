@@ -2,6 +2,7 @@ import Foundation
 import ReferenceArchive
 import ReferenceImageCore
 import ReferenceMerge
+import ReferenceReview
 import XCTest
 
 /// The outcome of whole runs, in-process: exit codes follow from the kinds of problems met.
@@ -40,9 +41,11 @@ final class MergeSessionTests: XCTestCase {
   ) -> MergeSession {
     var options = MergeOptions()
     options.keepGoing = keepGoing
-    return MergeSession(
+    var session = MergeSession(
       options: options, destination: destination, writesNothing: writesNothing,
       reportURL: report)
+    session.report = ReviewReport.write(_:request:)
+    return session
   }
 
   /// A report path below a regular file: the report cannot be written there.

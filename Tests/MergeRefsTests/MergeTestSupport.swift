@@ -2,6 +2,7 @@ import Foundation
 import ReferenceArchive
 import ReferenceImageCore
 import ReferenceMerge
+import ReferenceReview
 @_exported import TestSupport
 import XCTest
 
@@ -294,11 +295,12 @@ enum MergeInProcess {
         paths.append(argument)
       }
     }
-    let session = MergeSession(
+    var session = MergeSession(
       options: options,
       destination: URL(fileURLWithPath: try XCTUnwrap(paths.last)).standardizedFileURL,
       writesNothing: dryRun || check,
       reportURL: report.map { URL(fileURLWithPath: $0).standardizedFileURL })
+    session.report = ReviewReport.write(_:request:)
     let outcome = session.run(sourcePaths: Array(paths.dropLast()))
     var status = outcome.exitCode
     if check && status == 0 && outcome.hasChanges {

@@ -2,7 +2,7 @@ import Foundation
 import ReferenceImageCore
 import XCTest
 
-/// The review page (`Sources/ReferenceMerge/ReviewPage`) in real Chromium: Playwright, from the
+/// The review page (`Sources/ReferenceReview/ReviewPage`) in real Chromium: Playwright, from the
 /// dev-tools virtual environment, runs `__Fixtures__/review-page/review_page_driver.py`, which
 /// presses keys, clicks the download link and takes screenshots; these tests assert on its JSON
 /// and decode its screenshots.

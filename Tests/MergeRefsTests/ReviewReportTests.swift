@@ -4,6 +4,7 @@ import ReferenceImageCore
 import XCTest
 
 @testable import ReferenceMerge
+@testable import ReferenceReview
 
 /// The review report as `merge-refs --report` writes it, read back without a browser: the
 /// page's files, before and after byte for byte as the destination and archives hold them,
@@ -35,7 +36,7 @@ final class ReviewReportTests: XCTestCase {
 
   private func pageFolder(file: StaticString = #filePath) -> URL {
     URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
-      .appendingPathComponent("../../Sources/ReferenceMerge/ReviewPage")
+      .appendingPathComponent("../../Sources/ReferenceReview/ReviewPage")
   }
 
   private func pageFile(_ name: String) throws -> Data {

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceMerge
 
 /// One card of the review page: what the page shows for one added, updated, conflicting or
 /// orphaned path. A value computed by `ReviewCardMaker` and written by `ReviewData`.

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceMerge
 
 /// The cards of a report in the order they are made, each with what it needs from the
 /// sources: added and updated paths source by source with their archive entry's bytes (each

@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+import ReferenceMerge
 
 /// Makes one card: copies the before and after PNG bytes into the report's `images/` folder
 /// as they are (never decoded and encoded again), and for a change decodes both, compares

@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+import ReferenceMerge
 
 /// The review page of a merge: every added, updated, conflicting and orphaned reference with
 /// before, after and difference images, pixel counts, changed regions and provenance.
@@ -11,10 +12,12 @@ import ReferenceImageCore
 /// PNG bytes of the destination file and the archive entry, copied; difference images are made a
 /// batch at a time on every core and written as they are made, so memory holds a few images per
 /// core whatever the number of changes: a peak of 49 MB for 2,000 updated 800×600 images
-/// (`Scripts/benchmark-merge --report`). The page's own files are resources of this module (`ReviewPage/`).
+/// (`Scripts/benchmark-merge --report`). The page's own files travel inside the program: the
+/// `EmbedReviewPage` build plugin turns `ReviewPage/` into Swift literals, so a copied
+/// `merge-refs` writes reports too.
 public struct ReviewReport: Sendable {
   /// The name of the decision file the page exports and `--include-from` reads.
-  public static let decisionFileName = "reference-decisions.txt"
+  public static let decisionFileName = ReportRequest.decisionFileName
 
   /// The limits for reading sources again.
   public var limits: ArchiveLimits
@@ -23,20 +26,8 @@ public struct ReviewReport: Sendable {
   public var landCommand = LandCommand(
     program: ["merge-refs"], arguments: ["SOURCE...", "DESTINATION"])
 
-  /// A command line in two parts, so the page's `--include-from FILE` goes right after the
-  /// program, whatever words the program takes (`swift run merge-refs`).
-  public struct LandCommand: Sendable, Equatable {
-    /// The program's words.
-    public var program: [String]
-    /// The options, sources and destination.
-    public var arguments: [String]
-
-    /// Creates a command.
-    public init(program: [String], arguments: [String]) {
-      self.program = program
-      self.arguments = arguments
-    }
-  }
+  /// A command line in two parts (the merge's `LandCommand`).
+  public typealias LandCommand = ReferenceMerge.LandCommand
   /// Problems and warnings of the run so far, shown at the top of the page.
   public var problems: [String] = []
   public var warnings: [String] = []
@@ -65,6 +56,22 @@ public struct ReviewReport: Sendable {
     try write(plan, destination: try Destination(root: plan.destination), to: url)
   }
 
+  /// Writes the report a merge asks for: the writer `merge-refs` gives `MergeSession.report`.
+  /// - Parameters:
+  ///   - plan: The finished plan, not yet applied.
+  ///   - request: Where to write, the land command, and the run's problems and warnings.
+  /// - Returns: The page to open.
+  /// - Throws: `ArchiveError.io` when the report cannot be written.
+  @Sendable
+  public static func write(_ plan: MergePlan, request: ReportRequest) throws(ArchiveError) -> URL {
+    var report = ReviewReport(limits: request.limits)
+    report.landCommand = request.landCommand
+    report.problems = request.problems
+    report.warnings = request.warnings
+    try report.write(plan, destination: request.destination, to: request.url)
+    return page(for: request.url)
+  }
+
   /// Writes the report, reading the current references through `destination`.
   func write(_ plan: MergePlan, destination: Destination, to url: URL) throws(ArchiveError) {
     let target = ReportTarget(url: url)
@@ -82,7 +89,7 @@ public struct ReviewReport: Sendable {
         try FileSystem.rename(file, to: url)
         target.discard(work)
       } else {
-        for name in try ReviewPage.files() {
+        for name in ReviewPage.names {
           try FileSystem.write(try ReviewPage.file(name), to: work.appendingPathComponent(name))
         }
         let output = try BufferedOutput(creating: work.appendingPathComponent(ReviewPage.data))

@@ -5,16 +5,40 @@ import Foundation
 /// references and the problems. Written line by line, and the list of changes stops well
 /// under GitHub's 1 MiB per step, ending with "and N more".
 public struct JobSummary {
-  /// One shard's row.
+  /// One shard's row: the figures of its record, and the images its archives hold.
   public struct Shard: Sendable {
-    /// The shard's record.
-    public var record: ShardRecord
+    /// The shard's index, 0-based.
+    public var index: Int
+    /// How many shards the plan has.
+    public var count: Int
+    /// How many tests the plan gave it.
+    public var planned: Int
+    /// How many tests its record says ran.
+    public var ran: Int
+    /// How many of those ran exactly once.
+    public var ranOnce: Int
+    /// How many of its tests were skipped.
+    public var skipped: Int
+    /// The seconds its tests took.
+    public var seconds: Double
+    /// The exit status of its `swift test`.
+    public var swiftTestStatus: Int32
     /// How many images its archives hold.
     public var images: Int
 
     /// Creates a row.
-    public init(record: ShardRecord, images: Int) {
-      self.record = record
+    public init(
+      index: Int, count: Int, planned: Int, ran: Int, ranOnce: Int, skipped: Int,
+      seconds: Double, swiftTestStatus: Int32, images: Int
+    ) {
+      self.index = index
+      self.count = count
+      self.planned = planned
+      self.ran = ran
+      self.ranOnce = ranOnce
+      self.skipped = skipped
+      self.seconds = seconds
+      self.swiftTestStatus = swiftTestStatus
       self.images = images
     }
   }
@@ -56,6 +80,9 @@ public struct JobSummary {
   public var problems: [String]
   /// The warnings.
   public var warnings: [String]
+  /// The shards' balance: the slowest shard's seconds over the mean (`ShardPlan.balance`), 1
+  /// when perfectly even.
+  public var balance: Double = 1
   /// See `defaultChangeBudget`.
   public var changeBudget = defaultChangeBudget
   /// The command that lands the reviewed changes, when the report travels elsewhere (a CI
@@ -71,7 +98,7 @@ public struct JobSummary {
   ) {
     self.outcome = outcome
     self.exitCode = exitCode
-    self.shards = shards.sorted { $0.record.index < $1.record.index }
+    self.shards = shards.sorted { $0.index < $1.index }
     self.changeCount = changeCount
     self.changes = changes
     self.problems = problems
@@ -95,26 +122,24 @@ public struct JobSummary {
 
   private func writeShards(_ line: (String) -> Void) {
     guard !shards.isEmpty else { return }
-    let planned = shards.reduce(0) { $0 + $1.record.planned.count }
-    let ran = shards.reduce(0) { $0 + $1.record.ran.count }
-    let once = shards.reduce(0) { $0 + $1.record.ran.filter { $0.count == 1 }.count }
-    let skipped = shards.reduce(0) { $0 + $1.record.skipped.count }
-    let seconds = shards.map(\.record.seconds)
-    let count = shards.first?.record.count ?? 0
+    let planned = shards.reduce(0) { $0 + $1.planned }
+    let ran = shards.reduce(0) { $0 + $1.ran }
+    let once = shards.reduce(0) { $0 + $1.ranOnce }
+    let skipped = shards.reduce(0) { $0 + $1.skipped }
+    let count = shards.first?.count ?? 0
     line(
       "\(shards.count) of \(count) shards, \(planned) tests planned, \(ran) on record "
         + "(\(once) exactly once\(skipped > 0 ? ", \(skipped) skipped" : "")), "
         + "\(shards.reduce(0) { $0 + $1.images }) images; balance "
-        + "(max/mean seconds) \(String(format: "%.2f", ShardPlan.balance(seconds)))")
+        + "(max/mean seconds) \(String(format: "%.2f", balance))")
     line("")
     line("| shard | tests | images | seconds | swift test |")
     line("| ---: | ---: | ---: | ---: | --- |")
     for shard in shards {
-      let record = shard.record
-      let status = record.swiftTestStatus == 0 ? "passed" : "failed (\(record.swiftTestStatus))"
+      let status = shard.swiftTestStatus == 0 ? "passed" : "failed (\(shard.swiftTestStatus))"
       line(
-        "| \(record.index) | \(record.planned.count) | \(shard.images) | "
-          + "\(String(format: "%.1f", record.seconds)) | \(status) |")
+        "| \(shard.index) | \(shard.planned) | \(shard.images) | "
+          + "\(String(format: "%.1f", shard.seconds)) | \(status) |")
     }
     line("")
   }

@@ -14,7 +14,7 @@ import ReferenceArchive
 ///
 /// Writes never throw: the first failure is kept, later writes are dropped, and `finish()`
 /// throws it, so the code that produces the text stays a plain sequence of writes.
-final class BufferedOutput {
+package final class BufferedOutput {
   private let descriptor: Int32
   private let ownsDescriptor: Bool
   private let path: String
@@ -24,7 +24,7 @@ final class BufferedOutput {
 
   /// Creates (or truncates) a file.
   /// - Throws: `ArchiveError.io` naming the file.
-  init(creating url: URL) throws(ArchiveError) {
+  package init(creating url: URL) throws(ArchiveError) {
     descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw .io(operation: "create", path: url.path, message: String(cString: strerror(errno)))
@@ -35,7 +35,7 @@ final class BufferedOutput {
   }
 
   /// Writes to an open descriptor, such as standard output, which it does not close.
-  init(descriptor: Int32, name: String) {
+  package init(descriptor: Int32, name: String) {
     self.descriptor = descriptor
     ownsDescriptor = false
     path = name
@@ -43,7 +43,7 @@ final class BufferedOutput {
   }
 
   /// Collects the text in memory (`collected`), for callers that want a string.
-  init() {
+  package init() {
     descriptor = -1
     ownsDescriptor = false
     path = "memory"
@@ -57,18 +57,18 @@ final class BufferedOutput {
   }
 
   /// Appends text as UTF-8.
-  func write(_ text: String) {
+  package func write(_ text: String) {
     var text = text
     text.withUTF8 { append($0) }
   }
 
   /// Appends bytes.
-  func write(_ bytes: [UInt8]) {
+  package func write(_ bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { append($0) }
   }
 
   /// Appends bytes as base64, in pieces, so a large image never becomes one large string.
-  func writeBase64(_ bytes: [UInt8]) {
+  package func writeBase64(_ bytes: [UInt8]) {
     let piece = 3 * 16_384
     var start = 0
     while start < bytes.count {
@@ -88,7 +88,7 @@ final class BufferedOutput {
   }
 
   /// Writes out what the buffer holds.
-  func flush() {
+  package func flush() {
     buffer.withUnsafeBytes { writeOut($0) }
     buffer.removeAll(keepingCapacity: true)
   }
@@ -113,7 +113,7 @@ final class BufferedOutput {
 
   /// Flushes and reports the first failure of any write.
   /// - Throws: `ArchiveError.io` naming the file.
-  func finish() throws(ArchiveError) {
+  package func finish() throws(ArchiveError) {
     flush()
     if let failure { throw failure }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceMerge
 
 /// Where a review report goes, and how it lands there whole: a path ending in `.html` is one
 /// self-contained file, any other path a folder. Either is written under a temporary name

@@ -1,28 +1,27 @@
 import Foundation
+import ReferenceMerge
 import ReferenceShards
 import XCTest
 
 final class JobSummaryTests: XCTestCase {
   private func summary(changes: Int, problems: [String] = []) -> JobSummary {
+    // The rows merge-refs makes of two shard records: two tests each, run once, taking
+    // 1 + index + 1 seconds.
     let shards = (0..<2).map { index in
       JobSummary.Shard(
-        record: ShardRecord(
-          commit: "c", index: index, count: 2, listingSHA256: "d",
-          planned: ["M.t\(index)a", "M.t\(index)b"],
-          ran: [
-            .init(test: "M.t\(index)a", seconds: Double(index + 1), count: 1),
-            .init(test: "M.t\(index)b", seconds: 1, count: 1),
-          ], startedAt: Date(), endedAt: Date(), swiftTestStatus: Int32(index), archives: []),
-        images: 3 + index)
+        index: index, count: 2, planned: 2, ran: 2, ranOnce: 2, skipped: 0,
+        seconds: Double(index + 2), swiftTestStatus: Int32(index), images: 3 + index)
     }
     let list = (0..<changes).lazy.map {
       JobSummary.Change(
         outcome: "added",
         path: "Tests/RenderTests/__References__/SomeSuite/a-rather-long-image-name-\($0).png")
     }
-    return JobSummary(
+    var summary = JobSummary(
       outcome: "\(changes) added, 0 updated", exitCode: problems.isEmpty ? 0 : 3, shards: shards,
       changeCount: changes, changes: AnySequence(list), problems: problems, warnings: [])
+    summary.balance = ShardPlan.balance(shards.map(\.seconds))
+    return summary
   }
 
   private func lines(_ summary: JobSummary) -> [String] {

@@ -3,7 +3,7 @@ import Foundation
 /// Writes JSON to a `BufferedOutput` value by value, indented, so a document with thousands
 /// of entries is never held whole. The caller opens and closes objects and arrays in order;
 /// commas and indentation follow from that.
-struct JSONStream {
+package struct JSONStream {
   private let output: BufferedOutput
   /// For each open object or array: whether it has a member yet.
   private var open: [Bool] = []
@@ -13,51 +13,51 @@ struct JSONStream {
   /// - Parameters:
   ///   - output: Where the text goes.
   ///   - indented: Two-space indentation, one member per line; else compact.
-  init(_ output: BufferedOutput, indented: Bool = true) {
+  package init(_ output: BufferedOutput, indented: Bool = true) {
     self.output = output
     self.indented = indented
   }
 
-  mutating func beginObject() { beginValue("{") }
-  mutating func endObject() { end("}") }
-  mutating func beginArray() { beginValue("[") }
-  mutating func endArray() { end("]") }
+  package mutating func beginObject() { beginValue("{") }
+  package mutating func endObject() { end("}") }
+  package mutating func beginArray() { beginValue("[") }
+  package mutating func endArray() { end("]") }
 
   /// Starts a member of the open object.
-  mutating func key(_ name: String) {
+  package mutating func key(_ name: String) {
     separate()
     output.write(Self.quoted(name))
     output.write(indented ? " : " : ":")
     afterKey = true
   }
 
-  mutating func string(_ value: String) { scalar(Self.quoted(value)) }
-  mutating func string(_ value: String?) { scalar(value.map(Self.quoted) ?? "null") }
-  mutating func number(_ value: Int) { scalar(String(value)) }
-  mutating func number(_ value: Int?) { scalar(value.map(String.init) ?? "null") }
-  mutating func bool(_ value: Bool) { scalar(value ? "true" : "false") }
-  mutating func null() { scalar("null") }
+  package mutating func string(_ value: String) { scalar(Self.quoted(value)) }
+  package mutating func string(_ value: String?) { scalar(value.map(Self.quoted) ?? "null") }
+  package mutating func number(_ value: Int) { scalar(String(value)) }
+  package mutating func number(_ value: Int?) { scalar(value.map(String.init) ?? "null") }
+  package mutating func bool(_ value: Bool) { scalar(value ? "true" : "false") }
+  package mutating func null() { scalar("null") }
 
   /// A string value whose text is written by `body` straight to the output (a data URI), which
   /// must write only characters that need no escaping.
-  mutating func rawString(_ body: (BufferedOutput) -> Void) {
+  package mutating func rawString(_ body: (BufferedOutput) -> Void) {
     beginScalar()
     output.write("\"")
     body(output)
     output.write("\"")
   }
 
-  mutating func member(_ name: String, _ value: String) {
+  package mutating func member(_ name: String, _ value: String) {
     key(name)
     string(value)
   }
 
-  mutating func member(_ name: String, _ value: Int) {
+  package mutating func member(_ name: String, _ value: Int) {
     key(name)
     number(value)
   }
 
-  mutating func member(_ name: String, strings: [String]) {
+  package mutating func member(_ name: String, strings: [String]) {
     key(name)
     beginArray()
     for value in strings { string(value) }
@@ -103,7 +103,7 @@ struct JSONStream {
 
   /// A JSON string literal. `<` is escaped too, so the text can sit inside a `<script>`
   /// element without ever closing it; U+2028 and U+2029, so older JavaScript parses it.
-  static func quoted(_ text: String) -> String {
+  package static func quoted(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

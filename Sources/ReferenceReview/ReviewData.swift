@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceMerge
 
 /// Writes `review-data.js`, version 1: one statement, `window.REFERENCE_REVIEW = {...};`,
 /// streamed: the report's facts first, then each card as it is made.
