@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// What image assertions do with rendered images, from `IMAGE_GENERATION_MODE`.
 public enum GenerationMode: Sendable, Equatable, CustomStringConvertible {
@@ -14,7 +15,7 @@ public enum GenerationMode: Sendable, Equatable, CustomStringConvertible {
   case invalid(String)
 
   /// The environment variable that selects the mode.
-  public static let environmentVariable = "IMAGE_GENERATION_MODE"
+  public static let environmentVariable = GenerationContract.modeVariable
 
   /// Parses the variable's value; surrounding white space and letter case are ignored.
   /// - Parameter value: The value, or nil when the variable is unset.

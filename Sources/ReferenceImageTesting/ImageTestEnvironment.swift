@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// The settings image assertions read from the environment, once per process.
 public struct ImageTestEnvironment: Sendable {
@@ -26,15 +27,15 @@ public struct ImageTestEnvironment: Sendable {
   public var invalidReplicas: String?
 
   /// The variable naming the archive folder.
-  public static let outputVariable = "IMAGE_GENERATION_OUTPUT"
+  public static let outputVariable = GenerationContract.outputVariable
   /// The variable naming the failure-artifact folder.
-  public static let diffVariable = "IMAGE_DIFF_DIR"
+  public static let diffVariable = GenerationContract.diffVariable
   /// The variable `reference-shards run` sets for the test processes it starts.
-  public static let shardVariable = "IMAGE_GENERATION_SHARD"
+  public static let shardVariable = GenerationContract.shardVariable
   /// The variable that makes `all` mode encode every image, unchanged or not.
-  public static let reencodeVariable = "IMAGE_GENERATION_REENCODE"
+  public static let reencodeVariable = GenerationContract.reencodeVariable
   /// The variable runners set when they run every test more than once on purpose.
-  public static let replicasVariable = "IMAGE_GENERATION_REPLICAS"
+  public static let replicasVariable = GenerationContract.replicasVariable
 
   /// Reads the settings.
   /// - Parameter environment: The process environment.

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// Where one reference image lives: its absolute path, and its path relative to the package
 /// root, which is how archives and manifests name it.
@@ -22,7 +23,7 @@ public struct ReferenceLocation: Sendable, Hashable, CustomStringConvertible {
   /// The environment variable that moves every reference folder: when set, references of test
   /// file `F.swift` live in `$IMAGE_REFERENCE_DIR/F/` (relative paths start at the package
   /// root). It must lie inside the package.
-  public static let environmentVariable = "IMAGE_REFERENCE_DIR"
+  public static let environmentVariable = GenerationContract.referenceFolderVariable
 
   /// Locates a reference by name for the test file that asserts it.
   /// - Parameters:

@@ -72,9 +72,9 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The record `reference-shards run` writes in a shard's output folder.
-  public static let shardRecordName = "shard.json"
+  public static let shardRecordName = GenerationContract.shardRecordName
   /// The folder of a shard's output that holds its workers' archives.
-  public static let shardArchivesFolderName = "archives"
+  public static let shardArchivesFolderName = GenerationContract.shardArchivesFolderName
 
   private static func expandFolder(_ url: URL, limits: ArchiveLimits) throws(ArchiveError)
     -> [MergeSource]

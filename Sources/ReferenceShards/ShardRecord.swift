@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// `shard.json`: what one shard of a plan was asked to run and what ran, written by
 /// `reference-shards run` beside the archives it collected. `merge-refs --require-shards`
@@ -8,12 +9,12 @@ public struct ShardRecord: Codable, Sendable, Equatable {
   /// keeps the Swift Testing event streams; a version 1 record proves too little to accept.
   public static let currentFormatVersion = 2
   /// The record's file name inside a shard's output folder.
-  public static let fileName = "shard.json"
+  public static let fileName = GenerationContract.shardRecordName
   /// The folder beside the record that holds the workers' archives.
-  public static let archivesFolderName = "archives"
+  public static let archivesFolderName = GenerationContract.shardArchivesFolderName
   /// The folder beside the record that holds the Swift Testing event streams, the evidence of
   /// which Swift Testing tests ran.
-  public static let eventsFolderName = "events"
+  public static let eventsFolderName = GenerationContract.shardEventsFolderName
 
   /// A file of the shard's evidence: an archive or an event stream, with the digest that ties
   /// it to this record.

@@ -11,13 +11,13 @@ public struct ShardRunner: Sendable {
   /// The variable a workflow sets to the number of replicas when `--replicas` is not given.
   public static let replicaCountVariable = "REFERENCE_SHARD_REPLICAS"
   /// `IMAGE_GENERATION_OUTPUT`, read by the test processes.
-  static let outputVariable = "IMAGE_GENERATION_OUTPUT"
+  static let outputVariable = GenerationContract.outputVariable
   /// `IMAGE_GENERATION_SHARD`: tells the test processes to write a manifest even without
   /// images, so every test that ran is on record.
-  static let shardVariable = "IMAGE_GENERATION_SHARD"
+  static let shardVariable = GenerationContract.shardVariable
   /// `IMAGE_GENERATION_REPLICAS`: set to R for the test processes when R > 1, so what they
   /// record says that another shard renders the same images.
-  public static let replicasVariable = "IMAGE_GENERATION_REPLICAS"
+  public static let replicasVariable = GenerationContract.replicasVariable
 
   /// This shard's index, 0-based.
   public var index: Int

@@ -1,0 +1,28 @@
+/// The names the test processes and the tools around them agree on, defined once: the
+/// coordinator reads these variables and `reference-shards` sets them; `reference-shards` writes
+/// a shard's folder and `merge-refs` reads it. (The `regenerate-references` plugin cannot import
+/// a package module; `GenerationContractTests` checks that its copies are these names.)
+public enum GenerationContract {
+  /// `IMAGE_GENERATION_MODE`: verify (unset, `0`, `never`), `1`/`all`, `missing`, `failed`.
+  public static let modeVariable = "IMAGE_GENERATION_MODE"
+  /// `IMAGE_GENERATION_OUTPUT`: the folder the archives go to.
+  public static let outputVariable = "IMAGE_GENERATION_OUTPUT"
+  /// `IMAGE_DIFF_DIR`: the folder of failure artifacts.
+  public static let diffVariable = "IMAGE_DIFF_DIR"
+  /// `IMAGE_GENERATION_SHARD`: `I/N`, set by `reference-shards run`; a process that stored no
+  /// image still writes its manifest, so every test that ran is on record.
+  public static let shardVariable = "IMAGE_GENERATION_SHARD"
+  /// `IMAGE_GENERATION_REENCODE`: mode `all` encodes every image, unchanged or not.
+  public static let reencodeVariable = "IMAGE_GENERATION_REENCODE"
+  /// `IMAGE_GENERATION_REPLICAS`: how many times the run's tests run on purpose.
+  public static let replicasVariable = "IMAGE_GENERATION_REPLICAS"
+  /// `IMAGE_REFERENCE_DIR`: a folder inside the package that holds every reference folder.
+  public static let referenceFolderVariable = "IMAGE_REFERENCE_DIR"
+
+  /// The record `reference-shards run` writes in a shard's output folder.
+  public static let shardRecordName = "shard.json"
+  /// The folder of a shard's output that holds its workers' archives.
+  public static let shardArchivesFolderName = "archives"
+  /// The folder of a shard's output that holds the Swift Testing event streams.
+  public static let shardEventsFolderName = "events"
+}
