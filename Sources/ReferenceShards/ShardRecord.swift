@@ -118,38 +118,22 @@ public struct ShardRecord: Codable, Sendable, Equatable {
   /// - Returns: The record.
   /// - Throws: `ShardError.io` naming the file when it cannot be read or is not a record.
   public static func read(from url: URL) throws(ShardError) -> ShardRecord {
-    let data: Data
     do {
-      data = try Data(contentsOf: url)
+      return try VersionedJSON.read(
+        ShardRecord.self, from: url, versions: currentFormatVersion...currentFormatVersion)
     } catch {
-      throw .io(path: url.path, reason: "the shard record cannot be read (\(error))")
+      let reason =
+        switch error {
+        case .unreadable(let reason): "the shard record cannot be read (\(reason))"
+        case .tooOld(let version):
+          "format version \(version) was written by an older reference-shards, whose record "
+            + "does not list its archives' digests; run the shards again with this version"
+        case .tooNew(let version):
+          "format version \(version) is newer than this tool reads; update"
+        case .undecodable(let reason): "not a shard record written by reference-shards (\(reason))"
+        }
+      throw .io(path: url.path, reason: reason)
     }
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
-    if let version = try? decoder.decode(Version.self, from: data).formatVersion,
-      version < currentFormatVersion
-    {
-      throw .io(
-        path: url.path,
-        reason: "format version \(version) was written by an older reference-shards, whose "
-          + "record does not list its archives' digests; run the shards again with this version")
-    }
-    let record: ShardRecord
-    do {
-      record = try decoder.decode(ShardRecord.self, from: data)
-    } catch {
-      throw .io(path: url.path, reason: "not a shard record written by reference-shards (\(error))")
-    }
-    guard record.formatVersion <= currentFormatVersion else {
-      throw .io(
-        path: url.path,
-        reason: "format version \(record.formatVersion) is newer than this tool reads; update")
-    }
-    return record
-  }
-
-  private struct Version: Decodable {
-    var formatVersion: Int
   }
 
   /// The total seconds of the tests that ran.

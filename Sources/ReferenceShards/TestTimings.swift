@@ -23,22 +23,19 @@ public struct TestTimings: Codable, Sendable, Equatable {
   /// - Throws: `ShardError.unusableTimings` when the file cannot be read, is not the JSON this
   ///   tool writes, or holds a negative or non-finite duration.
   public static func read(from url: URL) throws(ShardError) -> TestTimings {
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw .unusableTimings(path: url.path, reason: "it cannot be read (\(error))")
-    }
     let timings: TestTimings
     do {
-      timings = try JSONDecoder().decode(TestTimings.self, from: data)
+      timings = try VersionedJSON.read(
+        TestTimings.self, from: url, versions: Int.min...currentFormatVersion)
     } catch {
-      throw .unusableTimings(path: url.path, reason: "it is not a timings file (\(error))")
-    }
-    guard timings.formatVersion <= currentFormatVersion else {
-      throw .unusableTimings(
-        path: url.path,
-        reason: "its format version \(timings.formatVersion) is newer than this tool reads")
+      let reason =
+        switch error {
+        case .unreadable(let reason): "it cannot be read (\(reason))"
+        case .tooNew(let version): "its format version \(version) is newer than this tool reads"
+        case .tooOld(let version): "its format version \(version) is not one this tool reads"
+        case .undecodable(let reason): "it is not a timings file (\(reason))"
+        }
+      throw .unusableTimings(path: url.path, reason: reason)
     }
     if let bad = timings.tests.first(where: { !$0.value.isFinite || $0.value < 0 }) {
       throw .unusableTimings(path: url.path, reason: "\(bad.key) has the duration \(bad.value)")
