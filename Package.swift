@@ -74,6 +74,9 @@ let package = Package(
       capability: .buildTool(),
       dependencies: ["embed-page"]
     ),
+    // Running another program safely (argument arrays, both pipes drained): the tools, the
+    // benchmarks and the tests share it.
+    .target(name: "ProcessSupport"),
     // openat2(2), which Swift cannot call through the variadic syscall(2).
     .target(name: "CSystemCalls"),
     .target(name: "CReferenceImageRegistration"),
@@ -85,7 +88,7 @@ let package = Package(
     // completeness check `merge-refs --require-shards` runs. Never linked into a test binary.
     .target(
       name: "ReferenceShards",
-      dependencies: ["ReferenceArchive", "ReferenceImageCore"]
+      dependencies: ["ReferenceArchive", "ReferenceImageCore", "ProcessSupport"]
     ),
     .executableTarget(
       name: "reference-shards",
@@ -129,7 +132,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["ReferenceImageCore", "ReferenceReview", "CLibPNG"]
+      dependencies: ["ReferenceImageCore", "ReferenceReview", "CLibPNG", "ProcessSupport"]
     ),
     // libFuzzer targets (Scripts/fuzz builds them with -DFUZZING -sanitize=fuzzer); in a normal
     // build each is a program that replays a corpus, so `swift build` still compiles them.
@@ -143,7 +146,7 @@ let package = Package(
       dependencies: ["ReferenceArchive", "ReferenceMerge", "ReferenceImageCore", "FuzzSupport"]
     ),
     // Helpers the test targets share: temporary folders, child processes, built products.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["ProcessSupport"], path: "Tests/TestSupport"),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [

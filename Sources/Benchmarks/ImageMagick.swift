@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 
 /// ImageMagick's `compare -metric AE`, run as a subprocess: what a user without this library
 /// would run to count differing pixels.
@@ -17,8 +18,8 @@ struct ImageMagick {
     guard FileManager.default.isExecutableFile(atPath: path) else {
       return .failure(LocateFailure(description: "\(path) is missing"))
     }
-    guard let run = try? ChildProcess.run(url, ["-version"]),
-      let firstLine = run.standardOutput.split(separator: "\n").first,
+    guard let run = try? ChildProcess.capture(url, ["-version"]),
+      let firstLine = run.output.split(separator: "\n").first,
       firstLine.contains("ImageMagick")
     else {
       return .failure(LocateFailure(description: "\(path) does not say it is ImageMagick"))
@@ -39,13 +40,13 @@ struct ImageMagick {
   /// - Returns: The count ImageMagick reports.
   /// - Throws: `Failure` when `compare` fails (exit status 2) or prints no number.
   func absoluteErrorCount(_ inputs: [String]) throws -> Int {
-    let run = try ChildProcess.run(executable, ["-metric", "AE"] + inputs + ["null:"])
+    let run = try ChildProcess.capture(executable, ["-metric", "AE"] + inputs + ["null:"])
     // Exit status 1 only means "the images differ".
     guard run.status == 0 || run.status == 1,
-      let count = Double(run.standardError.trimmingCharacters(in: .whitespacesAndNewlines))
+      let count = Double(run.error.trimmingCharacters(in: .whitespacesAndNewlines))
     else {
       throw Failure(
-        description: "compare exited with \(run.status): \(run.standardError.prefix(300))")
+        description: "compare exited with \(run.status): \(run.error.prefix(300))")
     }
     return Int(count)
   }

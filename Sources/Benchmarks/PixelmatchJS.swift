@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 
 /// pixelmatch 7.2.0's JavaScript original, run with node on the same raw RGBA files: the
 /// perceptual comparison most visual-testing tools (Playwright among them) use.
@@ -65,14 +66,14 @@ struct PixelmatchJS {
   func measure(
     actual: String, reference: String, width: Int, height: Int, runs: Int
   ) throws -> Figures {
-    let run = try ChildProcess.run(
+    let run = try ChildProcess.capture(
       node,
       [script.path, index.path, actual, reference, "\(width)", "\(height)", "\(runs)"])
     guard run.status == 0,
-      let parsed = try? JSONDecoder().decode(Output.self, from: Data(run.standardOutput.utf8))
+      let parsed = try? JSONDecoder().decode(Output.self, from: Data(run.output.utf8))
     else {
       throw Failure(
-        description: "node exited with \(run.status): \(run.standardError.prefix(300))")
+        description: "node exited with \(run.status): \(run.error.prefix(300))")
     }
     return Figures(
       count: parsed.count, diffCount: parsed.diffCount,

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import ReferenceArchive
 
 /// `reference-shards run`: lists the built tests, plans, runs exactly this shard's tests in
@@ -161,7 +162,9 @@ public struct ShardRunner: Sendable {
       log("shard \(index) of \(count): batch \(number + 1) of \(commands.count), \(tests) tests")
       let batchStatus: Int32
       do {
-        batchStatus = try ChildProcess.run(command, in: packageRoot, environment: environment)
+        batchStatus = try ChildProcess.run(
+          URL(fileURLWithPath: command[0]), Array(command.dropFirst()), in: packageRoot,
+          environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
       } catch {
         throw .io(path: swift, reason: "`swift test` could not be started (\(error))")
       }
@@ -178,7 +181,7 @@ public struct ShardRunner: Sendable {
     if let sha = environment["GITHUB_SHA"], !sha.isEmpty { return sha }
     guard
       let result = try? ChildProcess.capture(
-        ["/usr/bin/env", "git", "rev-parse", "HEAD"], in: packageRoot),
+        URL(fileURLWithPath: "/usr/bin/env"), ["git", "rev-parse", "HEAD"], in: packageRoot),
       result.status == 0
     else { throw .noCommit }
     let sha = result.output.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 
 /// The tests `swift test list --skip-build` prints, one per line, of both frameworks.
 public enum TestListing {
@@ -23,11 +24,11 @@ public enum TestListing {
   public static func list(
     in packageRoot: URL, swift: String = "swift", packageArguments: [String] = []
   ) throws(ShardError) -> [String] {
-    let result: ChildProcess.Result
+    let result: ChildProcess.Output
     do {
       result = try ChildProcess.capture(
-        ["/usr/bin/env", swift, "test", "list", "--skip-build"] + packageArguments,
-        in: packageRoot)
+        URL(fileURLWithPath: "/usr/bin/env"),
+        [swift, "test", "list", "--skip-build"] + packageArguments, in: packageRoot)
     } catch {
       throw .listingFailed(status: -1, output: "\(error)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessSupport
 import XCTest
 
 /// A fresh temporary folder, removed when the test ends.
@@ -46,37 +47,10 @@ public func runProcess(
   _ executable: String, _ arguments: [String], in folder: URL? = nil,
   environment: [String: String]? = nil, timeout: TimeInterval = 600
 ) throws -> ProcessOutput {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable)
-  process.arguments = arguments
-  process.standardInput = FileHandle.nullDevice
-  if let folder { process.currentDirectoryURL = folder }
-  if let environment { process.environment = environment }
-  let output = Pipe()
-  let error = Pipe()
-  process.standardOutput = output
-  process.standardError = error
-  try process.run()
-  let watchdog = DispatchWorkItem { [process] in
-    if process.isRunning {
-      FileHandle.standardError.write(
-        Data("killing \(executable) \(arguments) after \(timeout) s\n".utf8))
-      kill(process.processIdentifier, SIGKILL)
-    }
-  }
-  DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-  defer { watchdog.cancel() }
-  nonisolated(unsafe) var errorData = Data()
-  let group = DispatchGroup()
-  DispatchQueue.global().async(group: group) {
-    errorData = error.fileHandleForReading.readDataToEndOfFile()
-  }
-  let outputData = output.fileHandleForReading.readDataToEndOfFile()
-  group.wait()
-  process.waitUntilExit()
-  return ProcessOutput(
-    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-    error: String(decoding: errorData, as: UTF8.self))
+  let run = try ChildProcess.capture(
+    URL(fileURLWithPath: executable), arguments, in: folder, environment: environment,
+    timeout: timeout)
+  return ProcessOutput(status: run.status, output: run.output, error: run.error)
 }
 
 /// Why a product of this package could not be found beside the test bundle.
