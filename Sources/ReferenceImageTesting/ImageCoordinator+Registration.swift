@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import XCTest
 
 /// Called by the C constructor in `CReferenceImageRegistration` when the test binary loads,
@@ -83,13 +84,7 @@ final class CoordinatorObserver: NSObject, XCTestObservation, @unchecked Sendabl
 
   /// `listingName(of:)` from the two strings, for tests.
   static func listingName(typeName: String, caseName: String) -> String {
-    let method: Substring
-    if caseName.hasPrefix("-["), caseName.hasSuffix("]"), let space = caseName.lastIndex(of: " ") {
-      method = caseName[caseName.index(after: space)..<caseName.index(before: caseName.endIndex)]
-    } else {
-      method = caseName.split(separator: ".").last ?? Substring(caseName)
-    }
-    return "\(typeName)/\(method)"
+    TestName.listing(xcTestType: typeName, caseName: caseName)
   }
 
   func testBundleDidFinish(_ testBundle: Bundle) {

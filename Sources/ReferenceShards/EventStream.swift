@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// Reads the JSON lines `swift test --experimental-event-stream-output FILE` writes (Swift
 /// Testing, 6.3): which test functions ran and how long each took.
@@ -64,11 +65,7 @@ public enum EventStream {
 
   /// A test ID without its trailing `/File.swift:line:column`.
   public static func listingName(ofTestID id: String) -> String {
-    guard let slash = id.lastIndex(of: "/") else { return id }
-    let parts = id[id.index(after: slash)...].split(separator: ":")
-    let isLocation =
-      parts.count >= 3 && parts.suffix(2).allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
-    return isLocation ? String(id[..<slash]) : id
+    TestName.listing(swiftTestingID: id)
   }
 
   private struct Line: Decodable {
