@@ -14,7 +14,7 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
 
   func testPullRequest_failedVerifyIsReviewedAndLandedWithoutRenderingAgain() throws {
     let folder = try makeTemporaryFolder(self)
-    let repository = try makeRepository(in: folder)
+    let repository = try makeFixtureRepository("LoopFixture", in: folder)
     let root = folder.appendingPathComponent("runner")
     let recipe = try WorkflowRunner(
       workflow: checkout.appendingPathComponent(".github/workflows/reference-images.yml"),
@@ -96,7 +96,7 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
     try String("let changedSwatches = [").write(
       to: repository.appendingPathComponent("Tests/SwatchTests/Broken.swift"), atomically: true,
       encoding: .utf8)
-    try commit("break the build", in: repository)
+    try commitEverything("break the build", in: repository)
     let build = try recipe.run(job: "verify", runID: 2005, event: "pull_request")
     XCTAssertEqual(build.result, "failure", build.output)
     XCTAssertEqual(build.outcome(of: "Test"), "skipped", build.output)
@@ -112,21 +112,6 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
   }
 
   // MARK: - Steps
-
-  /// A fresh fixture repository depending on this checkout, committed without references.
-  private func makeRepository(in folder: URL) throws -> URL {
-    let repository = folder.appendingPathComponent("LoopFixture")
-    try FileManager.default.copyItem(
-      at: checkout.appendingPathComponent("Tests/EndToEndTests/__Fixtures__/LoopFixture"),
-      to: repository)
-    let manifest = repository.appendingPathComponent("Package.swift")
-    let text = try String(contentsOf: manifest, encoding: .utf8)
-      .replacingOccurrences(of: "REFERENCE_IMAGES_ROOT", with: checkout.path)
-    try text.write(to: manifest, atomically: true, encoding: .utf8)
-    try git(["init", "--quiet", "--initial-branch=main"], in: repository)
-    try commit("fixture", in: repository)
-    return repository
-  }
 
   /// Runs a one-job workflow in the recipe's runner root: it builds the fixture, renders every
   /// reference in generation mode, lands them with merge-refs, uploads them as a patch, and
@@ -189,7 +174,7 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
     XCTAssertEqual(seed.result, "success", seed.output)
     let patch = runner.artifacts(runID: 2000).appendingPathComponent("seed/references.patch")
     try git(["apply", "--index", patch.path], in: repository)
-    try commit("references", in: repository)
+    try commitEverything("references", in: repository)
   }
 
   /// Edits `changedSwatches` in Palette.swift and commits everything, as a push would.
@@ -200,7 +185,7 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
       of: #"let changedSwatches: \[Int: UInt8\] = .*"#,
       with: "let changedSwatches: [Int: UInt8] = \(value)", options: .regularExpression)
     try edited.write(to: palette, atomically: true, encoding: .utf8)
-    try commit(message, in: repository)
+    try commitEverything(message, in: repository)
   }
 
   /// What a developer does with the artifact: unzips it as `reference-verify` in the package
@@ -274,19 +259,5 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
         contentsOf: folder.appendingPathComponent(path))
     }
     return files
-  }
-
-  private func commit(_ message: String, in repository: URL) throws {
-    try git(["add", "--all"], in: repository)
-    try git(
-      [
-        "-c", "user.name=fixture", "-c", "user.email=fixture@localhost", "commit", "--quiet",
-        "--message", message,
-      ], in: repository)
-  }
-
-  private func git(_ arguments: [String], in repository: URL) throws {
-    let git = try runProcess("/usr/bin/env", ["git"] + arguments, in: repository)
-    guard git.status == 0 else { throw FixtureError(message: "git \(arguments): \(git.all)") }
   }
 }

@@ -12,7 +12,7 @@ final class RecipeEndToEndTests: XCTestCase {
 
   func testRecipe_twoRunsAndALostShard_everyTestOnceBalancedAndRefused() throws {
     let folder = try makeTemporaryFolder(self)
-    let repository = try makeFixtureRepository(in: folder)
+    let repository = try makeFixtureRepository("RecipeFixture", in: folder)
     let runner = try WorkflowRunner(
       workflow: checkout.appendingPathComponent(".github/workflows/reference-images.yml"),
       repository: repository, root: folder.appendingPathComponent("runner"))
@@ -123,29 +123,6 @@ final class RecipeEndToEndTests: XCTestCase {
   }
 
   // MARK: - The fixture
-
-  /// `__Fixtures__/RecipeFixture` in a new git repository, depending on this checkout by path.
-  private func makeFixtureRepository(in folder: URL) throws -> URL {
-    let repository = folder.appendingPathComponent("RecipeFixture")
-    try FileManager.default.copyItem(
-      at: checkout.appendingPathComponent("Tests/EndToEndTests/__Fixtures__/RecipeFixture"),
-      to: repository)
-    let manifest = repository.appendingPathComponent("Package.swift")
-    let text = try String(contentsOf: manifest, encoding: .utf8)
-      .replacingOccurrences(of: "REFERENCE_IMAGES_ROOT", with: checkout.path)
-    try text.write(to: manifest, atomically: true, encoding: .utf8)
-    for arguments in [
-      ["init", "--quiet", "--initial-branch=main"], ["add", "--all"],
-      [
-        "-c", "user.name=fixture", "-c", "user.email=fixture@localhost", "commit", "--quiet",
-        "--message", "fixture",
-      ],
-    ] {
-      let git = try runProcess("/usr/bin/env", ["git"] + arguments, in: repository)
-      guard git.status == 0 else { throw FixtureError(message: "git \(arguments): \(git.all)") }
-    }
-    return repository
-  }
 
   /// This process's environment without the generation variables.
   private var cleanEnvironment: [String: String] {
