@@ -5,7 +5,7 @@ import XCTest
 /// The `.referenceImages(mode:)` trait and `withReferenceImages(mode:referenceFolder:)` in a real
 /// `swift test` run: three Swift Testing tests of one suite run at the same time in verify mode;
 /// the two with a scoped mode record their images, the third still fails for its missing
-/// reference.
+/// reference (and keeps its render for review, as verify does).
 final class ScopedSettingsEndToEndTests: XCTestCase {
   func testScopedModes_recordOnlyTheirOwnTestsImages_whileTheOthersVerify() throws {
     let fixture = try FixturePackage.built()
@@ -28,12 +28,18 @@ final class ScopedSettingsEndToEndTests: XCTestCase {
     let archives = try fixture.archives()
     XCTAssertEqual(archives.count, 1, run.all)
     let manifest = try manifest(of: try XCTUnwrap(archives.first))
+    // The two scoped tests recorded their images; the verifying test's failed comparison kept
+    // its render for review, marked as compared with no reference.
     XCTAssertEqual(
       manifest.images.map(\.path),
       [
         "Tests/SwiftTestingTests/Scoped/scope.png",
+        "Tests/SwiftTestingTests/__References__/ScopedSettings/environment.png",
         "Tests/SwiftTestingTests/__References__/ScopedSettings/trait.png",
       ])
+    XCTAssertEqual(
+      manifest.images.map { $0.failedComparison?.verdict },
+      [nil, "no reference", nil], "only the verifying test's render is a failed comparison")
     XCTAssertEqual(manifest.mode, "verify", "the process's mode is still the environment's")
   }
 
