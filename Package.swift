@@ -45,8 +45,10 @@ let package = Package(
     ),
     .target(
       name: "ReferenceImageCore",
-      dependencies: ["CSpng", "CLibCrypto", "CZlib"]
+      dependencies: ["CSpng", "CLibCrypto", "CZlib", "CFastDeflate"]
     ),
+    // The deflate of the PNG encoder's default setting.
+    .target(name: "CFastDeflate"),
     .target(
       name: "ReferenceArchive",
       dependencies: ["ReferenceImageCore", "CArchive"]
@@ -172,7 +174,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ReferenceImageCoreTests",
-      dependencies: ["ReferenceImageCore"],
+      dependencies: ["ReferenceImageCore", "CFastDeflate", "CZlib", "TestSupport"],
       exclude: ["__Fixtures__"]
     ),
     .testTarget(

@@ -6,4 +6,9 @@
 static inline int ri_deflate_init_raw(z_streamp stream, int level) {
   return deflateInit2(stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
 }
+
+/// `inflateInit2` as a function, for raw deflate streams.
+static inline int ri_inflate_init_raw(z_streamp stream) {
+  return inflateInit2(stream, -15);
+}
 #endif

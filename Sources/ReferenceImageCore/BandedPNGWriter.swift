@@ -1,23 +1,21 @@
+import CFastDeflate
 import CZlib
 import Foundation
 
 /// Writes an 8-bit RGBA PNG with the `Up` filter on every row, deflating bands of rows on every
-/// core with zlib, while another core hashes the pixels for the digest chunk.
+/// core with `ri_fast_deflate`, while another core hashes the pixels for the digest chunk.
 ///
 /// `perf record -g Benchmarks --encode-only --setting fast` on the 4 Mpx screenshot showed where
 /// libspng's single-threaded encoding spent its time: zlib's deflate and adler32 53%, libspng's
 /// own filtering 25%, the pixel SHA-256 13%. Here the filter is a loop the compiler vectorises,
-/// and the rest runs in parallel.
+/// the deflate is one probe per position instead of zlib's hash chains (about 3× less CPU at
+/// level 3's file size, see `FastDeflate.c`), and the rest runs in parallel.
 ///
 /// The output stays deterministic: the bands depend only on the image's size, never on the
-/// number of cores. Each band ends byte-aligned with a sync flush, so the bands concatenate into
-/// one valid zlib stream. Unlike pigz, a band's compressor is not primed with the 32 KiB before
-/// it: on the 4 Mpx screenshot that saved 0.1% of the file, and on a flat image it cost 39%
-/// (zlib matched the long zero runs at worse distances).
+/// number of cores. Each band ends byte-aligned with an empty stored block, as zlib's sync
+/// flush, so the bands concatenate into one valid zlib stream. A band's matches never reach
+/// into the band before it: with zlib that saved 0.1% of the 4 Mpx screenshot's file.
 struct BandedPNGWriter {
-  /// The zlib level, 1 to 9.
-  let level: Int32
-
   /// About this much filtered data per band: enough for each to amortise priming its window,
   /// and bands enough to keep every core busy.
   static let bytesPerBand = 1 << 20
@@ -30,34 +28,43 @@ struct BandedPNGWriter {
   }
 
   /// Encodes `image`.
+  /// - Parameters:
+  ///   - image: The pixels to encode.
+  ///   - knownPixelSHA256: The pixels' SHA-256 when the caller has it already; computed
+  ///     alongside the bands otherwise.
   /// - Returns: The PNG file's bytes, without a digest chunk, and the 32-byte SHA-256 of the
-  ///   pixels, computed alongside.
-  /// - Throws: `PNGError.outOfMemory` when zlib cannot allocate its state.
-  func encode(_ image: RGBAImage) throws(PNGError) -> (png: [UInt8], pixelSHA256: [UInt8]) {
+  ///   pixels.
+  /// - Throws: `PNGError.outOfMemory` when the compressor cannot allocate its tables.
+  func encode(_ image: RGBAImage, knownPixelSHA256: [UInt8]? = nil) throws(PNGError) -> (
+    png: [UInt8], pixelSHA256: [UInt8]
+  ) {
     let rowsPerBand = max(1, Self.bytesPerBand / (image.width * 4 + 1))
     let bandCount = (image.height + rowsPerBand - 1) / rowsPerBand
     var bands = [Band?](repeating: nil, count: bandCount)
-    var pixelSHA256: [UInt8] = []
+    var pixelSHA256 = knownPixelSHA256 ?? []
+    let hashTasks = knownPixelSHA256 == nil ? 1 : 0
     image.pixels.withUnsafeBytes { pixels in
       bands.withUnsafeMutableBufferPointer { slots in
         nonisolated(unsafe) let slots = slots
         nonisolated(unsafe) let pixels = pixels
         nonisolated(unsafe) var hash: [UInt8] = []
-        // One more task than bands: the pixel hash, started first so it overlaps the bands.
-        DispatchQueue.concurrentPerform(iterations: bandCount + 1) { task in
-          if task == 0 {
+        // One more task than bands when the pixel hash is to be computed, started first so it
+        // overlaps the bands.
+        DispatchQueue.concurrentPerform(iterations: bandCount + hashTasks) { task in
+          if task < hashTasks {
             hash = SHA256.digest(pixels)
             return
           }
-          let index = task - 1
+          let index = task - hashTasks
           let rows = (index * rowsPerBand)..<min(image.height, (index + 1) * rowsPerBand)
           slots[index] = deflate(
             pixels, width: image.width, rows: rows, isLast: index == bandCount - 1)
         }
-        pixelSHA256 = hash
+        if hashTasks == 1 { pixelSHA256 = hash }
       }
     }
-    var stream: [UInt8] = [0x78, level == 1 ? 0x01 : level < 6 ? 0x5E : 0xDA]
+    // CMF: deflate with a 32 KiB window; FLG: the fastest algorithm, and the check bits.
+    var stream: [UInt8] = [0x78, 0x01]
     var adler: UInt = 1
     for band in bands {
       guard let band else { throw .outOfMemory }
@@ -82,7 +89,8 @@ struct BandedPNGWriter {
     }
     return filtered.withUnsafeBytes { data -> Band? in
       guard let deflated = deflate(data, isLast: isLast) else { return nil }
-      let adler = adler32_z(1, data.baseAddress?.assumingMemoryBound(to: UInt8.self), data.count)
+      let bytes = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      let adler = UInt(ri_adler32(1, bytes, data.count))
       return Band(deflated: deflated, adler: adler, length: data.count)
     }
   }
@@ -104,29 +112,15 @@ struct BandedPNGWriter {
     for index in 0..<count { target[1 + index] = current[index] &- above[index] }
   }
 
-  /// Raw deflate of `data`, ending byte-aligned with a sync flush so the next band's data
-  /// follows, or finishing the stream for the last band.
+  /// Raw deflate of `data`, ending byte-aligned so the next band's data follows, or finishing
+  /// the stream for the last band; nil when the compressor cannot allocate its tables.
   private func deflate(_ data: UnsafeRawBufferPointer, isLast: Bool) -> [UInt8]? {
-    var stream = z_stream()
-    guard ri_deflate_init_raw(&stream, level) == Z_OK else { return nil }
-    defer { deflateEnd(&stream) }
-    // deflateBound covers a finished stream; a sync flush adds an empty stored block.
-    let capacity = Int(deflateBound(&stream, uLong(data.count))) + 16
-    var output = [UInt8](repeating: 0, count: capacity)
-    let written = output.withUnsafeMutableBytes { output -> Int? in
-      stream.next_in = UnsafeMutablePointer(
-        mutating: data.baseAddress?.assumingMemoryBound(to: UInt8.self))
-      stream.avail_in = uInt(data.count)
-      stream.next_out = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
-      stream.avail_out = uInt(output.count)
-      let status = CZlib.deflate(&stream, isLast ? Z_FINISH : Z_SYNC_FLUSH)
-      let finished = isLast ? status == Z_STREAM_END : status == Z_OK
-      guard finished && stream.avail_in == 0 else { return nil }
-      return output.count - Int(stream.avail_out)
+    let input = data.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    let deflated = [UInt8](unsafeUninitializedCapacity: ri_fast_deflate_bound(data.count)) {
+      output, count in
+      count = ri_fast_deflate(input, data.count, isLast ? 1 : 0, output.baseAddress!)
     }
-    guard let written else { return nil }
-    output.removeSubrange(written...)
-    return output
+    return deflated.isEmpty ? nil : deflated
   }
 
   /// The PNG around the zlib stream: signature, IHDR, one IDAT, IEND.

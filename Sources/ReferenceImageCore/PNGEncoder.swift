@@ -9,30 +9,24 @@ import Foundation
 public struct PNGEncoder: Sendable {
   /// The trade between encoding time and file size.
   public enum Setting: String, Sendable, Hashable, CaseIterable {
-    /// zlib level 3 with the `Up` filter only, bands of rows deflated on every core
-    /// (`BandedPNGWriter`): about five times faster than `.small`, files about 15–20% larger.
-    /// The default, because generation runs encode thousands of images.
+    /// The `Up` filter on every row, and bands of rows compressed on every core by a deflate
+    /// built for speed (`BandedPNGWriter`, `FastDeflate.c`): about six times faster than
+    /// libspng's single-threaded encoding at zlib level 3, files within a few percent of its
+    /// size, and about ten times faster than `.small`, files about 20% larger. The default,
+    /// because generation runs encode thousands of images.
     ///
-    /// Level 3 rather than 1: on a 4 Mpx screenshot it costs about 10% more time (55 vs 51 ms)
-    /// for files about 10% smaller; levels 4 and up switch zlib to lazy matching, which costs
-    /// 50% more. Adaptive filtering is what makes `.small` slow: libspng scores all five filters
-    /// on every row. libdeflate was no faster on this data: level 1 took 56 ms of CPU for
-    /// 639,621 bytes where zlib level 3 took 45 ms for 662,088 (a C harness on the Up-filtered
-    /// 4 Mpx screenshot, load average 2.5 on 2 cores).
-    ///
-    /// Bands save wall time only where a core is free: `Benchmarks --encode-only --hard-cases`
-    /// (run by `Scripts/benchmark-generation`) measured 53.1 ms against 84.5 ms for the
-    /// single-threaded libspng encoding of the same setting on the 4 Mpx screenshot (1.59×,
-    /// load average 2.4–3.4 on 2 cores), 2.0× on text and flat images; pinned to one core
-    /// (`taskset -c 0`) both took 76–79 ms. The files are within 0.5% of libspng's.
+    /// `Benchmarks --encode-only --hard-cases` (run by `Scripts/benchmark-generation`) measures
+    /// it on 4 Mpx images against libspng on one core in the same run; the figures are in
+    /// `Documentation/Benchmarks.md`. Adaptive filtering is what makes `.small` slow: libspng
+    /// scores all five filters on every row.
     case fast
     /// zlib level 6 with adaptive filtering, as libpng and most tools write by default.
     case small
-    /// zlib level 1 with the `Up` filter, banded as `.fast`: for images made to be looked at once, such as the
-    /// review report's difference images, where the time to write thousands matters more than
-    /// their size.
+    /// The same bytes as `.fast`. It once meant zlib level 1 where `.fast` was level 3; the fast
+    /// deflate is both faster and smaller than that, so the two settings met.
     case fastest
 
+    /// The zlib level of libspng's encoder for this setting.
     var compressionLevel: Int32 {
       switch self {
       case .fastest: 1
@@ -40,15 +34,9 @@ public struct PNGEncoder: Sendable {
       case .small: 6
       }
     }
-    /// The zlib level of `BandedPNGWriter` (the `Up` filter, bands deflated on every core),
-    /// or nil for libspng's encoder (adaptive filtering, one core).
-    var bandedLevel: Int32? {
-      switch self {
-      case .fastest: 1
-      case .fast: 3
-      case .small: nil
-      }
-    }
+    /// Whether `BandedPNGWriter` encodes this setting (the `Up` filter, bands deflated on every
+    /// core), rather than libspng's encoder (adaptive filtering, one core).
+    var isBanded: Bool { self != .small }
     var filterChoice: Int32 {
       Int32(self == .small ? SPNG_FILTER_CHOICE_ALL.rawValue : SPNG_FILTER_CHOICE_UP.rawValue)
     }
@@ -82,7 +70,21 @@ public struct PNGEncoder: Sendable {
   public func encodeWithDigest(
     _ image: RGBAImage
   ) throws(PNGError) -> (png: [UInt8], digest: PNGPixelDigest) {
-    let (plain, pixelSHA256) = try encodeWithoutDigest(image)
+    try encodeWithDigest(image, knownPixelSHA256: nil)
+  }
+
+  /// Encodes an image whose pixel SHA-256 the caller may have computed already (to compare it
+  /// with a reference's digest), so the pixels are not hashed a second time.
+  /// - Parameters:
+  ///   - image: The pixels to encode.
+  ///   - knownPixelSHA256: The 32-byte SHA-256 of exactly `image.pixels`, or nil. The digest
+  ///     chunk vouches for it, so it must come from these pixels.
+  /// - Returns: The PNG file's bytes and the digest its `riDG` chunk holds.
+  /// - Throws: `PNGError` if libspng fails (in practice only when memory runs out).
+  package func encodeWithDigest(
+    _ image: RGBAImage, knownPixelSHA256: [UInt8]?
+  ) throws(PNGError) -> (png: [UInt8], digest: PNGPixelDigest) {
+    let (plain, pixelSHA256) = try encodeWithoutDigest(image, knownPixelSHA256: knownPixelSHA256)
     guard let png = PNGPixelDigest.inserting(pixelSHA256: pixelSHA256, into: plain) else {
       throw .libspng(
         step: "adding the pixel digest", code: Int32(SPNG_EINTERNAL.rawValue),
@@ -95,12 +97,13 @@ public struct PNGEncoder: Sendable {
 
   /// The PNG without its digest chunk, and the pixels' SHA-256.
   private func encodeWithoutDigest(
-    _ image: RGBAImage
+    _ image: RGBAImage, knownPixelSHA256: [UInt8]?
   ) throws(PNGError) -> (png: [UInt8], pixelSHA256: [UInt8]) {
-    if let level = setting.bandedLevel, !usesLibspngOnly, image.width > 0, image.height > 0 {
-      return try BandedPNGWriter(level: level).encode(image)
+    if setting.isBanded, !usesLibspngOnly, image.width > 0, image.height > 0 {
+      return try BandedPNGWriter().encode(image, knownPixelSHA256: knownPixelSHA256)
     }
-    return (try encodeWithLibspng(image), image.pixels.withUnsafeBytes(SHA256.digest))
+    let pixelSHA256 = knownPixelSHA256 ?? image.pixels.withUnsafeBytes(SHA256.digest)
+    return (try encodeWithLibspng(image), pixelSHA256)
   }
 
   private func encodeWithLibspng(_ image: RGBAImage) throws(PNGError) -> [UInt8] {

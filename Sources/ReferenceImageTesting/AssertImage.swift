@@ -97,16 +97,21 @@ struct ImageAssertion {
       return context.fail("\(error)")
     }
     coordinator.noteVerified(location)
+    let pixelHash = RenderedPixelHash(image)
     let decision = ImageDecision(
       mode: mode,
       reference: ReferenceState.read(
-        at: location, comparing: image, by: comparison, bound: bound),
-      unchangedReference: UnchangedReference.read(at: location, matching: image),
+        at: location, comparing: image, by: comparison, bound: bound, pixelHash: pixelHash),
+      unchangedReference: UnchangedReference.read(
+        at: location, matching: image, pixelHash: pixelHash),
       reencodes: coordinator.environment.reencodes)
-    perform(decision, at: location, test: test)
+    perform(decision, at: location, test: test, knownPixelSHA256: pixelHash.computed)
   }
 
-  private func perform(_ decision: ImageDecision, at location: ReferenceLocation, test: String) {
+  private func perform(
+    _ decision: ImageDecision, at location: ReferenceLocation, test: String,
+    knownPixelSHA256: [UInt8]?
+  ) {
     var kept = false
     do {
       if decision.storesImage {
@@ -114,7 +119,9 @@ struct ImageAssertion {
           image: image, comparison: comparison,
           file: context.packageRelativeFile(packageRoot: location.packageRoot),
           line: Int(context.line))
-        try coordinator.store(image, at: location, test: test, failedComparison: record)
+        try coordinator.store(
+          image, at: location, test: test, failedComparison: record,
+          knownPixelSHA256: knownPixelSHA256)
         kept = record != nil
       } else if let reference = decision.unchangedReference {
         try coordinator.recordUnchanged(image, at: location, test: test, reference: reference)

@@ -118,12 +118,22 @@ public final class ImageCoordinator: @unchecked Sendable {
     _ image: RGBAImage, at location: ReferenceLocation, test: String,
     failedComparison: ArchiveManifest.FailedComparison? = nil
   ) throws(ReferenceImageError) {
+    try store(
+      image, at: location, test: test, failedComparison: failedComparison, knownPixelSHA256: nil)
+  }
+
+  /// Stores an image as `store(_:at:test:failedComparison:)` does, with the pixels' SHA-256
+  /// when the assertion computed it already (it must be the hash of exactly `image.pixels`).
+  func store(
+    _ image: RGBAImage, at location: ReferenceLocation, test: String,
+    failedComparison: ArchiveManifest.FailedComparison?, knownPixelSHA256: [UInt8]?
+  ) throws(ReferenceImageError) {
     let staging = try reserve(location, test: test)
     defer { submissions.leave() }
     pool.submit { [self] in
       self.encodeAndWrite(
         image, location: location, test: test, failedComparison: failedComparison,
-        staging: staging)
+        knownPixelSHA256: knownPixelSHA256, staging: staging)
     }
   }
 
@@ -186,11 +196,14 @@ public final class ImageCoordinator: @unchecked Sendable {
 
   private func encodeAndWrite(
     _ image: RGBAImage, location: ReferenceLocation, test: String,
-    failedComparison: ArchiveManifest.FailedComparison?, staging: StagingFolder
+    failedComparison: ArchiveManifest.FailedComparison?, knownPixelSHA256: [UInt8]?,
+    staging: StagingFolder
   ) {
     do {
-      // The encoder hashes the pixels for the PNG's digest chunk; the manifest reuses that hash.
-      let (png, digest) = try PNGEncoder().encodeWithDigest(image)
+      // The encoder hashes the pixels for the PNG's digest chunk, unless the assertion did
+      // already; the manifest reuses that hash.
+      let (png, digest) = try PNGEncoder().encodeWithDigest(
+        image, knownPixelSHA256: knownPixelSHA256)
       try staging.write(png: png, relativePath: location.relativePath)
       let record = ArchiveManifest.Image(
         path: location.relativePath, test: test, width: image.width, height: image.height,

@@ -24,9 +24,10 @@ enum ReferenceState: Equatable {
   ///   - image: The rendered image.
   ///   - comparison: How pixels are compared.
   ///   - bound: How many differing pixels are allowed.
+  ///   - pixelHash: The render's pixel hash, shared with the rest of the assertion.
   static func read(
     at location: ReferenceLocation, comparing image: RGBAImage, by comparison: ImageComparison,
-    bound: DifferenceBound
+    bound: DifferenceBound, pixelHash: RenderedPixelHash? = nil
   ) -> ReferenceState {
     let file: [UInt8]
     do {
@@ -38,7 +39,8 @@ enum ReferenceState: Equatable {
     if GitLFSPointer.isPointer(file) { return .gitLFSPointer(path: location.url.path) }
     // The usual verify run renders what the reference holds: its trusted pixel digest says so
     // without decoding it. Any other answer (no digest, a stale one, other pixels) decodes.
-    if let digest = PNGPixelDigest.read(fromPNG: file), digest.matches(image) {
+    let pixelHash = pixelHash ?? RenderedPixelHash(image)
+    if let digest = PNGPixelDigest.read(fromPNG: file), pixelHash.isNamed(by: digest) {
       return .matchesByDigest
     }
     do {

@@ -16,14 +16,17 @@ struct UnchangedReference: Equatable {
   /// - Parameters:
   ///   - location: Where the reference lives.
   ///   - image: The rendered image.
+  ///   - pixelHash: The render's pixel hash, shared with the rest of the assertion.
   /// - Returns: The reference when its trusted digest names exactly the image's pixels; nil
   ///   when there is no reference, it cannot be read, it has no trusted digest (older files, a
   ///   Git LFS pointer) or it holds other pixels: then the image is encoded as before.
-  static func read(at location: ReferenceLocation, matching image: RGBAImage)
-    -> UnchangedReference?
-  {
+  static func read(
+    at location: ReferenceLocation, matching image: RGBAImage,
+    pixelHash: RenderedPixelHash? = nil
+  ) -> UnchangedReference? {
+    let pixelHash = pixelHash ?? RenderedPixelHash(image)
     guard let file = try? ReferenceImages.referenceBytes(at: location),
-      let digest = PNGPixelDigest.read(fromPNG: file), digest.matches(image)
+      let digest = PNGPixelDigest.read(fromPNG: file), pixelHash.isNamed(by: digest)
     else { return nil }
     return UnchangedReference(pngSHA256: SHA256.hex(file), pixelSHA256: digest.pixelSHA256)
   }

@@ -44,8 +44,9 @@ final class PNGEncoderTests: XCTestCase {
         libspng.usesLibspngOnly = true
         let before = try libspng.encode(image)
         XCTAssertEqual(try PNGDecoder().decode(before), image, "\(name) \(setting)")
+        // The fast deflate trades up to 10% of size for its speed (issue 21's bound).
         XCTAssertLessThanOrEqual(
-          Double(png.count), Double(before.count) * 1.01, "\(name) \(setting): no larger")
+          Double(png.count), Double(before.count) * 1.10, "\(name) \(setting): at most 10% larger")
       }
     }
   }

@@ -220,6 +220,35 @@ final class ImageDecisionTests: XCTestCase {
     XCTAssertNil(try read("grafted"), "a digest that no longer vouches for the data")
   }
 
+  func testPixelHash_computedOnce_forTheReadsAndTheEncoder() throws {
+    let package = try TemporaryPackage(self)
+    let image = try sampleImage(seed: 4)
+    var changed = image
+    changed[0, 0] = RGBAColor(red: 1, green: 2, blue: 3)
+    let location = try package.location("changed")
+    try write(try PNGEncoder().encode(changed), to: location)
+    let pixelHash = RenderedPixelHash(image)
+    XCTAssertNil(pixelHash.computed, "nothing hashed before it is asked for")
+    XCTAssertNil(UnchangedReference.read(at: location, matching: image, pixelHash: pixelHash))
+    let computed = try XCTUnwrap(pixelHash.computed)
+    XCTAssertEqual(SHA256.hexString(computed), SHA256.hex(image.pixels))
+    guard
+      case .compared = ReferenceState.read(
+        at: location, comparing: image, by: .exact, bound: .none, pixelHash: pixelHash)
+    else { return XCTFail("other pixels are decoded and compared") }
+    // The encoder takes the hash instead of computing it, and its digest chunk vouches for it.
+    let (png, digest) = try PNGEncoder().encodeWithDigest(image, knownPixelSHA256: computed)
+    XCTAssertEqual(digest.pixelSHA256, SHA256.hex(image.pixels))
+    XCTAssertEqual(PNGPixelDigest.read(fromPNG: png)?.pixelSHA256, SHA256.hex(image.pixels))
+    XCTAssertEqual(try PNGDecoder().decode(png), image)
+
+    // A reference of another size never makes the render be hashed.
+    let small = try RGBAImage(width: 3, height: 2, color: .white)
+    let otherSize = RenderedPixelHash(small)
+    XCTAssertNil(UnchangedReference.read(at: location, matching: small, pixelHash: otherSize))
+    XCTAssertNil(otherSize.computed)
+  }
+
   func testRead_fileStates() throws {
     let package = try TemporaryPackage(self)
     let image = try sampleImage(seed: 4)
