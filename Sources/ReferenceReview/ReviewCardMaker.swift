@@ -18,6 +18,15 @@ struct ReviewCardMaker: Sendable {
     var after: [UInt8]?
     /// For conflicts: the rivals' files, already written by the reading pass.
     var rivals: [ReviewCard.Rival] = []
+    /// For conflicts: rivals that recorded the path unchanged, whose image is the current
+    /// reference's when it still holds `pixels`.
+    var rivalsSeeingTheReference: [ReferenceRival] = []
+  }
+
+  /// A rival that archived no image because it rendered what the reference holds.
+  struct ReferenceRival: Sendable {
+    var rival: ReviewCard.Rival
+    var pixels: SHA256Digest
   }
 
   /// The report's `images/` folder.
@@ -40,7 +49,8 @@ struct ReviewCardMaker: Sendable {
       card.before = try copyCurrentFile(job)
     case .conflict:
       card.before = try copyCurrentFile(job)
-      try addRivalDifference(job, to: &card)
+      card.rivals += try referenceRivals(job)
+      try addRivalDifference(card.rivals, id: job.id, to: &card)
     case .unstable:
       // The two renders take the places of before and after, so every comparison mode shows
       // how the runs differ.
@@ -48,7 +58,7 @@ struct ReviewCardMaker: Sendable {
         card.before = job.rivals[0].image
         card.after = job.rivals[1].image
       }
-      try addRivalDifference(job, to: &card)
+      try addRivalDifference(job.rivals, id: job.id, to: &card)
     case .unchanged:
       break
     }
@@ -90,15 +100,32 @@ struct ReviewCardMaker: Sendable {
     card.comparison = comparison
   }
 
-  /// The difference of a conflict's first two rivals, read back from their files.
-  private func addRivalDifference(_ job: Job, to card: inout ReviewCard) throws(ArchiveError) {
-    let decoded = job.rivals.prefix(2).compactMap { rival in
+  /// The rivals that recorded the path unchanged, each shown with a copy of the current file
+  /// when its pixels are still the ones the rival saw.
+  private func referenceRivals(_ job: Job) throws(ArchiveError) -> [ReviewCard.Rival] {
+    guard !job.rivalsSeeingTheReference.isEmpty, let bytes = currentFile(job.item.path),
+      let image = try? PNGDecoder().decode(bytes)
+    else { return [] }
+    let pixels = image.pixels.withUnsafeBytes { SHA256Digest(of: $0) }
+    var rivals: [ReviewCard.Rival] = []
+    for seeing in job.rivalsSeeingTheReference where seeing.pixels == pixels {
+      try FileSystem.write(bytes, to: images.appendingPathComponent(seeing.rival.image.file))
+      rivals.append(seeing.rival)
+    }
+    return rivals
+  }
+
+  /// The difference of the first two rivals, read back from their files.
+  private func addRivalDifference(_ rivals: [ReviewCard.Rival], id: Int, to card: inout ReviewCard)
+    throws(ArchiveError)
+  {
+    let decoded = rivals.prefix(2).compactMap { rival in
       (try? FileSystem.read(images.appendingPathComponent(rival.image.file)))
         .flatMap { try? PNGDecoder().decode($0) }
     }
     guard decoded.count == 2 else { return }
     let (meta, difference, comparison) = try compare(
-      decoded[1], to: decoded[0], file: "\(job.id)-difference.png")
+      decoded[1], to: decoded[0], file: "\(id)-difference.png")
     card.meta.insert("between the first two: " + meta, at: 0)
     card.difference = difference
     card.comparison = comparison

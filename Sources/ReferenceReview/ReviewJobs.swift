@@ -81,13 +81,20 @@ struct ReviewJobs {
     for item in conflicts {
       let id = nextID
       var job = job(item, meta: meta(item), after: nil)
-      job.rivals = item.rivals.enumerated().compactMap { position, rival in
+      for (position, rival) in item.rivals.enumerated() {
         let file = "\(id)-rival-\(position).png"
-        guard written.contains(file) else { return nil }
         let inventory = plan.inventories[rival.sourceIndex]
-        return ReviewCard.Rival(
+        var shown = ReviewCard.Rival(
           label: "\(inventory.source.description) (\(inventory.workerSummary))",
           image: .init(file: file, width: rival.image.width, height: rival.image.height))
+        if written.contains(file) {
+          job.rivals.append(shown)
+        } else if !rival.image.isArchived {
+          // A run that recorded the path unchanged archived no image: it saw the reference's
+          // pixels, which the card maker copies from the destination when they still are.
+          shown.label += ", recorded unchanged"
+          job.rivalsSeeingTheReference.append(.init(rival: shown, pixels: rival.image.pixelSHA256))
+        }
       }
       try body(job)
     }

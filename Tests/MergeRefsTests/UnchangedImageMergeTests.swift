@@ -138,6 +138,50 @@ final class UnchangedImageMergeTests: XCTestCase {
     assertTreesEqual(try snapshot(destination), before)
   }
 
+  func testReport_archivedAndUnchangedDisagree_theConflictShowsTheReferenceAsTheUnchangedSide()
+    throws
+  {
+    let pixels = try noiseImage(seed: 8)
+    let unchanged = try unchangedRun(pixels)
+    var changed = ArchiveBuilder(host: "host-b", generatedAt: day(3))
+    let changedPNG = try changed.add(path("same"), try changingPixels(pixels, count: 3))
+    let changedURL = try write(changed, "changed.zip")
+    let report = root.appendingPathComponent("report")
+
+    let result = try MergeInProcess.run([
+      "--dry-run", "--report", report.path, unchanged.path, changedURL.path, destination.path,
+    ])
+
+    XCTAssertEqual(result.status, 2, result.all)
+    let text = try String(
+      contentsOf: report.appendingPathComponent("review-data.js"), encoding: .utf8)
+    let start = try XCTUnwrap(text.firstIndex(of: "{"))
+    let json = text[start...].dropLast(2)
+    let data = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    let card = try XCTUnwrap((data["cards"] as? [[String: Any]])?.first)
+    XCTAssertEqual(card["outcome"] as? String, "conflict")
+    let rivals = try XCTUnwrap(card["rivals"] as? [[String: Any]])
+    XCTAssertEqual(rivals.count, 2, "both sides, the one that recorded the path unchanged too")
+    func bytes(_ rival: [String: Any]) throws -> [UInt8] {
+      let image = try XCTUnwrap(rival["image"] as? [String: Any])
+      let source = try XCTUnwrap(image["src"] as? String)
+      return Array(try Data(contentsOf: report.appendingPathComponent(source)))
+    }
+    let labels = rivals.compactMap { $0["label"] as? String }
+    func rival(labelled part: String) throws -> [String: Any] {
+      let found = rivals.first { ($0["label"] as? String)?.contains(part) == true }
+      return try XCTUnwrap(found, "\(labels)")
+    }
+    let unchangedSide = try rival(labelled: "recorded unchanged")
+    XCTAssertEqual(
+      try bytes(unchangedSide), Array(try Data(contentsOf: inDestination(path("same")))),
+      "the unchanged side is the current reference")
+    let archivedSide = try rival(labelled: "/changed.zip")
+    XCTAssertEqual(try bytes(archivedSide), changedPNG)
+    XCTAssertEqual(card["changedPixels"] as? Int, 3, "the difference between the two sides")
+  }
+
   func testMerge_archivedAndUnchangedAgree_archivedCopyLandsWhenTheDestinationChanged() throws {
     let pixels = try noiseImage(seed: 9)
     let unchanged = try unchangedRun(pixels)
