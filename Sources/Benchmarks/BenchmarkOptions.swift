@@ -20,13 +20,16 @@ struct BenchmarkOptions {
   var encodeSetting: String?
   /// With `--encode-only`: noise, a flat image and text as well as the screenshot.
   var hardCases = false
+  /// With `--encode-only`: PNG files whose pixels are encoded as well (real screenshots).
+  var encodeFiles: [String] = []
   /// The node script that times pixelmatch.
   var pixelmatchScript = "Scripts/pixelmatch-timing.mjs"
 
   static let usage = """
     usage: Benchmarks [--repetitions N] [--size PIXELS] [--keep-images DIR] [--anchors DIR]
                       [--comparisons-only] [--review-difference]
-                      [--encode-only [--setting fast|small|fastest] [--hard-cases]]
+                      [--encode-only [--setting fast|small|fastest] [--hard-cases]
+                                     [--file PNG]...]
 
     Measures ReferenceImageCore on screenshot-like images against memcmp, pixelmatch's
     JavaScript (with node), ImageMagick's `compare -metric AE` and libpng, in the same run.
@@ -44,7 +47,8 @@ struct BenchmarkOptions {
                          encode) against decoding the two PNGs, 800×600, one core
       --encode-only      only PNG encoding of the screenshot (every setting, and libpng), for
                          profiling with perf; --setting keeps only that setting;
-                         --hard-cases adds noise, a flat image and text
+                         --hard-cases adds noise, a flat image and text; each --file adds
+                         the pixels of a PNG file (a real screenshot, say)
     """
 
   /// Parses arguments (without the program name).
@@ -76,6 +80,8 @@ struct BenchmarkOptions {
         options.encodeOnly = true
       case "--hard-cases":
         options.hardCases = true
+      case "--file":
+        options.encodeFiles.append(try value(argument))
       case "--setting":
         options.encodeSetting = try value(argument)
       case "--review-difference":

@@ -11,7 +11,8 @@ enum EncodeBenchmark {
   ///   - repetitions: Measured repetitions per figure.
   ///   - only: One setting's name; every setting when nil.
   ///   - hardCases: Also noise, a flat image and text, besides the screenshot.
-  static func run(side: Int, repetitions: Int, only: String?, hardCases: Bool) {
+  ///   - files: PNG files whose decoded pixels are encoded too.
+  static func run(side: Int, repetitions: Int, only: String?, hardCases: Bool, files: [String]) {
     let screenshot = Screenshot(width: side, height: side, seed: 2026).image
     var images = [("screenshot", screenshot)]
     if hardCases {
@@ -24,6 +25,15 @@ enum EncodeBenchmark {
         ),
         ("text", text(side: side)),
       ]
+    }
+    for path in files {
+      guard let bytes = FileManager.default.contents(atPath: path),
+        let image = try? PNGDecoder().decode([UInt8](bytes))
+      else {
+        print("error: \(path) is not a PNG file this package decodes")
+        exit(1)
+      }
+      images.append(("\((path as NSString).lastPathComponent), \(image.width)×\(image.height)", image))
     }
     print(
       "PNG encode, \(side)×\(side) images, median of \(repetitions) after 1 warm-up, "

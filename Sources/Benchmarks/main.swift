@@ -52,7 +52,7 @@ let loadAtStart = loadAverage()
 if options.encodeOnly {
   EncodeBenchmark.run(
     side: options.side, repetitions: options.repetitions, only: options.encodeSetting,
-    hardCases: options.hardCases)
+    hardCases: options.hardCases, files: options.encodeFiles)
   exit(0)
 }
 
