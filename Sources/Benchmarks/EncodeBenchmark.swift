@@ -33,7 +33,8 @@ enum EncodeBenchmark {
         print("error: \(path) is not a PNG file this package decodes")
         exit(1)
       }
-      images.append(("\((path as NSString).lastPathComponent), \(image.width)×\(image.height)", image))
+      images.append(
+        ("\((path as NSString).lastPathComponent), \(image.width)×\(image.height)", image))
     }
     print(
       "PNG encode, \(side)×\(side) images, median of \(repetitions) after 1 warm-up, "
