@@ -38,12 +38,7 @@ final class CopiedMergeRefsTests: XCTestCase {
   /// The review data with what differs from run to run (the report's id, the time, the
   /// program's own path in the command) set aside.
   private func comparableData(_ script: String) throws -> NSDictionary {
-    let prefix = "window.REFERENCE_REVIEW = "
-    XCTAssertTrue(script.hasPrefix(prefix), String(script.prefix(80)))
-    XCTAssertTrue(script.hasSuffix(";\n"))
-    let trimmed = script.dropFirst(prefix.count).dropLast(2)
-    var data = try XCTUnwrap(
-      try JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any])
+    var data = try ReviewDataScript.object(of: script)
     data["id"] = nil
     data["generatedAt"] = nil
     var command = try XCTUnwrap(data["command"] as? [String])
@@ -54,14 +49,8 @@ final class CopiedMergeRefsTests: XCTestCase {
   }
 
   /// A single-file page cut into the page around its data, and its data.
-  private func splitSingleFile(_ url: URL) throws -> (page: String, data: String) {
-    let text = try String(contentsOf: url, encoding: .utf8)
-    let start = try XCTUnwrap(text.range(of: "<script>\nwindow.REFERENCE_REVIEW = "))
-    let end = try XCTUnwrap(text.range(of: ";\n</script>", range: start.upperBound..<text.endIndex))
-    return (
-      String(text[..<start.lowerBound]) + String(text[end.upperBound...]),
-      "window.REFERENCE_REVIEW = " + text[start.upperBound..<end.lowerBound] + ";\n"
-    )
+  private func splitSingleFile(_ url: URL) throws -> (page: String, script: String) {
+    try ReviewDataScript.splitSingleFile(String(contentsOf: url, encoding: .utf8))
   }
 
   func testCopiedBinary_noBuildFolderBesideIt_writesTheSameReports() throws {
@@ -123,12 +112,8 @@ final class CopiedMergeRefsTests: XCTestCase {
         try Data(contentsOf: builtFolder.appendingPathComponent("images/\(image)")), image)
     }
     XCTAssertEqual(
-      try comparableData(
-        String(
-          contentsOf: copiedFolder.appendingPathComponent("review-data.js"), encoding: .utf8)),
-      try comparableData(
-        String(contentsOf: builtFolder.appendingPathComponent("review-data.js"), encoding: .utf8))
-    )
+      try comparableData(ReviewDataScript.text(inReport: copiedFolder)),
+      try comparableData(ReviewDataScript.text(inReport: builtFolder)))
 
     let copiedFile = try splitSingleFile(root.appendingPathComponent("copied-review.html"))
     let builtFile = try splitSingleFile(root.appendingPathComponent("built-review.html"))
@@ -137,6 +122,6 @@ final class CopiedMergeRefsTests: XCTestCase {
       let text = try XCTUnwrap(String(data: bytes, encoding: .utf8), name)
       XCTAssertTrue(copiedFile.page.contains(text), "\(name) inlined")
     }
-    XCTAssertEqual(try comparableData(copiedFile.data), try comparableData(builtFile.data))
+    XCTAssertEqual(try comparableData(copiedFile.script), try comparableData(builtFile.script))
   }
 }

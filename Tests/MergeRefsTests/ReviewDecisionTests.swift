@@ -45,13 +45,7 @@ final class ReviewDecisionTests: XCTestCase {
     XCTAssertTrue(dryRun.output.contains("2 added, 2 updated"), dryRun.output)
     XCTAssertEqual(try snapshot(destination), before, "a dry run writes nothing")
 
-    let text = try String(
-      contentsOf: review.appendingPathComponent("review-data.js"), encoding: .utf8)
-    let prefix = "window.REFERENCE_REVIEW = "
-    XCTAssertTrue(text.hasPrefix(prefix) && text.hasSuffix(";\n"))
-    let data = try XCTUnwrap(
-      try JSONSerialization.jsonObject(with: Data(text.dropFirst(prefix.count).dropLast(2).utf8))
-        as? [String: Any])
+    let data = try ReviewDataScript.object(inReport: review)
     let cards = try XCTUnwrap(data["cards"] as? [[String: Any]])
     let decidable = cards.filter { ["added", "updated"].contains($0["outcome"] as? String) }
       .compactMap { $0["path"] as? String }.sorted()

@@ -445,7 +445,7 @@ final class ReviewPageTests: XCTestCase {
     }
     let report = Report(
       index: folder.appendingPathComponent("index.html"),
-      cards: try reviewData(folder.appendingPathComponent("review-data.js")))
+      cards: try reviewData(folder))
     XCTAssertEqual(
       report.cards.map { "\($0.path) \($0.outcome)" }.sorted(),
       expected.map { "\($0.path) \($0.outcome)" }.sorted(), "the report holds every change")
@@ -477,15 +477,11 @@ final class ReviewPageTests: XCTestCase {
     return try RGBAImage(width: width, height: height, pixels: pixels)
   }
 
-  /// The cards of a review-data.js: one statement assigning JSON to window.REFERENCE_REVIEW.
-  private func reviewData(_ url: URL) throws -> [ReportCard] {
+  /// The cards of a report folder's review data.
+  private func reviewData(_ report: URL) throws -> [ReportCard] {
     struct Data: Decodable { var cards: [ReportCard] }
-    var text = try String(contentsOf: url, encoding: .utf8)
-    let prefix = "window.REFERENCE_REVIEW = "
-    XCTAssertTrue(text.hasPrefix(prefix), "\(url.path) starts \(text.prefix(40))")
-    text.removeFirst(prefix.count)
-    while text.last == "\n" || text.last == ";" { text.removeLast() }
-    return try JSONDecoder().decode(Data.self, from: Foundation.Data(text.utf8)).cards
+    let script = try ReviewDataScript.text(inReport: report)
+    return try JSONDecoder().decode(Data.self, from: ReviewDataScript.json(of: script)).cards
   }
 
   // MARK: The driver

@@ -56,16 +56,6 @@ final class ReviewReportTests: XCTestCase {
     return try RGBAImage(width: image.width, height: image.height, pixels: pixels)
   }
 
-  /// The object of `window.REFERENCE_REVIEW = {...};`.
-  private func reviewData(_ text: String) throws -> [String: Any] {
-    let prefix = "window.REFERENCE_REVIEW = "
-    XCTAssertTrue(text.hasPrefix(prefix), String(text.prefix(80)))
-    XCTAssertTrue(text.hasSuffix(";\n"))
-    let json = text.dropFirst(prefix.count).dropLast(2)
-    return try XCTUnwrap(
-      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-  }
-
   private func cards(_ data: [String: Any]) throws -> [String: [String: Any]] {
     let list = try XCTUnwrap(data["cards"] as? [[String: Any]])
     return Dictionary(uniqueKeysWithValues: list.map { ($0["path"] as! String, $0) })
@@ -137,8 +127,7 @@ final class ReviewReportTests: XCTestCase {
       try FileManager.default.contentsOfDirectory(atPath: report.path).sorted(),
       (["images", "index.html", "review-data.js", "review.css"] + Self.pageScripts).sorted(),
       "the page's files and the data; not the type check's types.d.ts and tsconfig.json")
-    let data = try reviewData(
-      try String(contentsOf: report.appendingPathComponent("review-data.js"), encoding: .utf8))
+    let data = try ReviewDataScript.object(inReport: report)
     XCTAssertEqual(data["version"] as? Int, 1)
     XCTAssertEqual((data["id"] as? String)?.count, 32)
     XCTAssertEqual(data["destination"] as? String, fixture.destination.path)
@@ -270,10 +259,7 @@ final class ReviewReportTests: XCTestCase {
     }
     XCTAssertEqual(inlined, inlined.sorted(), "the scripts in the order index.html loads them")
     XCTAssertFalse(page.contains("src=\"review"), "no file is loaded from beside the page")
-    let start = try XCTUnwrap(page.range(of: "<script>\nwindow.REFERENCE_REVIEW = "))
-    let end = try XCTUnwrap(page.range(of: ";\n</script>", range: start.upperBound..<page.endIndex))
-    let data = try reviewData(
-      "window.REFERENCE_REVIEW = " + page[start.upperBound..<end.lowerBound] + ";\n")
+    let data = try ReviewDataScript.object(of: ReviewDataScript.splitSingleFile(page).script)
     let cards = try cards(data)
     XCTAssertEqual(cards.count, 6, "3 updated, 2 added, 1 orphan")
     let after = try XCTUnwrap((cards[path("added")]?["after"] as? [String: Any])?["src"] as? String)
@@ -291,8 +277,7 @@ final class ReviewReportTests: XCTestCase {
       ["--dry-run", "--report", report.path] + sources.map(\.path) + [fixture.destination.path]
     }
     XCTAssertEqual(try MergeRefs.run(arguments(fixture.archives)).status, 2)
-    let firstData = try String(
-      contentsOf: report.appendingPathComponent("review-data.js"), encoding: .utf8)
+    let firstData = try ReviewDataScript.text(inReport: report)
     // A second archive alone: fewer cards; the old images must be gone, not mixed in.
     var later = ArchiveBuilder(host: "later", generatedAt: day(3))
     // In another folder, so the first folder's files are not its orphans.
@@ -302,9 +287,9 @@ final class ReviewReportTests: XCTestCase {
       .appendingPathComponent("later.zip")
     try later.write(to: laterArchive)
     XCTAssertEqual(try MergeRefs.run(arguments([laterArchive])).status, 0)
-    let data = try reviewData(
-      try String(contentsOf: report.appendingPathComponent("review-data.js"), encoding: .utf8))
-    XCTAssertNotEqual(try reviewData(firstData)["id"] as? String, data["id"] as? String)
+    let data = try ReviewDataScript.object(inReport: report)
+    XCTAssertNotEqual(
+      try ReviewDataScript.object(of: firstData)["id"] as? String, data["id"] as? String)
     XCTAssertEqual(Array(try cards(data).keys), [only])
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(

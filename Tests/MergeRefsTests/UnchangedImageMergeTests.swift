@@ -153,13 +153,7 @@ final class UnchangedImageMergeTests: XCTestCase {
     ])
 
     XCTAssertEqual(result.status, 2, result.all)
-    let text = try String(
-      contentsOf: report.appendingPathComponent("review-data.js"), encoding: .utf8)
-    let start = try XCTUnwrap(text.firstIndex(of: "{"))
-    let json = text[start...].dropLast(2)
-    let data = try XCTUnwrap(
-      try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-    let card = try XCTUnwrap((data["cards"] as? [[String: Any]])?.first)
+    let card = try XCTUnwrap(ReviewDataScript.cards(inReport: report).first)
     XCTAssertEqual(card["outcome"] as? String, "conflict")
     let rivals = try XCTUnwrap(card["rivals"] as? [[String: Any]])
     XCTAssertEqual(rivals.count, 2, "both sides, the one that recorded the path unchanged too")

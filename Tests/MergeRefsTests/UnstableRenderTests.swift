@@ -90,8 +90,7 @@ final class UnstableRenderTests: XCTestCase {
     XCTAssertTrue(
       result.output.contains("::error::unstable: replicated runs rendered \(flaky) differently"),
       result.output)
-    let data = try String(
-      contentsOf: report.appendingPathComponent("review-data.js"), encoding: .utf8)
+    let data = try ReviewDataScript.text(inReport: report)
     XCTAssertTrue(data.contains("\"outcome\":\"unstable\""), data)
     XCTAssertTrue(data.contains("replicated runs of this test rendered different pixels"), data)
   }
