@@ -1,7 +1,8 @@
 import CSpng
 import Foundation
 
-/// Encodes an `RGBAImage` as an 8-bit RGBA PNG with libspng (`spng_encode_image`).
+/// Encodes an `RGBAImage` as an 8-bit RGBA PNG: `.fast` with `BandedPNGWriter`, `.small` with
+/// libspng (`spng_encode_image`).
 ///
 /// The output is deterministic: the same pixels and setting always give the same bytes, and no
 /// time or text chunk is written. Every file carries a `PNGPixelDigest` chunk (`riDG`) just
@@ -14,10 +15,11 @@ public struct PNGEncoder: Sendable {
     /// runs encode thousands of images.
     ///
     /// `Benchmarks --encode-only --hard-cases` (run by `Scripts/benchmark-generation`) on a
-    /// 4 Mpx screenshot-like image, 2 cores: 18.9 ms for 631,605 bytes, where libspng's
-    /// single-threaded encoding at zlib level 3 took 76.4 ms for 663,182 bytes in the same run
-    /// (4.0×), and `.small` 322 ms for 567,552 bytes. On noise, a flat image, text and real
-    /// screenshots the speed-up was 3.0–6.2×, the files 15% smaller to 7% larger; all figures
+    /// 4 Mpx screenshot-like image, 2 cores: 16.9 ms for 631,605 bytes, where libspng's
+    /// single-threaded encoding at zlib level 3 took 63.3 ms for 663,182 bytes in the same run
+    /// (3.75×), and `.small` 252 ms for 567,552 bytes. On noise, a flat image and text the
+    /// speed-up was 4.9–6.6×; on real renders of 0.04–1.1 Mpx 1.7–4.2× (a small image has few
+    /// bands to share out); the files 73% smaller (flat) to 7% larger. All figures, with commands,
     /// are in `Documentation/Benchmarks.md`. Adaptive filtering is what makes `.small` slow:
     /// libspng scores all five filters on every row.
     case fast

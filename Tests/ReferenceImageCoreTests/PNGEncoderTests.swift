@@ -197,7 +197,7 @@ final class PNGEncoderTests: XCTestCase {
   ) {
     let errorURL = FileManager.default.temporaryDirectory
       .appendingPathComponent("PNGEncoderTests-stderr-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: errorURL) }
     let errorHandle = try FileHandle(forWritingTo: errorURL)
     defer { try? errorHandle.close() }
