@@ -3,12 +3,80 @@ import ReferenceImageCore
 
 /// Deterministic, screenshot-like procedural images: a two-colour gradient background, flat
 /// cards, anti-aliased discs, a chart line and rows of "text" bars, all varying with the seed,
-/// so PNGs compress like real renders rather than like flat colour.
+/// so PNGs compress like real renders rather than like flat colour. The hard cases of an
+/// encoder stand beside them: noise (incompressible), a flat image (long runs) and dense text.
 enum Scene {
   static let width = 800
   static let height = 600
 
-  static func render(seed: Int) -> RGBAImage {
+  /// What an image holds.
+  enum Kind: CaseIterable {
+    case screenshot, noise, flat, text
+  }
+
+  static func render(seed: Int, kind: Kind = .screenshot) -> RGBAImage {
+    switch kind {
+    case .screenshot: screenshot(seed: seed)
+    case .noise: noise(seed: seed)
+    case .flat: flat(seed: seed)
+    case .text: text(seed: seed)
+    }
+  }
+
+  /// Every byte random, alpha included.
+  static func noise(seed: Int) -> RGBAImage {
+    var random = SplitMix(state: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 2)
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    for index in stride(from: 0, to: pixels.count, by: 8) {
+      withUnsafeBytes(of: random.next().littleEndian) { bytes in
+        for offset in 0..<8 { pixels[index + offset] = bytes[offset] }
+      }
+    }
+    return try! RGBAImage(width: width, height: height, pixels: pixels)
+  }
+
+  /// One background colour and three large flat panels.
+  static func flat(seed: Int) -> RGBAImage {
+    var random = SplitMix(state: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 3)
+    let background = (random.byte(), random.byte(), random.byte())
+    var pixels = [UInt8](repeating: 255, count: width * height * 4)
+    pixels.withUnsafeMutableBufferPointer { buffer in
+      let p = buffer.baseAddress!
+      fill(p, x: 0, y: 0, w: width, h: height, color: background)
+      for _ in 0..<3 {
+        fill(
+          p, x: random.int(below: width / 2), y: random.int(below: height / 2),
+          w: width / 4 + random.int(below: width / 4),
+          h: height / 4 + random.int(below: height / 4),
+          color: (random.byte(), random.byte(), random.byte()))
+      }
+    }
+    return try! RGBAImage(width: width, height: height, pixels: pixels)
+  }
+
+  /// A page of small glyphs: rows of one-pixel strokes of random height and spacing on white.
+  static func text(seed: Int) -> RGBAImage {
+    var random = SplitMix(state: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 4)
+    var pixels = [UInt8](repeating: 255, count: width * height * 4)
+    pixels.withUnsafeMutableBufferPointer { buffer in
+      let p = buffer.baseAddress!
+      for line in 0..<(height / 12) {
+        var x = 8 + random.int(below: 8)
+        while x < width - 8 {
+          for _ in 0..<(2 + random.int(below: 4)) {
+            let tall = 3 + random.int(below: 6)
+            let shade = UInt8(random.int(below: 96))
+            fill(p, x: x, y: line * 12 + 9 - tall, w: 1, h: tall, color: (shade, shade, shade))
+            x += 1 + random.int(below: 2)
+          }
+          x += 3 + random.int(below: 3)
+        }
+      }
+    }
+    return try! RGBAImage(width: width, height: height, pixels: pixels)
+  }
+
+  static func screenshot(seed: Int) -> RGBAImage {
     var random = SplitMix(state: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1)
     var pixels = [UInt8](repeating: 255, count: width * height * 4)
     pixels.withUnsafeMutableBufferPointer { buffer in

@@ -14,11 +14,18 @@ final class SceneTests: XCTestCase {
     ProcessInfo.processInfo.environment["GENERATION_BENCH_CHANGED_PERCENT"].flatMap { Int($0) }
     ?? 0
 
+  /// `GENERATION_BENCH_SCENES=hard`: each test's images take turns among a screenshot, noise,
+  /// a flat image and text, the encoder's hard cases; otherwise every image is a screenshot.
+  static let kinds: [Scene.Kind] =
+    ProcessInfo.processInfo.environment["GENERATION_BENCH_SCENES"] == "hard"
+    ? Scene.Kind.allCases : [.screenshot]
+
   private func renderBatch(_ test: Int) {
     let variant = test < Self.changedTests ? 500_000 : 0
     for image in 0..<Self.imagesPerTest {
       let name = String(format: "t%03d/i%02d", test, image)
-      assertImage(Scene.render(seed: variant + test * 1000 + image), named: name)
+      let kind = Self.kinds[image % Self.kinds.count]
+      assertImage(Scene.render(seed: variant + test * 1000 + image, kind: kind), named: name)
     }
   }
 
