@@ -138,19 +138,11 @@ enum ArchiveMergeFuzz {
 }
 
 #if FUZZING
-  @_cdecl("LLVMFuzzerTestOneInput")
-  public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    ArchiveMergeFuzz.run([UInt8](UnsafeRawBufferPointer(start: start, count: count)))
-    return 0
-  }
-
-  /// Starts libFuzzer (see `FuzzSupport.runLibFuzzer`).
+  /// Starts libFuzzer on this target's checks (see `FuzzSupport.runLibFuzzer`).
   @_cdecl("FuzzArchiveMerge_main")
-  public func fuzzerMain(
-    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
-  ) -> CInt {
-    FuzzSupport.runLibFuzzer(argc, argv) { start, count in fuzz(start, count) }
-  }
+  public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>)
+    -> CInt
+  { FuzzSupport.runLibFuzzer(argc, argv, ArchiveMergeFuzz.run) }
 #else
   @main
   struct FuzzArchiveMergeReplay {

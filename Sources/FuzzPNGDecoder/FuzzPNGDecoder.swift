@@ -41,19 +41,11 @@ enum PNGDecoderFuzz {
 }
 
 #if FUZZING
-  @_cdecl("LLVMFuzzerTestOneInput")
-  public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    PNGDecoderFuzz.run([UInt8](UnsafeRawBufferPointer(start: start, count: count)))
-    return 0
-  }
-
-  /// Starts libFuzzer (see `FuzzSupport.runLibFuzzer`).
+  /// Starts libFuzzer on this target's checks (see `FuzzSupport.runLibFuzzer`).
   @_cdecl("FuzzPNGDecoder_main")
-  public func fuzzerMain(
-    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
-  ) -> CInt {
-    FuzzSupport.runLibFuzzer(argc, argv) { start, count in fuzz(start, count) }
-  }
+  public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>)
+    -> CInt
+  { FuzzSupport.runLibFuzzer(argc, argv, PNGDecoderFuzz.run) }
 #else
   @main
   struct FuzzPNGDecoderReplay {

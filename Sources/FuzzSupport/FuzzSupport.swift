@@ -46,17 +46,29 @@ public enum FuzzSupport {
     _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt
   ) -> CInt
 
+  /// The running target's checks: a C callback cannot capture them, so `runLibFuzzer` keeps
+  /// them here before the driver starts. One target runs per process.
+  nonisolated(unsafe) private var fuzzTarget: ([UInt8]) -> Void = { _ in }
+
+  /// libFuzzer's entry point for one input, for every target.
+  @_cdecl("LLVMFuzzerTestOneInput")
+  public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    fuzzTarget([UInt8](UnsafeRawBufferPointer(start: start, count: count)))
+    return 0
+  }
+
   extension FuzzSupport {
-    /// Starts libFuzzer's driver. SwiftPM links an executable's `main` to `<target>_main` (so
-    /// tests can import executables), which hides libFuzzer's own `main`; each target's
-    /// `<target>_main` calls this instead.
+    /// Starts libFuzzer's driver on a target's checks. SwiftPM links an executable's `main` to
+    /// `<target>_main` (so tests can import executables), which hides libFuzzer's own `main`;
+    /// each target's `<target>_main` calls this instead.
     public static func runLibFuzzer(
       _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
-      _ callback: @convention(c) (UnsafeRawPointer, Int) -> CInt
+      _ check: @escaping ([UInt8]) -> Void
     ) -> CInt {
+      fuzzTarget = check
       var argc = argc
       var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = argv
-      return runFuzzerDriver(&argc, &argv, callback)
+      return runFuzzerDriver(&argc, &argv) { start, count in fuzzOneInput(start, count) }
     }
   }
 #endif
