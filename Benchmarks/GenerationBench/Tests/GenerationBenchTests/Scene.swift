@@ -25,24 +25,19 @@ enum Scene {
 
   /// Every byte random, alpha included.
   static func noise(seed: Int) -> RGBAImage {
-    var random = SplitMix(state: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 2)
-    var pixels = [UInt8](repeating: 0, count: width * height * 4)
-    for index in stride(from: 0, to: pixels.count, by: 8) {
-      withUnsafeBytes(of: random.next().littleEndian) { bytes in
-        for offset in 0..<8 { pixels[index + offset] = bytes[offset] }
+    canvas(seed: seed, stream: 2) { p, random in
+      for index in stride(from: 0, to: width * height * 4, by: 8) {
+        (p + index).withMemoryRebound(to: UInt64.self, capacity: 1) { word in
+          word.pointee = random.next().littleEndian
+        }
       }
     }
-    return try! RGBAImage(width: width, height: height, pixels: pixels)
   }
 
   /// One background colour and three large flat panels.
   static func flat(seed: Int) -> RGBAImage {
-    var random = SplitMix(state: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 3)
-    let background = (random.byte(), random.byte(), random.byte())
-    var pixels = [UInt8](repeating: 255, count: width * height * 4)
-    pixels.withUnsafeMutableBufferPointer { buffer in
-      let p = buffer.baseAddress!
-      fill(p, x: 0, y: 0, w: width, h: height, color: background)
+    canvas(seed: seed, stream: 3) { p, random in
+      fill(p, x: 0, y: 0, w: width, h: height, color: (random.byte(), random.byte(), random.byte()))
       for _ in 0..<3 {
         fill(
           p, x: random.int(below: width / 2), y: random.int(below: height / 2),
@@ -51,15 +46,11 @@ enum Scene {
           color: (random.byte(), random.byte(), random.byte()))
       }
     }
-    return try! RGBAImage(width: width, height: height, pixels: pixels)
   }
 
   /// A page of small glyphs: rows of one-pixel strokes of random height and spacing on white.
   static func text(seed: Int) -> RGBAImage {
-    var random = SplitMix(state: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 4)
-    var pixels = [UInt8](repeating: 255, count: width * height * 4)
-    pixels.withUnsafeMutableBufferPointer { buffer in
-      let p = buffer.baseAddress!
+    canvas(seed: seed, stream: 4) { p, random in
       for line in 0..<(height / 12) {
         var x = 8 + random.int(below: 8)
         while x < width - 8 {
@@ -73,14 +64,10 @@ enum Scene {
         }
       }
     }
-    return try! RGBAImage(width: width, height: height, pixels: pixels)
   }
 
   static func screenshot(seed: Int) -> RGBAImage {
-    var random = SplitMix(state: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1)
-    var pixels = [UInt8](repeating: 255, count: width * height * 4)
-    pixels.withUnsafeMutableBufferPointer { buffer in
-      let p = buffer.baseAddress!
+    canvas(seed: seed, stream: 1) { p, random in
       let top = (random.byte(), random.byte(), random.byte())
       let bottom = (random.byte(), random.byte(), random.byte())
       for y in 0..<height {
@@ -124,6 +111,16 @@ enum Scene {
         }
       }
     }
+  }
+
+  /// An opaque white canvas, painted with random numbers from the seed (each kind of scene on
+  /// a stream of its own).
+  private static func canvas(
+    seed: Int, stream: UInt64, _ paint: (UnsafeMutablePointer<UInt8>, inout SplitMix) -> Void
+  ) -> RGBAImage {
+    var random = SplitMix(state: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ stream)
+    var pixels = [UInt8](repeating: 255, count: width * height * 4)
+    pixels.withUnsafeMutableBufferPointer { paint($0.baseAddress!, &random) }
     return try! RGBAImage(width: width, height: height, pixels: pixels)
   }
 
