@@ -140,9 +140,11 @@ enum ArchiveMergeFuzz {
 #if FUZZING
   /// Starts libFuzzer on this target's checks (see `FuzzSupport.runLibFuzzer`).
   @_cdecl("FuzzArchiveMerge_main")
-  public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>)
-    -> CInt
-  { FuzzSupport.runLibFuzzer(argc, argv, ArchiveMergeFuzz.run) }
+  public func fuzzerMain(
+    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+  ) -> CInt {
+    FuzzSupport.runLibFuzzer(argc, argv, ArchiveMergeFuzz.run)
+  }
 #else
   @main
   struct FuzzArchiveMergeReplay {

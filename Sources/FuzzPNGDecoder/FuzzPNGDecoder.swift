@@ -43,9 +43,11 @@ enum PNGDecoderFuzz {
 #if FUZZING
   /// Starts libFuzzer on this target's checks (see `FuzzSupport.runLibFuzzer`).
   @_cdecl("FuzzPNGDecoder_main")
-  public func fuzzerMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>)
-    -> CInt
-  { FuzzSupport.runLibFuzzer(argc, argv, PNGDecoderFuzz.run) }
+  public func fuzzerMain(
+    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+  ) -> CInt {
+    FuzzSupport.runLibFuzzer(argc, argv, PNGDecoderFuzz.run)
+  }
 #else
   @main
   struct FuzzPNGDecoderReplay {
