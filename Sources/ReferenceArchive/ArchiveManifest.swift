@@ -121,6 +121,44 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     }
   }
 
+  /// One assertion's use of a reference path: which test asked for it, where, and what came of
+  /// it. A reference has one owner: `merge-refs` names both tests when two tests of the same runs
+  /// use one path, and a later run's use of a path supersedes an earlier run's render of it.
+  public struct ReferenceUse: Codable, Sendable, Equatable {
+    /// What the assertion did with the reference.
+    public enum Verdict: String, Codable, Sendable {
+      /// It compared the render with the reference, and they matched.
+      case passed
+      /// It compared, and they did not match, or there was no usable reference.
+      case failed
+      /// It recorded the render (mode `all`, or a reference that `missing` recorded).
+      case recorded
+    }
+
+    /// The reference's path relative to the package root, with `/` separators.
+    public var path: String
+    /// The test, named as in `images[].test`.
+    public var test: String
+    /// The assertion's file, relative to the package root.
+    public var file: String
+    /// The assertion's line.
+    public var line: Int
+    /// What came of it.
+    public var verdict: Verdict
+
+    /// Creates a record of one use.
+    public init(path: String, test: String, file: String, line: Int, verdict: Verdict) {
+      self.path = path
+      self.test = test
+      self.file = file
+      self.line = line
+      self.verdict = verdict
+    }
+
+    /// "ShapeTests.testRing (Tests/ShapeTests/ShapeTests.swift:12)", for messages.
+    public var place: String { "\(test) (\(file):\(line))" }
+  }
+
   /// How long one test took in a run, by its `swift test list` name.
   public struct TestDuration: Codable, Sendable, Equatable {
     /// The test's name as `swift test list` prints it: `Module.Class/testMethod` for XCTest.
@@ -200,8 +238,14 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   public var formatVersion: Int
   /// The name and version of the library that wrote the archive.
   public var toolVersion: String
-  /// A unique id of the run (one per test process).
+  /// A unique id of the test process.
   public var runID: String
+  /// The identity of the run this process belongs to: one `swift test` invocation (every
+  /// worker of `swift test --parallel`, both frameworks), or one `reference-shards` plan
+  /// (`IMAGE_GENERATION_RUN`). `merge-refs` orders the runs of one host by their processes'
+  /// start and lets a later run supersede an earlier run's render of a path. Nil in archives of
+  /// older versions: each such archive is a run of its own.
+  public var run: String?
   /// The process that produced the archive.
   public var worker: Worker
   /// The generation mode: `all`, `missing` or `failed`, or `verify` for a verify run that kept
@@ -223,6 +267,9 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   /// Reference paths the run compared against (whether or not it stored a new image), so
   /// `merge-refs` can tell orphans from references that are still in use.
   public var verifiedReferences: [String]
+  /// Every assertion's use of a reference, in the order they ran; nil in archives of older
+  /// versions.
+  public var referenceUses: [ReferenceUse]?
   /// The XCTest tests that finished in this process and how long each took, in the order they
   /// finished; nil in archives of older versions and when no XCTest test ran. Under
   /// `reference-shards run` this is the proof that a test ran, also when it stored no image.
@@ -241,15 +288,17 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
 
   /// Creates a manifest.
   public init(
-    formatVersion: Int = currentFormatVersion, toolVersion: String, runID: String, worker: Worker,
+    formatVersion: Int = currentFormatVersion, toolVersion: String, runID: String,
+    run: String? = nil, worker: Worker,
     mode: String, startedAt: Date, endedAt: Date?, completion: Completion, tests: [String],
     images: [Image], unchangedImages: [UnchangedImage]? = nil, verifiedReferences: [String],
-    testDurations: [TestDuration]? = nil,
+    referenceUses: [ReferenceUse]? = nil, testDurations: [TestDuration]? = nil,
     skippedTests: [String]? = nil, coverage: Coverage? = nil, replicas: Int? = nil
   ) {
     self.formatVersion = formatVersion
     self.toolVersion = toolVersion
     self.runID = runID
+    self.run = run
     self.worker = worker
     self.mode = mode
     self.startedAt = startedAt
@@ -259,6 +308,7 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     self.images = images
     self.unchangedImages = unchangedImages
     self.verifiedReferences = verifiedReferences
+    self.referenceUses = referenceUses
     self.testDurations = testDurations
     self.skippedTests = skippedTests
     self.coverage = coverage

@@ -16,8 +16,20 @@ public enum GenerationContract {
   public static let reencodeVariable = "IMAGE_GENERATION_REENCODE"
   /// `IMAGE_GENERATION_REPLICAS`: how many times the run's tests run on purpose.
   public static let replicasVariable = "IMAGE_GENERATION_REPLICAS"
+  /// `IMAGE_GENERATION_RUN`: the run a test process belongs to, set by `reference-shards` so
+  /// that every shard and replica of one plan is one run; unset, a process's run is the
+  /// `swift test` invocation that started it.
+  public static let runVariable = "IMAGE_GENERATION_RUN"
   /// `IMAGE_REFERENCE_DIR`: a folder inside the package that holds every reference folder.
   public static let referenceFolderVariable = "IMAGE_REFERENCE_DIR"
+
+  /// The name ending of a run record: the manifest of a test process that made image
+  /// assertions but stored no image (a passing verify run), written beside the archives so
+  /// that `merge-refs` knows a later run passed and never lands an earlier run's render.
+  public static let runRecordSuffix = ".record.json"
+  /// How many runs the default output folder keeps: older runs' archives and records are
+  /// removed when a run finishes.
+  public static let runsKeptInDefaultFolder = 10
 
   /// The record `reference-shards run` writes in a shard's output folder.
   public static let shardRecordName = "shard.json"

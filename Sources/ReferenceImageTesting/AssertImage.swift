@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceImageCore
 
 /// Compares a rendered image with its reference, or records it, depending on the generation
@@ -96,7 +97,19 @@ struct ImageAssertion {
     } catch {
       return context.fail("\(error)")
     }
-    coordinator.noteVerified(location)
+    let file = context.packageRelativeFile(packageRoot: location.packageRoot)
+    let use = { (verdict: ArchiveManifest.ReferenceUse.Verdict) in
+      ArchiveManifest.ReferenceUse(
+        path: location.relativePath, test: test, file: file, line: Int(context.line),
+        verdict: verdict)
+    }
+    do {
+      try coordinator.claim(use(.failed), packageRoot: location.packageRoot)
+    } catch {
+      // Recorded all the same, so that the merge names both tests too.
+      coordinator.recordUse(use(.failed))
+      return context.fail("\(error)")
+    }
     let pixelHash = RenderedPixelHash(image)
     let decision = ImageDecision(
       mode: mode,
@@ -105,6 +118,7 @@ struct ImageAssertion {
       unchangedReference: UnchangedReference.read(
         at: location, matching: image, pixelHash: pixelHash),
       reencodes: coordinator.environment.reencodes)
+    coordinator.recordUse(use(decision.verdict))
     perform(decision, at: location, test: test, knownPixelSHA256: pixelHash.computed)
   }
 
@@ -131,12 +145,34 @@ struct ImageAssertion {
     }
     guard let failure = decision.failure else { return }
     let artifacts = writeArtifacts(failure.artifacts, location: location)
-    let keptNote =
-      kept && !failure.isRecorded
-      ? "; the render is kept in this run's archive, which merge-refs --report reviews and lands"
-      : ""
+    let landing = kept ? "; " + landingAdvice(location) : ""
     context.fail(
-      failure.message(at: location, comparison: comparison, artifacts: artifacts) + keptNote)
+      failure.message(at: location, comparison: comparison, artifacts: artifacts) + landing)
+  }
+
+  /// The sentence that ends a failure whose render this run's archive keeps: the command that
+  /// lands exactly that render, pasted into the package root, and the plugin's way.
+  private func landingAdvice(_ location: ReferenceLocation) -> String {
+    let root = location.packageRoot.standardizedFileURL.path
+    let archive = coordinator.archiveLocation(packageRoot: location.packageRoot)
+      .standardizedFileURL.path
+    let archiveWord =
+      archive.hasPrefix(root + "/") ? String(archive.dropFirst(root.count + 1)) : archive
+    let land = ShellWord.line(
+      ["swift", "run", "merge-refs", "--include", location.relativePath, archiveWord, "."])
+    var advice =
+      "the render is kept in this run's archive; to make it the reference, run this in the "
+      + "package root once the tests have finished: \(land)"
+    if let listing = context.listingName(coordinator: coordinator) {
+      let filter = "^" + NSRegularExpression.escapedPattern(for: listing) + "$"
+      let plugin = ShellWord.line(
+        [
+          "swift", "package", "--allow-writing-to-package-directory", "regenerate-references",
+          "--mode", "failed", "--filter", filter,
+        ])
+      advice += " (with the plugin, which renders it again: \(plugin))"
+    }
+    return advice
   }
 
   /// Writes the artifacts and returns the sentence naming them; empty when none are asked for.

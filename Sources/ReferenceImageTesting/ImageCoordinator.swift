@@ -31,9 +31,15 @@ public final class ImageCoordinator: @unchecked Sendable {
     var images: [String: ArchiveManifest.Image] = [:]
     var unchanged: [String: ArchiveManifest.UnchangedImage] = [:]
     var verified: Set<String> = []
+    /// Every assertion's use of a reference, in order, and each path's first use: a second test
+    /// using the same path is refused by name.
+    var uses: [ArchiveManifest.ReferenceUse] = []
+    var owners: [String: ArchiveManifest.ReferenceUse] = [:]
     var tests: [String] = []
     var knownTests: Set<String> = []
     var currentXCTest: String?
+    /// The running XCTest test's `swift test list` name, for the `--filter` a message prints.
+    var currentXCTestListing: String?
     /// When the running XCTest test started (monotonic nanoseconds), by its listing name.
     var xcTestStarts: [String: UInt64] = [:]
     var durations: [ArchiveManifest.TestDuration] = []
@@ -44,16 +50,23 @@ public final class ImageCoordinator: @unchecked Sendable {
     var lossReported = false
     var finished = false
     var archive: URL?
+    /// The package root of the first assertion: where a run record goes.
+    var packageRoot: URL?
   }
 
   /// The run's file name stem, fixed at creation so it is read without the lock.
   private let runName: String
+  /// The run this process belongs to (`RunIdentity`): one `swift test` invocation.
+  let run: String
 
-  init(environment: ImageTestEnvironment) {
+  init(environment: ImageTestEnvironment, run: String? = nil) {
     self.environment = environment
     let state = State()
     self.state = state
-    self.runName = Self.runName(startedAt: state.startedAt, runID: state.runID)
+    let run = run ?? RunIdentity.current(processRunID: state.runID)
+    self.run = run
+    self.runName = OutputFolderRuns.fileStem(
+      startedAt: state.startedAt, processID: getpid(), processRunID: state.runID, run: run)
   }
 
   // MARK: Recording what runs
@@ -69,7 +82,10 @@ public final class ImageCoordinator: @unchecked Sendable {
   /// Notes that an XCTest test started, timing it by its `swift test list` name.
   func xcTestStarted(listingName: String) {
     let now = DispatchTime.now().uptimeNanoseconds
-    locked { $0.xcTestStarts[listingName] = now }
+    locked {
+      $0.xcTestStarts[listingName] = now
+      $0.currentXCTestListing = listingName
+    }
   }
 
   /// Notes that an XCTest test finished: its duration goes into the manifest.
@@ -98,9 +114,44 @@ public final class ImageCoordinator: @unchecked Sendable {
   /// The XCTest test running now, if any.
   var currentXCTestName: String? { locked { $0.currentXCTest } }
 
+  /// The XCTest test running now, by its `swift test list` name, if any.
+  var currentXCTestListingName: String? { locked { $0.currentXCTestListing } }
+
   /// Notes that a reference path was compared against, so `merge-refs` does not call it an orphan.
   public func noteVerified(_ location: ReferenceLocation) {
     _ = locked { $0.verified.insert(location.relativePath) }
+  }
+
+  /// Claims a reference path for one test's assertion: a reference has one owner, so a second
+  /// test asking for the same path in this process is refused, naming both assertions.
+  /// - Parameters:
+  ///   - use: The assertion (its verdict is not read).
+  ///   - packageRoot: The package the reference belongs to.
+  /// - Throws: `ReferenceImageError.sharedReference` when another test used the path before.
+  func claim(_ use: ArchiveManifest.ReferenceUse, packageRoot: URL) throws(ReferenceImageError) {
+    lock.lock()
+    defer { lock.unlock() }
+    state.verified.insert(use.path)
+    if state.packageRoot == nil { state.packageRoot = packageRoot }
+    guard let owner = state.owners[use.path] else {
+      state.owners[use.path] = use
+      return
+    }
+    guard owner.test == use.test else {
+      throw .sharedReference(path: use.path, first: owner.place, second: use.place)
+    }
+  }
+
+  /// Records what came of an assertion, for the manifest or the run record.
+  func recordUse(_ use: ArchiveManifest.ReferenceUse) {
+    locked { $0.uses.append(use) }
+  }
+
+  /// Where this run's archive will be written for a package: the failure messages name it in
+  /// the command that lands a kept render.
+  func archiveLocation(packageRoot: URL) -> URL {
+    let folder = locked { $0.archiveFolder } ?? environment.archiveFolder(packageRoot: packageRoot)
+    return folder.appendingPathComponent("\(runName).zip")
   }
 
   // MARK: Storing
@@ -247,6 +298,7 @@ public final class ImageCoordinator: @unchecked Sendable {
     let recorded = manifest.images.count + (manifest.unchangedImages?.count ?? 0)
     guard recorded > 0 || provesTests else {
       staging?.remove()
+      writeRunRecord(manifest)
       return nil
     }
     let existing = staging.flatMap { staging in archiveFolder.map { (staging, $0) } }
@@ -255,6 +307,7 @@ public final class ImageCoordinator: @unchecked Sendable {
     do {
       try staging.archive(manifest: manifest, to: archive)
       locked { $0.archive = archive }
+      removeOldRuns(in: archiveFolder)
       log(
         "ReferenceImages: wrote \(manifest.images.count) images (mode \(environment.mode))"
           + unchangedNote(manifest) + " to " + archive.path)
@@ -265,6 +318,30 @@ public final class ImageCoordinator: @unchecked Sendable {
           + "\(staging.url.path), which merge-refs accepts as a source")
       return nil
     }
+  }
+
+  /// A process that made image assertions but stored nothing (a passing verify run) leaves its
+  /// manifest as a small run record beside the archives: `merge-refs` then knows that this run
+  /// passed where an earlier run failed, and lands nothing of the earlier run for those paths.
+  private func writeRunRecord(_ manifest: ArchiveManifest) {
+    guard let packageRoot = locked({ $0.packageRoot }), !(manifest.referenceUses ?? []).isEmpty
+    else { return }
+    let folder = environment.archiveFolder(packageRoot: packageRoot)
+    let record = folder.appendingPathComponent(runName + GenerationContract.runRecordSuffix)
+    do {
+      try FileSystem.writeAtomically(Array(try manifest.encoded()), to: record)
+      removeOldRuns(in: folder)
+    } catch {
+      log("warning: ReferenceImages could not write the run record \(record.path): \(error)")
+    }
+  }
+
+  /// Keeps the default output folder bounded: the runs before the newest few are removed. A
+  /// folder the user named (`IMAGE_GENERATION_OUTPUT`) is theirs, and never pruned.
+  private func removeOldRuns(in folder: URL) {
+    guard environment.outputFolder == nil else { return }
+    OutputFolderRuns.removeOldRuns(
+      in: folder, keeping: GenerationContract.runsKeptInDefaultFolder, sparing: runName)
   }
 
   /// ", and recorded N unchanged", or nothing.
@@ -314,7 +391,7 @@ public final class ImageCoordinator: @unchecked Sendable {
   {
     let finished = completion == nil
     return ArchiveManifest(
-      toolVersion: referenceImagesVersion, runID: state.runID, worker: .current(),
+      toolVersion: referenceImagesVersion, runID: state.runID, run: run, worker: .current(),
       mode: environment.mode.description, startedAt: state.startedAt,
       endedAt: finished ? Date() : nil,
       completion: completion ?? (state.writeFailures.isEmpty ? .finished : .failed),
@@ -322,24 +399,13 @@ public final class ImageCoordinator: @unchecked Sendable {
       unchangedImages: state.unchanged.isEmpty
         ? nil : state.unchanged.values.sorted { $0.path < $1.path },
       verifiedReferences: state.verified.sorted(),
+      referenceUses: state.uses.isEmpty ? nil : state.uses,
       testDurations: state.durations.isEmpty ? nil : state.durations,
       skippedTests: state.skipped,
       coverage: .init(
         scope: state.coverage ?? .unobserved,
         arguments: Array(CommandLine.arguments.dropFirst())),
       replicas: environment.replicas)
-  }
-
-  /// `ReferenceImages-<UTC time>-<host>-<pid>-<run id prefix>`: unique per worker, sorting by
-  /// start time.
-  private static func runName(startedAt: Date, runID: String) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
-    let host = ProcessInfo.processInfo.hostName.map { $0.isLetter || $0.isNumber ? $0 : "_" }
-    return "ReferenceImages-\(formatter.string(from: startedAt))-\(String(host))-"
-      + "\(getpid())-\(runID.prefix(8))"
   }
 
   // MARK: Helpers

@@ -13,6 +13,12 @@ struct ImageDecision: Equatable {
   /// Why the assertion fails; nil when it passes.
   var failure: Failure?
 
+  /// What the assertion's use of its reference comes to, for the manifest's record of uses.
+  var verdict: ArchiveManifest.ReferenceUse.Verdict {
+    if failure != nil { return .failed }
+    return storesImage || unchangedReference != nil ? .recorded : .passed
+  }
+
   /// Why an assertion fails.
   enum Failure: Equatable {
     /// The generation mode is not one of the documented values.
@@ -154,17 +160,11 @@ extension ImageDecision.Failure {
     case .unreadableReference(let error):
       return "\(error)"
     case .missingReference(recorded: true):
-      return "no reference at \(location.url.path); recorded it for merge-refs"
+      return "no reference at \(location.relativePath)"
     case .missingReference(recorded: false):
-      return "no reference at \(location.url.path); run with IMAGE_GENERATION_MODE=missing "
-        + "(`IMAGE_GENERATION_MODE=missing swift test`) and merge the archive with merge-refs "
-        + "to record it; \(artifacts)"
-    case .mismatch(_, let result, let recorded):
-      let hint =
-        recorded
-        ? "" : "; if the change is intended, run with IMAGE_GENERATION_MODE=failed to record it"
-      return "\(location.relativePath): \(result) (\(comparison.name) comparison); \(artifacts)"
-        + hint
+      return "no reference at \(location.relativePath); \(artifacts)"
+    case .mismatch(_, let result, _):
+      return "\(location.relativePath): \(result); \(artifacts)"
     }
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import Testing
 import XCTest
 
@@ -19,6 +20,15 @@ struct TestContext {
       return String(describing: test.id)
     }
     return coordinator.currentXCTestName ?? "(no test running)"
+  }
+
+  /// The running test as `swift test list` names it, for a `--filter` that selects exactly it;
+  /// nil when unknown.
+  func listingName(coordinator: ImageCoordinator) -> String? {
+    if let test = Test.current {
+      return TestName.listing(swiftTestingID: String(describing: test.id))
+    }
+    return coordinator.currentXCTestListingName
   }
 
   func fail(_ message: String) {
