@@ -54,6 +54,30 @@ public struct MergePlan: Sendable {
     public var error: ArchiveError
   }
 
+  /// A render that a later run on the same host superseded: that run used the path again
+  /// (rendered it again, or compared and passed), so this render never lands.
+  public struct Superseded: Sendable, Equatable {
+    /// The package-relative path.
+    public var path: String
+    /// The test that rendered it, when the manifest names it.
+    public var test: String?
+    /// The source that holds the superseded render.
+    public var source: String
+    /// Whether the later run rendered the path again (otherwise it compared and passed, or
+    /// failed without keeping a render).
+    public var laterRunRenderedAgain: Bool
+    /// When the later run's first process started.
+    public var laterRunStart: Date
+  }
+
+  /// A reference path two tests use.
+  public struct SharedReference: Sendable, Equatable {
+    /// The package-relative path.
+    public var path: String
+    /// Each test with its assertion's place and what it did, sorted.
+    public var owners: [String]
+  }
+
   /// The destination root.
   public var destination: URL
   /// The sources that were read.
@@ -91,6 +115,10 @@ public struct MergePlan: Sendable {
   public var orphanSearchRefusal: String?
   /// The tests the runs recorded as skipped, sorted: they verified nothing.
   public var skippedTests: [String] = []
+  /// Renders that a later run superseded, sorted by path: never written.
+  public var superseded: [Superseded] = []
+  /// Paths two tests use, sorted by path: never written (`MergeProblem.sharedReference`).
+  public var sharedReferences: [SharedReference] = []
   /// Changes left out by `--include` (see `IncludeFilter`): never written, never pruned.
   public var skipped: [Item] = []
 

@@ -44,6 +44,8 @@ public struct MergePlanner: Sendable {
   ) -> MergePlan {
     var (inventories, bad) = read(
       sources, destination: destination, staging: staging, progress: progress)
+    // Runs before paths: a render a later run used again is no candidate at all.
+    let runs = RunLedger(inventories).decide(&inventories)
     var (items, unarchivedChanged, changedSinceComparison) = decide(
       inventories, destination: destination)
     destination.forgetDigests()
@@ -73,6 +75,10 @@ public struct MergePlanner: Sendable {
       sortByPath(&items)
       items += orphans(inventories, produced: items, destination: destination)
     }
+    // A path two tests use lands nothing; it stays out of the orphan search above, which must
+    // not call it unused.
+    let shared = Set(runs.shared.map(\.path))
+    if !shared.isEmpty { items.removeAll { shared.contains($0.path) } }
     sortByPath(&items)
     var plan = MergePlan(
       destination: destination.root, inventories: inventories, badSources: bad,
@@ -82,6 +88,8 @@ public struct MergePlanner: Sendable {
     plan.changedSinceComparison = changedSinceComparison
     plan.orphanSearchRefusal = refusal
     plan.skippedTests = skippedTests
+    plan.superseded = runs.superseded
+    plan.sharedReferences = runs.shared
     return plan
   }
 

@@ -12,6 +12,9 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     case nestedZip(outer: URL, entry: String)
     /// A folder whose files sit at their package-relative paths.
     case folder(URL)
+    /// A run record (`GenerationContract.runRecordSuffix`): the manifest of a test process
+    /// that stored no image, which says what a later run passed.
+    case runRecord(URL)
   }
 
   /// Where the bytes are.
@@ -23,6 +26,7 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     case .zip(let url): url.path
     case .nestedZip(let outer, let entry): "\(outer.path)!\(entry)"
     case .folder(let url): url.path + "/"
+    case .runRecord(let url): url.path
     }
   }
 
@@ -41,6 +45,9 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     }
     if isFolder.boolValue {
       return try expandFolder(url, limits: limits)
+    }
+    if url.lastPathComponent.hasSuffix(GenerationContract.runRecordSuffix) {
+      return [MergeSource(location: .runRecord(url))]
     }
     var innerZips: [String] = []
     var hasOtherEntries = false
@@ -93,6 +100,7 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
       throw .io(operation: "list the folder", path: url.path, message: FileSystem.reason(error))
     }
     let zips = names.filter { $0.lowercased().hasSuffix(".zip") }.sorted()
+    let records = names.filter { $0.hasSuffix(GenerationContract.runRecordSuffix) }.sorted()
     // An archive output folder (IMAGE_GENERATION_OUTPUT) holds archives and, after a crash,
     // `.staging/<run>/` folders: each of those is a source of its own, never images at
     // `.staging/...` paths.
@@ -103,7 +111,7 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
       .sorted()
     let hasImagesOrManifest =
       names.contains(ArchiveManifest.entryName) || holdsImages(url)
-    if (!zips.isEmpty || !stagingRuns.isEmpty) && !hasImagesOrManifest {
+    if (!zips.isEmpty || !stagingRuns.isEmpty || !records.isEmpty) && !hasImagesOrManifest {
       var sources: [MergeSource] = []
       for zip in zips {
         sources += try expand(url.appendingPathComponent(zip).path, limits: limits)
@@ -111,6 +119,7 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
       sources += stagingRuns.map {
         MergeSource(location: .folder(stagingRoot.appendingPathComponent($0)))
       }
+      sources += records.map { MergeSource(location: .runRecord(url.appendingPathComponent($0))) }
       return sources
     }
     return [MergeSource(location: .folder(url))]

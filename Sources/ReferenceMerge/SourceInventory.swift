@@ -282,7 +282,7 @@ struct InventoryScanner {
     switch source.location {
     case .zip(let url):
       ZipDirectory.containsEntry(ArchiveManifest.entryName, in: .file(url)) ?? true
-    case .nestedZip: true
+    case .nestedZip, .runRecord: true
     case .folder: false
     }
   }
@@ -379,7 +379,8 @@ struct InventoryScanner {
   private func modificationDate(_ source: MergeSource) -> Date {
     let path: String
     switch source.location {
-    case .zip(let url), .nestedZip(let url, _), .folder(let url): path = url.path
+    case .zip(let url), .nestedZip(let url, _), .folder(let url), .runRecord(let url):
+      path = url.path
     }
     return (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
       ?? .distantPast

@@ -31,6 +31,21 @@ package struct SourceReader {
         in: .memory(inner, name: source.description), wantsData: wantsData, body)
     case .folder(let url):
       try forEachFile(below: url, wantsData: wantsData, body)
+    case .runRecord(let url):
+      // A record is a manifest alone, and is read as an archive holding only its manifest.
+      let (kind, size) = try Self.status(of: url)
+      guard kind == .regularFile else {
+        throw .refusedEntry(
+          source: url.path, entry: ArchiveManifest.entryName, reason: "not a regular file")
+      }
+      guard size <= limits.maximumEntryBytes else {
+        throw .tooLarge(
+          source: url.path, entry: nil,
+          reason: "\(size) bytes, over the \(limits.maximumEntryBytes)-byte limit")
+      }
+      try body(
+        ArchiveEntry(
+          path: ArchiveManifest.entryName, kind: .regularFile, bytes: try FileSystem.read(url)))
     }
   }
 

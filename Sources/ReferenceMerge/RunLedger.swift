@@ -1,0 +1,145 @@
+import Foundation
+import ReferenceArchive
+
+/// The runs behind a merge's sources, and the two decisions that need runs rather than
+/// sources: which renders a later run superseded, and which references two tests share.
+///
+/// A run is one `swift test` invocation (or one `reference-shards` plan): its manifests carry
+/// the same `run`. Runs of one host are ordered by their first process's start, as the
+/// manifests record it; runs of different hosts are never ordered (their clocks are not one),
+/// and replicated runs repeat tests on purpose, so neither supersedes anything.
+struct RunLedger {
+  /// One source's run.
+  struct Run: Equatable {
+    /// The run's identity: the manifests' `run`, or the source itself for older archives.
+    var key: String
+    /// The host of its processes.
+    var host: String
+    /// The start of its first process.
+    var start: Date
+    /// Whether it repeats tests on purpose (`replicas`).
+    var isReplicated: Bool
+  }
+
+  /// Each inventory's run, by position.
+  let runs: [Run]
+
+  init(_ inventories: [SourceInventory]) {
+    var runs = inventories.enumerated().map { index, inventory in
+      Run(
+        key: inventory.manifest?.run ?? "source \(index)",
+        host: inventory.manifest?.worker.host ?? "",
+        start: inventory.manifest?.startedAt ?? inventory.generatedAt,
+        isReplicated: (inventory.manifest?.replicas ?? 1) > 1)
+    }
+    var firstStart: [String: Date] = [:]
+    for run in runs { firstStart[run.key] = min(firstStart[run.key] ?? run.start, run.start) }
+    for index in runs.indices { runs[index].start = firstStart[runs[index].key]! }
+    self.runs = runs
+  }
+
+  /// A run's use of a path that supersedes earlier runs on its host.
+  private struct Latest {
+    var run: Run
+    var rendered: Bool
+  }
+
+  /// The decisions, with the images of superseded renders removed from the inventories.
+  struct Decisions {
+    /// Renders a later run on the same host used again, sorted by path.
+    var superseded: [MergePlan.Superseded]
+    /// Paths two tests use, sorted by path.
+    var shared: [MergePlan.SharedReference]
+  }
+
+  /// Removes, from each inventory, the images of paths that a later run on the same host used
+  /// again (rendered again, or compared), then finds the references two tests use among the
+  /// uses that still count.
+  func decide(_ inventories: inout [SourceInventory]) -> Decisions {
+    let latest = latestUses(inventories)
+    let counts = { (index: Int, path: String) -> Bool in
+      let run = runs[index]
+      guard let later = latest[run.host + "\u{0}" + path] else { return true }
+      return later.run.key == run.key
+    }
+    var superseded: [MergePlan.Superseded] = []
+    for index in inventories.indices {
+      let source = inventories[index].source.description
+      inventories[index].images.removeAll { image in
+        guard !counts(index, image.path), let later = latest[runs[index].host + "\u{0}" + image.path]
+        else { return false }
+        superseded.append(
+          .init(
+            path: image.path, test: image.test, source: source,
+            laterRunRenderedAgain: later.rendered, laterRunStart: later.run.start))
+        return true
+      }
+    }
+    superseded.sort { ($0.path, $0.source) < ($1.path, $1.source) }
+    return Decisions(superseded: superseded, shared: sharedReferences(inventories, counts: counts))
+  }
+
+  /// For each host with several ordered runs and each path they used: the latest run that used
+  /// it, and whether that run rendered it.
+  private func latestUses(_ inventories: [SourceInventory]) -> [String: Latest] {
+    let ordered = runs.filter { !$0.isReplicated }
+    let hostsWithSeveralRuns = Set(
+      Dictionary(grouping: ordered, by: \.host).filter { Set($0.value.map(\.key)).count > 1 }
+        .keys)
+    guard !hostsWithSeveralRuns.isEmpty else { return [:] }
+    var latest: [String: Latest] = [:]
+    for (index, inventory) in inventories.enumerated() {
+      let run = runs[index]
+      guard !run.isReplicated, hostsWithSeveralRuns.contains(run.host) else { continue }
+      let rendered = Set(inventory.images.map(\.path))
+      for path in Self.usedPaths(inventory) {
+        let key = run.host + "\u{0}" + path
+        let renders = rendered.contains(path)
+        guard let seen = latest[key] else {
+          latest[key] = Latest(run: run, rendered: renders)
+          continue
+        }
+        if seen.run.key == run.key {
+          latest[key]?.rendered = seen.rendered || renders
+        } else if (run.start, run.key) > (seen.run.start, seen.run.key) {
+          latest[key] = Latest(run: run, rendered: renders)
+        }
+      }
+    }
+    return latest
+  }
+
+  /// Every path a source's run used: rendered, recorded unchanged, or compared.
+  private static func usedPaths(_ inventory: SourceInventory) -> Set<String> {
+    var paths = Set(inventory.images.map(\.path))
+    paths.formUnion(inventory.manifest?.verifiedReferences ?? [])
+    paths.formUnion((inventory.manifest?.referenceUses ?? []).map(\.path))
+    return paths
+  }
+
+  /// The paths that two tests use, among the uses that count: a reference has one owner. Read
+  /// from the assertions' records (`referenceUses`) and, for archives of older versions, from
+  /// the images' producing tests.
+  private func sharedReferences(
+    _ inventories: [SourceInventory], counts: (Int, String) -> Bool
+  ) -> [MergePlan.SharedReference] {
+    var owners: [String: [String: String]] = [:]  // path → test → how it used the path
+    for (index, inventory) in inventories.enumerated() {
+      var described = Set<String>()
+      for use in inventory.manifest?.referenceUses ?? [] where counts(index, use.path) {
+        described.insert(use.path)
+        guard owners[use.path, default: [:]][use.test] == nil else { continue }
+        owners[use.path, default: [:]][use.test] = "\(use.place), \(use.verdict.rawValue)"
+      }
+      for image in inventory.images where !described.contains(image.path) {
+        guard let test = image.test, owners[image.path, default: [:]][test] == nil else {
+          continue
+        }
+        owners[image.path, default: [:]][test] = "\(test), rendered"
+      }
+    }
+    return owners.filter { $0.value.count > 1 }
+      .map { .init(path: $0.key, owners: $0.value.values.sorted()) }
+      .sorted { $0.path < $1.path }
+  }
+}
