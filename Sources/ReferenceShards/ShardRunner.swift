@@ -122,10 +122,14 @@ public struct ShardRunner: Sendable {
 
   /// The variables the shard's test processes get: where to write archives, which shard they
   /// are, and, with replicas, how many shards render the same images.
-  public static func testEnvironment(archives: URL, index: Int, count: Int, replicas: Int)
-    -> [String: String]
-  {
-    let shard = [outputVariable: archives.path, shardVariable: "\(index)/\(count)"]
+  /// - Parameter run: The run every shard of the plan belongs to (`IMAGE_GENERATION_RUN`): its
+  ///   batches and its shards on other machines are one run, so `merge-refs` names two tests
+  ///   that share a reference across them, and no shard supersedes another.
+  public static func testEnvironment(
+    archives: URL, index: Int, count: Int, replicas: Int, run: String? = nil
+  ) -> [String: String] {
+    var shard = [outputVariable: archives.path, shardVariable: "\(index)/\(count)"]
+    shard[GenerationContract.runVariable] = run
     return replicas > 1 ? shard.merging([replicasVariable: "\(replicas)"]) { $1 } : shard
   }
 
@@ -155,7 +159,8 @@ public struct ShardRunner: Sendable {
     }
     let commands = try TestBatches().commands(tests: planned, prefix: prefix)
     let environment = Self.testEnvironment(
-      archives: archives, index: index, count: count, replicas: replicas)
+      archives: archives, index: index, count: count, replicas: replicas,
+      run: Self.runIdentity(commit: commit, count: count))
     var status: Int32 = 0
     for (number, command) in commands.enumerated() {
       let tests = (command.count - prefix(number).count) / 2
@@ -171,6 +176,18 @@ public struct ShardRunner: Sendable {
       if status == 0 && batchStatus != 0 { status = batchStatus }
     }
     return status
+  }
+
+  /// The plan's run: `IMAGE_GENERATION_RUN` when the caller set one, else the commit, the shard
+  /// count and the CI run's id and attempt, which every shard of one CI run shares.
+  static func runIdentity(
+    commit: String, count: Int,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    if let named = environment[GenerationContract.runVariable], !named.isEmpty { return named }
+    let ciRun = ["GITHUB_RUN_ID", "GITHUB_RUN_ATTEMPT", "CI_PIPELINE_ID", "BUILDKITE_BUILD_ID"]
+      .compactMap { environment[$0] }
+    return (["shards", commit, "\(count)"] + ciRun).joined(separator: ":")
   }
 
   /// The commit to record: `GITHUB_SHA`, else `git rev-parse HEAD` in the package.
