@@ -66,7 +66,8 @@ struct RunLedger {
     for index in inventories.indices {
       let source = inventories[index].source.description
       inventories[index].images.removeAll { image in
-        guard !counts(index, image.path), let later = latest[runs[index].host + "\u{0}" + image.path]
+        guard !counts(index, image.path),
+          let later = latest[runs[index].host + "\u{0}" + image.path]
         else { return false }
         superseded.append(
           .init(

@@ -1,0 +1,193 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+import XCTest
+
+/// The loop a new user walks on the first day, with real `swift test` runs of the fixture and
+/// the default output folder: stale renders of an earlier run never land, a reference two tests
+/// use is named with both tests in every mode, and the command a failure prints lands exactly
+/// its render when a shell runs it as printed.
+final class DailyLoopEndToEndTests: XCTestCase {
+  private var fixture: FixturePackage!
+
+  private let bars = "Tests/ChartTests/__References__/BarChartTests/bars.png"
+  private let flatBars = "Tests/ChartTests/__References__/BarChartTests/flat-bars.png"
+  private let largeCells = "Tests/ChartTests/__References__/CheckerTests/large-cells.png"
+  private let smallCells = "Tests/ChartTests/__References__/CheckerTests/small-cells.png"
+  private let xctestOnly = ["--disable-swift-testing", "--filter", "BarChartTests|CheckerTests"]
+
+  override func setUpWithError() throws {
+    fixture = try FixturePackage.built()
+    try fixture.reset()
+  }
+
+  /// Fail, fix, pass, record a new reference, merge the default folder: the summary says what
+  /// was superseded, and the correct references keep their bytes.
+  func testStaleRendersOfAnEarlierFailedRun_neverLand() throws {
+    try recordReferences()
+    let before = try bytes([bars, flatBars, smallCells])
+    let broken = try fixture.test(xctestOnly, environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+    XCTAssertNotEqual(broken.status, 0, broken.all)
+    XCTAssertEqual(try fixture.archives().count, 1, "the failed run keeps its renders")
+    let fixed = try fixture.test(xctestOnly, environment: [:])
+    XCTAssertEqual(fixed.status, 0, fixed.all)
+    // A new test's reference, recorded the documented way.
+    try FileManager.default.removeItem(at: fixture.root.appendingPathComponent(largeCells))
+    let missing = try fixture.test(
+      xctestOnly, environment: ["IMAGE_GENERATION_MODE": "missing"])
+    XCTAssertEqual(missing.status, 0, missing.all)
+
+    let merge = try mergeRefs([".build/reference-images", "."])
+    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertTrue(merge.output.contains("1 added"), merge.all)
+    XCTAssertFalse(merge.output.contains("updated"), merge.all)
+    XCTAssertTrue(merge.output.contains("2 superseded"), merge.all)
+    XCTAssertEqual(try bytes([bars, flatBars, smallCells]), before, "no stale render landed")
+    XCTAssertTrue(
+      FileManager.default.fileExists(atPath: fixture.root.appendingPathComponent(largeCells).path))
+  }
+
+  /// The same loop with `--parallel` workers: every worker of one invocation is one run.
+  func testStaleRenders_parallelWorkers_neverLand() throws {
+    try recordReferences()
+    let before = try bytes([bars, flatBars])
+    let broken = try fixture.test(
+      xctestOnly + ["--parallel"], environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+    XCTAssertNotEqual(broken.status, 0, broken.all)
+    let fixed = try fixture.test(xctestOnly + ["--parallel"], environment: [:])
+    XCTAssertEqual(fixed.status, 0, fixed.all)
+    let merge = try mergeRefs([".build/reference-images", "."])
+    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertTrue(merge.output.contains("2 superseded"), merge.all)
+    XCTAssertEqual(try bytes([bars, flatBars]), before)
+  }
+
+  /// The render of the latest failed run still lands when nothing passed after it.
+  func testLatestFailedRun_stillLands() throws {
+    try recordReferences()
+    _ = try fixture.test(xctestOnly, environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+    let merge = try mergeRefs([".build/reference-images", "."])
+    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertTrue(merge.output.contains("2 updated"), merge.all)
+  }
+
+  /// Two tests ask for one reference: in-process the second assertion names both; the merge of
+  /// a verify run, a `failed` run and a parallel `all` run names both tests and lands nothing.
+  func testSharedReference_namedWithBothTests_inEveryMode() throws {
+    try recordReferences()
+    let owned = try bytes([smallCells])
+    let shared = ["RENDER_FIXTURE_SHARED": "1"]
+
+    let verify = try fixture.test([], environment: shared)
+    XCTAssertNotEqual(verify.status, 0, verify.all)
+    XCTAssertTrue(verify.all.contains("is the reference of two tests"), verify.all)
+    XCTAssertTrue(verify.all.contains("ringThin()"), verify.all)
+    XCTAssertTrue(verify.all.contains("ringThick()"), verify.all)
+    try assertMergeRefusesSharedSmallCells(owned: owned)
+
+    for (mode, extra) in [("failed", [String]()), ("all", ["--parallel"])] {
+      try? FileManager.default.removeItem(at: fixture.archiveFolder)
+      let run = try fixture.test(
+        extra, environment: shared.merging(["IMAGE_GENERATION_MODE": mode]) { $1 })
+      XCTAssertNotEqual(run.status, 0, "mode \(mode): " + run.all)
+      try assertMergeRefusesSharedSmallCells(owned: owned)
+    }
+  }
+
+  /// Each failure message ends with a command; pasted into a shell in the package root, it
+  /// lands exactly the render the message is about.
+  func testFailureMessageCommands_landExactlyTheirRender() throws {
+    try recordReferences()
+    try FileManager.default.removeItem(at: fixture.root.appendingPathComponent(largeCells))
+    let untouched = try bytes([flatBars, smallCells])
+    let run = try fixture.test(
+      ["--disable-swift-testing", "--filter", "BarChartTests/testBars|CheckerTests"],
+      environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+    XCTAssertNotEqual(run.status, 0, run.all)
+    let commands = run.all.split(separator: "\n").compactMap { line -> String? in
+      guard let start = line.range(of: "once the tests have finished: ") else { return nil }
+      return String(line[start.upperBound...].prefix { $0 != "(" }).trimmingCharacters(
+        in: .whitespaces)
+    }
+    XCTAssertEqual(commands.count, 2, run.all)
+    XCTAssertTrue(commands.allSatisfy { $0.hasPrefix("swift run merge-refs --include ") })
+    let archive = try XCTUnwrap(try fixture.archives().first)
+    let kept = try entries(of: archive)
+
+    for (command, path) in zip(commands.sorted(), [bars, largeCells]) {
+      XCTAssertTrue(command.contains(path), command)
+      let pasted = try fixture.shell(command, environment: ["PATH": try swiftShim()])
+      XCTAssertEqual(pasted.status, 0, command + "\n" + pasted.all)
+      XCTAssertEqual(try bytes([path]), [try XCTUnwrap(kept[path])], "\(command) lands its render")
+    }
+    XCTAssertEqual(try bytes([flatBars, smallCells]), untouched, "nothing else landed")
+  }
+
+  // MARK: Helpers
+
+  private func assertMergeRefusesSharedSmallCells(
+    owned: [[UInt8]], file: StaticString = #filePath, line: UInt = #line
+  ) throws {
+    let merge = try mergeRefs([".build/reference-images", "."])
+    XCTAssertEqual(merge.status, 3, merge.all, file: file, line: line)
+    XCTAssertTrue(
+      merge.all.contains("\(smallCells) is the reference of 2 tests"), merge.all, file: file,
+      line: line)
+    XCTAssertTrue(
+      merge.all.contains("CheckerTests.testSmallCells"), merge.all, file: file, line: line)
+    XCTAssertTrue(
+      merge.all.contains("SharedReference/smallCells()"), merge.all, file: file, line: line)
+    XCTAssertTrue(merge.all.contains("SharedReference.swift:14"), merge.all, file: file, line: line)
+    XCTAssertEqual(
+      try bytes([smallCells]), owned, "nothing landed over the owner's reference", file: file,
+      line: line)
+  }
+
+  /// Records every reference of the fixture's XCTest chart tests and empties the output folder.
+  private func recordReferences() throws {
+    let run = try fixture.test(xctestOnly, environment: ["IMAGE_GENERATION_MODE": "1"])
+    XCTAssertEqual(run.status, 0, run.all)
+    let merge = try mergeRefs([".build/reference-images", "."])
+    XCTAssertEqual(merge.status, 0, merge.all)
+    try FileManager.default.removeItem(at: fixture.archiveFolder)
+  }
+
+  private func mergeRefs(_ arguments: [String]) throws -> ProcessOutput {
+    try fixture.run([try mergeRefsBinary().path] + arguments, environment: [:])
+  }
+
+  private func bytes(_ paths: [String]) throws -> [[UInt8]] {
+    try paths.map { Array(try Data(contentsOf: fixture.root.appendingPathComponent($0))) }
+  }
+
+  private func entries(of archive: URL) throws -> [String: [UInt8]] {
+    var entries: [String: [UInt8]] = [:]
+    try ZipReader().forEachEntry(in: .file(archive)) { (entry) throws(ArchiveError) in
+      entries[entry.path] = entry.bytes
+    }
+    return entries
+  }
+
+  /// A PATH whose `swift` runs this checkout's built merge-refs for `swift run merge-refs …`
+  /// (the same code the package's product builds) and the real `swift` otherwise.
+  private func swiftShim() throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "swift-shim-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let real = try XCTUnwrap(
+      ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+        .map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+    let script = """
+      #!/bin/sh
+      if [ "$1" = run ] && [ "$2" = merge-refs ]; then
+        shift 2
+        exec '\(try mergeRefsBinary().path)' "$@"
+      fi
+      exec '\(real)' "$@"
+      """
+    let shim = folder.appendingPathComponent("swift")
+    try script.write(to: shim, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shim.path)
+    return folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+  }
+}
