@@ -10,6 +10,14 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   case refusedEntry(source: String, entry: String, reason: String)
   /// The archive is larger than the limits allow.
   case tooLarge(source: String, entry: String?, reason: String)
+  /// The file starts as a zip but ends before the zip's end record: a download or copy that
+  /// was cut short. `size` is its length in bytes.
+  case truncatedArchive(path: String, size: Int)
+  /// The file is not a zip at all (empty, a web page saved in its place, another format);
+  /// `start` describes its first bytes.
+  case notAZipArchive(path: String, size: Int, start: String)
+  /// A file of a package tree could not be written or deleted (a merge's destination).
+  case notWritten(WriteFailure)
 
   public var description: String {
     switch self {
@@ -24,6 +32,14 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .tooLarge(let source, let entry, let reason):
       let entry = entry.map { ": entry '\(EntryPath.escaped($0))'" } ?? ""
       return "\(EntryPath.escaped(source))\(entry): too large: \(reason)"
+    case .truncatedArchive(let path, let size):
+      return "\(EntryPath.escaped(path)) is truncated (\(size) bytes; its end record is missing): "
+        + "download it again"
+    case .notAZipArchive(let path, let size, let start):
+      let what = size == 0 ? "it is empty" : "\(size) bytes, \(start)"
+      return "\(EntryPath.escaped(path)) is not a zip archive (\(what)): download it again"
+    case .notWritten(let failure):
+      return failure.description
     }
   }
 }

@@ -183,19 +183,63 @@ package enum ZipDirectory {
     }
   }
 
-  /// The central directory's offset and length, from the end record (or its zip64 form).
-  private static func directoryRange(read: (Int, Int) -> [UInt8]?, size: () -> Int?)
-    -> (Int, Int)?
-  {
-    guard let size = size(), size >= 22 else { return nil }
+  /// Why a file that libarchive cannot open as a zip is not one, in words a person can act
+  /// on: cut short (it starts as a zip, but its end record is missing), or not a zip at all.
+  /// Nil when the file cannot be read, or has an end record (then what libarchive says
+  /// stands).
+  package static func openingFailure(of input: ZipReader.Input) -> ArchiveError? {
+    guard let (read, size) = reader(of: input), let size = size() else { return nil }
+    guard endRecord(read: read, size: size) == nil else { return nil }
+    let head = read(0, min(size, 16)) ?? []
+    // A local file header, or the marker a spanned archive starts with: a zip cut short.
+    if head.count >= 4 && [0x0403_4b50, 0x0807_4b50].contains(le32(head, 0)) {
+      return .truncatedArchive(path: input.name, size: size)
+    }
+    return .notAZipArchive(path: input.name, size: size, start: describeStart(head))
+  }
+
+  /// The first bytes of a file that is not a zip, as a person would recognise them.
+  private static func describeStart(_ head: [UInt8]) -> String {
+    if head.starts(with: [0x1F, 0x8B]) { return "gzip data" }
+    let text = String(decoding: head, as: UTF8.self)
+    if text.drop(while: \.isWhitespace).first == "<" {
+      return "a web page or XML (a sign-in or error page saved in its place?)"
+    }
+    if head.allSatisfy({ (0x20..<0x7F).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+      let line = text.prefix { $0 != "\n" && $0 != "\r" }
+      return "text starting \"\(line)\""
+    }
+    return "starting with bytes " + head.prefix(8).map { hex($0) }.joined(separator: " ")
+  }
+
+  private static func hex(_ byte: UInt8) -> String {
+    let digits = Array("0123456789abcdef")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+  }
+
+  /// The last bytes of an archive and where its end record starts in them; nil when there is
+  /// none.
+  private static func endRecord(read: (Int, Int) -> [UInt8]?, size: Int) -> (
+    tail: [UInt8], at: Int
+  )? {
+    guard size >= 22 else { return nil }
     // The end record is 22 bytes plus a comment of up to 65,535.
     let tailLength = min(size, 22 + 65_535 + 20)
-    guard let tail = read(size - tailLength, tailLength) else { return nil }
-    guard
+    guard let tail = read(size - tailLength, tailLength),
       let end = stride(from: tail.count - 22, through: 0, by: -1).first(where: {
         le32(tail, $0) == 0x0605_4b50
       })
     else { return nil }
+    return (tail, end)
+  }
+
+  /// The central directory's offset and length, from the end record (or its zip64 form).
+  private static func directoryRange(read: (Int, Int) -> [UInt8]?, size: () -> Int?)
+    -> (Int, Int)?
+  {
+    guard let size = size(), let (tail, end) = endRecord(read: read, size: size) else {
+      return nil
+    }
     let length = le32(tail, end + 12)
     let offset = le32(tail, end + 16)
     if offset != 0xFFFF_FFFF && length != 0xFFFF_FFFF && le16(tail, end + 10) != 0xFFFF {

@@ -59,8 +59,9 @@ public struct ZipReader: Sendable {
   /// - Parameters:
   ///   - input: The archive.
   ///   - body: Receives each entry; an error it throws stops the reading.
-  /// - Throws: `ArchiveError` for unreadable, truncated or corrupt archives (bad CRC included),
-  ///   and for limits exceeded, naming the archive and entry.
+  /// - Throws: `ArchiveError` for unreadable or corrupt archives (bad CRC included), for
+  ///   limits exceeded, naming the archive and entry; `.truncatedArchive` for a zip cut short
+  ///   and `.notAZipArchive` for a file that is none.
   ///   - headersOnly: Skip the contents; entries arrive with empty `bytes`.
   ///   - wantsData: Asked with each entry's path; when it returns false the contents are skipped
   ///     (not read, not checked) and the entry arrives with empty `bytes`.
@@ -96,8 +97,7 @@ public struct ZipReader: Sendable {
       // names in /etc/passwd and /etc/group on every call.
       var status = stat()
       archiveSize = stat(url.path, &status) == 0 ? Int(status.st_size) : 0
-      try archive.check(
-        archive_read_open_filename(archive.pointer, url.path, 1 << 16), "opening the archive")
+      try opened(archive_read_open_filename(archive.pointer, url.path, 1 << 16), archive, input)
       try readEntries(
         archive, input: input, archiveSize: archiveSize, headersOnly: headersOnly,
         wantsData: wantsData, entryLimit: entryLimit, body)
@@ -107,9 +107,9 @@ public struct ZipReader: Sendable {
       var failure: ArchiveError?
       bytes.withUnsafeBytes { buffer in
         do throws(ArchiveError) {
-          try archive.check(
+          try opened(
             archive_read_open_memory(archive.pointer, buffer.baseAddress, buffer.count),
-            "opening the archive")
+            archive, input)
           try readEntries(
             archive, input: input, archiveSize: archiveSize, headersOnly: headersOnly,
             wantsData: wantsData, entryLimit: entryLimit, body)
@@ -119,6 +119,16 @@ public struct ZipReader: Sendable {
       }
       if let failure { throw failure }
     }
+  }
+
+  /// Checks the status of opening an archive. libarchive says only "Unrecognized archive
+  /// format" both for a download cut short and for a file that is no zip at all; the file
+  /// itself tells which, so the message can say so.
+  private func opened(_ status: Int32, _ archive: LibArchiveHandle, _ input: Input)
+    throws(ArchiveError)
+  {
+    guard status < ARCHIVE_WARN else { return }
+    throw ZipDirectory.openingFailure(of: input) ?? archive.error("opening the archive")
   }
 
   private func readEntries(

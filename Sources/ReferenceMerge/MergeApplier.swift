@@ -21,6 +21,12 @@ public struct MergeApplier: Sendable {
     public var deleted: [String] = []
     /// Temporary files of an earlier, interrupted merge that were removed.
     public var leftoversRemoved: [String] = []
+    /// Why applying stopped before the end, if it did: `written` and `deleted` then hold only
+    /// what was done before (each of those files complete), and every other path of the plan
+    /// is as it was.
+    public var failure: ArchiveError?
+    /// When applying stopped: the paths it was to write or delete and did not reach.
+    public var notReached: [String] = []
   }
 
   /// Applies a plan that has no unresolved conflict.
@@ -28,22 +34,45 @@ public struct MergeApplier: Sendable {
   ///   - plan: The plan from `MergePlanner`.
   ///   - progress: Called with (files done, total) as files are written.
   /// - Returns: What was written and deleted.
-  /// - Throws: `ArchiveError` when a write fails or a source changed since planning. Files
-  ///   already written stay (each is complete); rerunning the merge finishes the job.
+  /// - Throws: `ArchiveError` when a write fails (`.notWritten`, naming the file, the cause and
+  ///   the fix) or a source changed since planning. Files already written stay (each is
+  ///   complete), the others are as they were.
   public func apply(_ plan: MergePlan, progress: (Int, Int) -> Void = { _, _ in })
     throws(ArchiveError) -> Result
   {
-    try apply(plan, to: try Destination(root: plan.destination), staging: nil, progress: progress)
+    let result = apply(
+      plan, to: try Destination(root: plan.destination), staging: nil, progress: progress)
+    if let failure = result.failure { throw failure }
+    return result
   }
 
   /// Applies a plan through the destination, renaming entries staged while planning into
-  /// place and reading the sources again only for the rest.
+  /// place and reading the sources again only for the rest. A failure stops applying and is
+  /// returned with what was done before it, so a summary counts only files really written.
   func apply(
     _ plan: MergePlan, to destination: Destination, staging: MergeStaging?,
     progress: (Int, Int) -> Void
-  ) throws(ArchiveError) -> Result {
+  ) -> Result {
     precondition(plan.items(.conflict).isEmpty, "a plan with conflicts must not be applied")
     var result = Result()
+    do throws(ArchiveError) {
+      try apply(plan, to: destination, staging: staging, result: &result, progress: progress)
+    } catch {
+      result.failure = error
+      let reached = Set(result.written + result.deleted)
+      result.notReached = plan.items.filter {
+        ($0.outcome == .added || $0.outcome == .updated
+          || (options.prune && $0.outcome == .orphan)) && !reached.contains($0.path)
+      }.map(\.path)
+    }
+    destination.saveDigests()
+    return result
+  }
+
+  private func apply(
+    _ plan: MergePlan, to destination: Destination, staging: MergeStaging?,
+    result: inout Result, progress: (Int, Int) -> Void
+  ) throws(ArchiveError) {
     // Visited in place: a filtered copy of a large plan's items would be a peak of its own.
     let writes = plan.items.lazy.filter { $0.outcome == .added || $0.outcome == .updated }
     var touchedFolders = Set(writes.map { Destination.split($0.path).folder })
@@ -63,8 +92,6 @@ public struct MergeApplier: Sendable {
         result.deleted.append(orphan.path)
       }
     }
-    destination.saveDigests()
-    return result
   }
 
   /// Renames staged entries into place, and reads each source once more for the others.

@@ -23,7 +23,8 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   case incompleteSources
   /// The review report could not be written.
   case reportNotWritten(ArchiveError)
-  /// Writing to the destination failed (a full disk, permissions).
+  /// Writing to the destination failed (a full disk, permissions, an immutable folder): the
+  /// error names the file, the cause and the fix.
   case writeFailed(ArchiveError)
   /// `--require-shards` was given and the shards' records do not prove that every planned
   /// test ran exactly once (the sentence names the shards and tests).
@@ -79,7 +80,11 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
     case .incompleteSources: "--require-complete refuses the incomplete sources listed above"
     case .reportNotWritten(let error): "could not write the review report: \(error)"
     case .writeFailed(let error):
-      "\(error); files written so far are complete, rerun the same command to finish"
+      switch error {
+      // These say what to do themselves: the fix for the folder, or read the sources again.
+      case .notWritten, .refusedEntry: "\(error)"
+      default: "\(error); files written so far are complete, rerun the same command to finish"
+      }
     case .unprovenShards(let reason): reason
     }
   }

@@ -168,9 +168,7 @@ public struct MergeSession: Sendable {
     var warnings = plan.incompleteSources.map {
       "\($0.source.description) is incomplete: \($0.incompleteReason ?? "")"
     }
-    if let reason = plan.orphanSearchRefusal, !plan.inventories.isEmpty {
-      warnings.append("orphans were not looked for: \(reason)")
-    }
+    if let warning = OrphanSearch.warning(for: plan) { warnings.append(warning) }
     var reportPath: String?
     if let reportURL {
       // Written before applying, so "before" shows the references as they were.
@@ -197,25 +195,16 @@ public struct MergeSession: Sendable {
     {
       return stopped
     }
-    let outcome: Outcome
-    do {
-      let result = try MergeApplier(options: options).apply(
-        plan, to: destination, staging: staging
-      ) {
-        progress.update("writing", $0, $1)
-      }
-      progress.clear()
-      warnings += result.leftoversRemoved.map { "removed \($0), left by an interrupted merge" }
-      outcome = Outcome(
-        plan: plan, problems: problems, warnings: warnings, report: reportPath, options: options,
-        dryRun: false, applied: result)
-    } catch {
-      progress.clear()
-      outcome = Outcome(
-        plan: plan, problems: problems + [.writeFailed(error)], warnings: warnings,
-        report: reportPath, options: options, dryRun: false)
+    // A failed write comes back with what was written before it, so the summary counts only
+    // files really written.
+    let result = MergeApplier(options: options).apply(plan, to: destination, staging: staging) {
+      progress.update("writing", $0, $1)
     }
-    return outcome
+    progress.clear()
+    warnings += result.leftoversRemoved.map { "removed \($0), left by an interrupted merge" }
+    return Outcome(
+      plan: plan, problems: problems + (result.failure.map { [.writeFailed($0)] } ?? []),
+      warnings: warnings, report: reportPath, options: options, dryRun: false, applied: result)
   }
 
   /// The approvals of the decision file whose pixels are not the ones reviewed, as problems.

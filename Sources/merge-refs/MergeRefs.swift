@@ -25,8 +25,9 @@ struct MergeRefs: ParsableCommand {
 
       Exit codes:
         0   success; with --check, the references are up to date
-        1   a write failed (a reference, or the --report page); rerun the same
-            command to finish the merge
+        1   a write failed (a reference, or the --report page): the error names
+            the file, the cause and the fix; files written are complete, the
+            others as they were, and the summary counts only what was written
         2   sources conflict; nothing was written
         3   refused, corrupt or (with --require-complete) incomplete input, or
             (with --require-shards) shards that do not prove the plan ran
@@ -90,6 +91,10 @@ struct MergeRefs: ParsableCommand {
 
   @Flag(help: "Print the summary as JSON instead of text.")
   var json = false
+
+  @Flag(
+    help: "List every source with its image count and worker (by default one line counts them).")
+  var verbose = false
 
   @Option(
     help: ArgumentHelp(
@@ -193,13 +198,14 @@ struct MergeRefs: ParsableCommand {
     let sourcePaths = Array(paths.dropLast())
     let shards = ShardInputs(sourcePaths: sourcePaths, requireAll: requireShards)
     if requireShards { session.planCheck = { shards.proof(of: $0) } }
-    let outcome = session.run(sourcePaths: sourcePaths)
+    var outcome = session.run(sourcePaths: sourcePaths)
+    if !prune && outcome.summary.orphans > 0 { outcome.summary.pruneCommand = pruneCommand() }
     if json {
       // Streamed: a merge of many archives has a summary too large to build as one string.
       outcome.summary.writeJSON(toDescriptor: 1)
     } else {
       // Line by line: the whole text of a merge of many archives would be a peak of its own.
-      outcome.summary.forEachTextLine { print($0) }
+      outcome.summary.forEachTextLine(verbose: verbose) { print($0) }
     }
     let exitCode: Int32 =
       check && outcome.exitCode == 0 && outcome.hasChanges ? 4 : outcome.exitCode
@@ -271,6 +277,25 @@ struct MergeRefs: ParsableCommand {
         print(line)
       }
     }
+  }
+
+  /// This merge again with `--prune`: the options that decide what lands and what counts as an
+  /// orphan, the sources and the destination as they were typed, each word shell-quoted; the
+  /// options that only change what is printed or written beside (`--json`, `--report`, …) and
+  /// those that write nothing (`--dry-run`, `--check`) are left out.
+  private func pruneCommand() -> String {
+    var words = [invocationName]
+    if onConflict != .fail { words += ["--on-conflict", onConflict.rawValue] }
+    if requireComplete { words.append("--require-complete") }
+    if keepGoing { words.append("--keep-going") }
+    if requireShards { words.append("--require-shards") }
+    // `validate` added the file's patterns to `include`; the file is named instead.
+    let fromFile = includeFrom.flatMap {
+      try? IncludeFilter.read(fileAt: URL(fileURLWithPath: $0)).patterns.count
+    }
+    for pattern in include.dropLast(fromFile ?? 0) { words += ["--include", pattern] }
+    if let includeFrom { words += ["--include-from", includeFrom] }
+    return ShellWord.line(words + ["--prune"] + paths)
   }
 
   /// A failed comparison in a few words: "test T, exact: 12 of 480000 pixels differ".

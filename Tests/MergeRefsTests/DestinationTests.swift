@@ -176,9 +176,17 @@ final class DestinationTests: XCTestCase {
 
     XCTAssertEqual(full.exitCode, MergeSession.ExitCodes.writeFailed, full.summary.text())
     XCTAssertTrue(
-      full.summary.errors.contains { $0.contains("No space left on device") },
+      full.summary.errors.contains {
+        $0.contains(": no space left on device (") && $0.contains("free space on the device")
+      },
       full.summary.text())
     let tree = try snapshot(package)
+    // The summary counts what is on disk, not what the plan meant to write.
+    let landed = (0..<8).filter {
+      tree["\(folder)/image\($0).png"] != nil && tree["\(folder)/image\($0).png"] != .file(existing)
+    }
+    XCTAssertEqual(full.summary.added + full.summary.updated, landed.count, full.summary.text())
+    XCTAssertEqual(full.summary.notWritten, 8 - landed.count, full.summary.text())
     XCTAssertEqual(tree["\(folder)/kept.png"], .file(existing), "an untouched reference changed")
     XCTAssertEqual(tree["\(folder)/image7.png"], .file(existing), "written after the disk filled")
     XCTAssertFalse(
@@ -191,6 +199,109 @@ final class DestinationTests: XCTestCase {
     let again = session().run(sourcePaths: [source.path])
     XCTAssertEqual(again.summary.unchanged, 8, again.summary.text())
     XCTAssertEqual(try snapshot(package)["\(folder)/kept.png"], .file(existing))
+  }
+}
+
+// MARK: An unwritable reference folder
+
+extension DestinationTests {
+  /// A reference folder holding one reference the archive updates; the archive also adds two.
+  private func referencesAndArchive() throws -> (source: URL, before: [String: TreeNode]) {
+    let existing = try PNGEncoder(setting: .fast).encode(try noiseImage(seed: 500))
+    try writeFile(existing, to: package.appendingPathComponent("\(folder)/image0.png"))
+    let source = try archive(3)
+    return (source, try snapshot(package))
+  }
+
+  /// The calls with `renameAt` failing with `code` after `successes` renames.
+  private func failingRenames(_ code: Int32, after successes: Int = 0) -> FileCalls {
+    var calls = FileCalls.system
+    let rename = calls.renameAt
+    let budget = Budget(writes: successes)
+    calls.renameAt = { fromFolder, from, toFolder, to in
+      guard budget.take() else {
+        errno = code
+        return -1
+      }
+      return rename(fromFolder, from, toFolder, to)
+    }
+    return calls
+  }
+
+  func testMerge_permissionDeniedMovingIntoPlace_namesTheReferenceCauseAndFix() throws {
+    let (source, before) = try referencesAndArchive()
+
+    let outcome = session(calls: failingRenames(EACCES)).run(sourcePaths: [source.path])
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    let error = try XCTUnwrap(outcome.summary.errors.first, outcome.summary.text())
+    // The staged entry's name ("1") is the merge's own: the reference is named instead.
+    XCTAssertTrue(
+      error.hasPrefix("could not write \(folder)/image"), "names the reference: \(error)")
+    XCTAssertTrue(error.contains(" in \(package.path): permission denied ("), error)
+    XCTAssertTrue(error.contains("make \(folder) writable (`chmod u+rwx \(folder)`"), error)
+    XCTAssertFalse(error.contains("rerun the same command"), "rerunning cannot help: \(error)")
+    XCTAssertFalse(error.contains("into place: "), error)
+    XCTAssertEqual(outcome.summary.added, 0, outcome.summary.text())
+    XCTAssertEqual(outcome.summary.updated, 0, outcome.summary.text())
+    XCTAssertEqual(outcome.summary.notWritten, 3, outcome.summary.text())
+    XCTAssertTrue(
+      outcome.summary.summaryLine.hasSuffix(", 3 not written (nothing written)"),
+      outcome.summary.summaryLine)
+    XCTAssertFalse(outcome.summary.text().contains("\nadded:"), outcome.summary.text())
+    assertTreesEqual(try snapshot(package), before, "nothing may change")
+  }
+
+  func testMerge_readOnlyFileSystem_namesTheCauseAndWritesNothing() throws {
+    let (source, before) = try referencesAndArchive()
+    var calls = FileCalls.system
+    let open = calls.openAt
+    calls.openAt = { folder, name, flags in
+      guard flags & O_CREAT == 0 else {
+        errno = EROFS
+        return -1
+      }
+      return open(folder, name, flags)
+    }
+    calls.makeFolderAt = { _, _ in
+      errno = EROFS
+      return -1
+    }
+    calls.renameAt = { _, _, _, _ in
+      errno = EROFS
+      return -1
+    }
+
+    let outcome = session(calls: calls).run(sourcePaths: [source.path])
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    let error = try XCTUnwrap(outcome.summary.errors.first, outcome.summary.text())
+    XCTAssertTrue(error.hasPrefix("could not write \(folder)/image"), error)
+    XCTAssertTrue(error.contains(": read-only file system (creating the new file)"), error)
+    XCTAssertTrue(error.contains("\(package.path) is on a file system mounted read-only"), error)
+    XCTAssertTrue(error.hasSuffix("Nothing is lost: every reference not written is as it was"))
+    XCTAssertFalse(error.contains("rerun the same command"), error)
+    XCTAssertEqual(outcome.summary.added + outcome.summary.updated, 0, outcome.summary.text())
+    XCTAssertFalse(outcome.summary.applied)
+    assertTreesEqual(try snapshot(package), before, "nothing may change")
+  }
+
+  func testMerge_writeFailsAfterOneFile_summaryCountsOnlyTheFileWritten() throws {
+    let (source, before) = try referencesAndArchive()
+
+    let outcome = session(calls: failingRenames(EACCES, after: 1)).run(sourcePaths: [source.path])
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    let after = try snapshot(package)
+    let changed = Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }
+    XCTAssertEqual(changed.count, 1, "one rename succeeded: \(changed.sorted())")
+    XCTAssertEqual(outcome.summary.added + outcome.summary.updated, 1, outcome.summary.text())
+    XCTAssertEqual(outcome.summary.notWritten, 2, outcome.summary.text())
+    XCTAssertTrue(
+      outcome.summary.summaryLine.hasSuffix(", 2 not written (stopped by a failed write)"),
+      outcome.summary.summaryLine)
+    let listed = outcome.summary.changes.filter { $0.notWritten != true }.map(\.path)
+    XCTAssertEqual(listed, changed.sorted(), "only the file written is listed as landed")
   }
 }
 

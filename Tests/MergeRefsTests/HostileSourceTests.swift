@@ -28,9 +28,17 @@ final class HostileSourceTests: XCTestCase {
     _ fixture: String, entry: String, reason: String, file: StaticString = #filePath,
     line: UInt = #line
   ) throws {
+    try assertRefused(
+      archive: hostileFixture(fixture), entry: entry, reason: reason, file: file, line: line)
+  }
+
+  /// `assertRefused(_:entry:reason:)` for an archive anywhere but in the destination's parent.
+  private func assertRefused(
+    archive: URL, entry: String, reason: String, file: StaticString = #filePath,
+    line: UInt = #line
+  ) throws {
     let (parent, destination) = try makeDestination()
     let before = try snapshot(parent)
-    let archive = hostileFixture(fixture)
     let result = try MergeInProcess.run([archive.path, destination.path])
     XCTAssertEqual(result.status, 3, result.all, file: file, line: line)
     let errorLine = result.output.split(separator: "\n").first { $0.hasPrefix("error: ") }
@@ -41,7 +49,8 @@ final class HostileSourceTests: XCTestCase {
         line: line)
     }
     XCTAssertTrue(result.output.contains("(nothing written)"), result.all, file: file, line: line)
-    assertTreesEqual(try snapshot(parent), before, fixture, file: file, line: line)
+    assertTreesEqual(
+      try snapshot(parent), before, archive.lastPathComponent, file: file, line: line)
   }
 
   func testMerge_pathTraversalEntry_refusedAndTreeUnchanged() throws {
@@ -83,9 +92,56 @@ final class HostileSourceTests: XCTestCase {
       reason: "not a valid PNG")
   }
 
-  func testMerge_truncatedArchive_refusedAndTreeUnchanged() throws {
-    // The central directory is gone, so no entry can be named: the archive is.
-    try assertRefused("truncated.zip", entry: "opening the archive", reason: "failed")
+  func testMerge_truncatedArchive_refusedAsTruncatedAndTreeUnchanged() throws {
+    // The central directory is gone, so no entry can be named: the archive is, as cut short.
+    try assertRefused(
+      "truncated.zip", entry: "truncated.zip is truncated (284 bytes; its end record is missing)",
+      reason: ": download it again")
+  }
+
+  /// A file that is no zip at all, written outside the destination's parent.
+  private func notAZip(_ bytes: [UInt8]) throws -> URL {
+    let archive = try makeTemporaryFolder(self).appendingPathComponent("artifact.zip")
+    try writeFile(bytes, to: archive)
+    return archive
+  }
+
+  func testMerge_webPageSavedAsZip_refusedAsNotAZip() throws {
+    let page = Array("\n<!DOCTYPE html><html><body>Sign in</body></html>\n".utf8)
+    try assertRefused(
+      archive: try notAZip(page),
+      entry: "artifact.zip is not a zip archive (\(page.count) bytes, a web page or XML",
+      reason: "): download it again")
+  }
+
+  func testMerge_emptyFileAsZip_refusedAsEmpty() throws {
+    try assertRefused(
+      archive: try notAZip([]), entry: "artifact.zip is not a zip archive (it is empty)",
+      reason: "download it again")
+  }
+
+  func testMerge_binaryNonZip_refusedNamingItsFirstBytes() throws {
+    try assertRefused(
+      archive: try notAZip([0x1F, 0x8B, 0x08, 0x00] + Array(repeating: 7, count: 60)),
+      entry: "artifact.zip is not a zip archive (64 bytes, gzip data)",
+      reason: "download it again")
+  }
+
+  func testMerge_truncatedArchiveInsideAZipOfZips_refusedNamingTheInnerArchive() throws {
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    try builder.add("Tests/Hostile/__References__/new.png", try noiseImage(seed: 4))
+    let folder = try makeTemporaryFolder(self)
+    let inner = folder.appendingPathComponent("worker.zip")
+    try builder.write(to: inner)
+    let whole = try Data(contentsOf: inner)
+    let cut = whole.count - 30
+    let outer = folder.appendingPathComponent("artifact.zip")
+    try ZipWriter().write(
+      [.init(path: "artifacts/worker.zip", contents: .bytes(Array(whole.prefix(cut))))], to: outer)
+    try assertRefused(
+      archive: outer,
+      entry: "artifact.zip!artifacts/worker.zip is truncated (\(cut) bytes; its end record is",
+      reason: "missing): download it again")
   }
 
   func testMerge_badCRC_refusedAndTreeUnchanged() throws {

@@ -407,7 +407,7 @@ final class MergeOutcomeTests: XCTestCase {
     let unpacked = root.appendingPathComponent("unpacked archive")
     try builder.writeFolder(to: unpacked)
 
-    let result = try MergeInProcess.run([unpacked.path, destination.path])
+    let result = try MergeInProcess.run(["--verbose", unpacked.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertEqual(try bytes(path("unpacked")), png)
@@ -462,7 +462,7 @@ final class MergeOutcomeTests: XCTestCase {
         .init(path: "reference-images/worker-2.zip", contents: .file(second)),
       ], to: artifact)
 
-    let result = try MergeInProcess.run([artifact.path, destination.path])
+    let result = try MergeInProcess.run(["--verbose", artifact.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertEqual(try bytes(path("one")), firstPNG)
@@ -482,7 +482,7 @@ final class MergeOutcomeTests: XCTestCase {
         at: archive, to: downloads.appendingPathComponent(archive.lastPathComponent))
     }
 
-    let result = try MergeInProcess.run([downloads.path, destination.path])
+    let result = try MergeInProcess.run(["--verbose", downloads.path, destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertEqual(try bytes(path("one")), firstPNG)

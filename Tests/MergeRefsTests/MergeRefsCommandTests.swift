@@ -180,11 +180,69 @@ final class MergeRefsCommandTests: XCTestCase {
     ])
 
     XCTAssertEqual(result.status, 3, result.all)
-    XCTAssertTrue(result.output.contains("error: \(truncated.path): "), result.output)
+    XCTAssertTrue(
+      result.output.contains(
+        "error: \(truncated.path) is truncated (284 bytes; its end record is missing): "
+          + "download it again"), result.output)
     XCTAssertTrue(
       result.output.contains("1 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 1 refused"),
       result.output)
     XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "an orphan was pruned")
+  }
+
+  // MARK: An unwritable destination
+
+  /// Sets or clears the immutable attribute; false when this machine cannot (not root, or a
+  /// file system without attributes).
+  @discardableResult
+  private func chattr(_ flag: String, _ url: URL) -> Bool {
+    (try? runProcess("/usr/bin/env", ["chattr", flag, url.path]).status) == 0
+  }
+
+  func testMerge_immutableReferenceFolder_exit1NamesFolderCauseAndFix_losesNothing() throws {
+    let folder = "Tests/ChartTests/__References__/Pie"
+    let references = destination.appendingPathComponent(folder)
+    try writeFile(
+      try PNGEncoder().encode(try noiseImage(seed: 77)),
+      to: references.appendingPathComponent("pie.png"))
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    try builder.add(imagePath, try noiseImage(seed: 1))
+    try builder.add("\(folder)/new.png", try noiseImage(seed: 2))
+    let source = root.appendingPathComponent("run.zip")
+    try builder.write(to: source)
+    guard chattr("+i", references) else {
+      throw XCTSkip("chattr +i needs root and a file system with attributes")
+    }
+    defer { chattr("-i", references) }
+    let before = try snapshot(destination)
+
+    let result = try MergeRefs.run([source.path, destination.path])
+
+    XCTAssertEqual(result.status, 1, result.all)
+    let error = String(
+      try XCTUnwrap(
+        result.output.split(separator: "\n").first { $0.hasPrefix("error: ") }, result.all))
+    XCTAssertTrue(
+      error.hasPrefix("error: could not write \(folder)/"), "names the reference: \(error)")
+    XCTAssertTrue(error.contains(" in \(destination.path): operation not permitted ("), error)
+    XCTAssertTrue(error.contains("\(folder) may be immutable or append-only"), error)
+    XCTAssertFalse(error.contains("rerun the same command"), "rerunning cannot help: \(error)")
+    XCTAssertTrue(error.hasSuffix("Nothing is lost: every reference not written is as it was"))
+    XCTAssertTrue(
+      result.output.contains(
+        "0 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 0 refused, 2 not written "
+          + "(nothing written)\n"), result.all)
+    XCTAssertFalse(result.output.contains("\nadded:"), result.all)
+    XCTAssertFalse(result.output.contains("\nupdated:"), result.all)
+    assertTreesEqual(try snapshot(destination), before, "the references must stay as they were")
+
+    // The fix, as printed, run in the package root: the merge then lands.
+    let fix = try XCTUnwrap(error.split(separator: "`").first { $0.hasPrefix("chattr -i -a ") })
+    let fixed = try runProcess("/bin/sh", ["-c", String(fix)], in: destination)
+    XCTAssertEqual(fixed.status, 0, fixed.all)
+    let rerun = try MergeRefs.run([source.path, destination.path])
+    XCTAssertEqual(rerun.status, 0, rerun.all)
+    XCTAssertTrue(rerun.output.contains("1 added, 1 updated, 0 unchanged"), rerun.all)
   }
 
   // MARK: Links in the destination

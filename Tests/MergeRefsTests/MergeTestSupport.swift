@@ -271,6 +271,7 @@ enum MergeInProcess {
     var dryRun = false
     var check = false
     var json = false
+    var verbose = false
     var report: String?
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
@@ -284,6 +285,7 @@ enum MergeInProcess {
       case "--dry-run": dryRun = true
       case "--check": check = true
       case "--json": json = true
+      case "--verbose": verbose = true
       case "--report": report = try XCTUnwrap(remaining.popFirst())
       case "--include":
         let pattern = try XCTUnwrap(remaining.popFirst())
@@ -307,7 +309,8 @@ enum MergeInProcess {
       status = MergeSession.ExitCodes.checkFoundChanges
     }
     return ProgramResult(
-      status: status, output: (json ? outcome.summary.json() : outcome.summary.text()) + "\n",
+      status: status,
+      output: (json ? outcome.summary.json() : outcome.summary.text(verbose: verbose)) + "\n",
       error: "")
   }
 }

@@ -152,7 +152,7 @@ final class RequireShardsTests: XCTestCase {
     ])
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertTrue(landed)
-    XCTAssertTrue(result.output.contains("sources (2):"), result.output)
+    XCTAssertTrue(result.output.contains("2 sources: "), result.output)
   }
 
   // MARK: The proof checks the files, not the record's say-so

@@ -82,7 +82,45 @@ final class ZipWriterTests: XCTestCase {
     let truncated = folder.appendingPathComponent("truncated.zip")
     try bytes.prefix(bytes.count / 2).write(to: truncated)
     XCTAssertThrowsError(try ZipReader().forEachEntry(in: .file(truncated)) { _ in }) { error in
-      XCTAssertTrue("\(error)".contains("truncated.zip"), "\(error)")
+      XCTAssertEqual(
+        error as? ArchiveError, .truncatedArchive(path: truncated.path, size: bytes.count / 2))
+      XCTAssertTrue("\(error)".hasSuffix("its end record is missing): download it again"))
+    }
+    // The same bytes in memory (an archive inside another) are named the same way.
+    let inMemory = ZipReader.Input.memory(Array(bytes.prefix(100)), name: "outer.zip!inner.zip")
+    XCTAssertThrowsError(try ZipReader().forEachEntry(in: inMemory) { _ in }) { error in
+      XCTAssertEqual(
+        error as? ArchiveError, .truncatedArchive(path: "outer.zip!inner.zip", size: 100))
+    }
+  }
+
+  func testRead_fileThatIsNoZip_throwsNotAZipArchive() throws {
+    let folder = try makeTemporaryFolder(self)
+    let text = folder.appendingPathComponent("notes.zip")
+    try Data("hello\nworld\n".utf8).write(to: text)
+    XCTAssertThrowsError(try ZipReader().forEachEntry(in: .file(text)) { _ in }) { error in
+      XCTAssertEqual(
+        error as? ArchiveError,
+        .notAZipArchive(path: text.path, size: 12, start: #"text starting "hello""#))
+    }
+  }
+
+  func testRead_wholeArchiveWithBrokenDirectory_keepsLibarchivesReason() throws {
+    // An end record that points past the file is damage, not a download cut short: neither
+    // truncation nor "not a zip" may be claimed.
+    let folder = try makeTemporaryFolder(self)
+    let archive = folder.appendingPathComponent("images.zip")
+    try ZipWriter().write(
+      [.init(path: "a.png", contents: .bytes(try samplePNG(1, width: 8, height: 8)))],
+      to: archive)
+    var bytes = Array(try Data(contentsOf: archive))
+    // The end record's directory offset (bytes 16...19 of the last 22) far past the end.
+    bytes[bytes.count - 22 + 16..<bytes.count - 22 + 20] = [0xF0, 0xFF, 0xFF, 0x0F]
+    try Data(bytes).write(to: archive)
+    XCTAssertThrowsError(try ZipReader().forEachEntry(in: .file(archive)) { _ in }) { error in
+      guard case .libarchive = error as? ArchiveError else {
+        return XCTFail("expected libarchive's own reason, got \(error)")
+      }
     }
   }
 }

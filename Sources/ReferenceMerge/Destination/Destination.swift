@@ -85,8 +85,7 @@ package final class Destination: @unchecked Sendable {
     var handle = calls.openAt(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
     if handle < 0 && errno == ENOENT && create {
       guard calls.makeFolderAt(parent, name) == 0 || errno == EEXIST else {
-        throw .io(
-          operation: "create the folder", path: fullPath(relative), message: Self.reason())
+        throw notWritten(path, .write, "creating the folder \(relative)", in: parentPath)
       }
       // Opened again without following links: what was created is checked, not assumed.
       handle = calls.openAt(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
@@ -100,7 +99,8 @@ package final class Destination: @unchecked Sendable {
       if (code == ELOOP || code == ENOTDIR) && calls.statAt(parent, name)?.kind == .symbolicLink {
         throw refused(path, at: relative)
       }
-      throw .io(operation: "open the folder", path: fullPath(relative), message: Self.reason(code))
+      throw notWritten(
+        path, create ? .write : .read, "opening the folder \(relative)", in: relative, code)
     }
     folders[relative] = handle
     return handle
@@ -292,9 +292,10 @@ package final class Destination: @unchecked Sendable {
     guard calls.renameAt(sourceFolder, sourceName, folder, name) == 0 else {
       let code = errno
       _ = calls.unlinkAt(sourceFolder, sourceName, false)
-      throw .io(
-        operation: "rename \(sourceName) into place", path: fullPath(path),
-        message: Self.reason(code))
+      // The temporary name is this merge's own business: the file it was to become is named.
+      throw notWritten(
+        path, .write, "moving the new file into place", code,
+        replacing: calls.statAt(folder, name) != nil)
     }
   }
 
@@ -306,7 +307,7 @@ package final class Destination: @unchecked Sendable {
   {
     let handle = calls.openAt(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
     guard handle >= 0 else {
-      throw .io(operation: "create", path: fullPath(path), message: Self.reason())
+      throw notWritten(path, .write, "creating the new file")
     }
     var failure = calls.writeAll(bytes, to: handle)
     // Taken before closing: the size and time stamp the digest cache keys on, at the cost of
@@ -316,7 +317,7 @@ package final class Destination: @unchecked Sendable {
     if failure == nil && closed != 0 { failure = errno }
     if let failure {
       _ = calls.unlinkAt(folder, name, false)
-      throw .io(operation: "write", path: fullPath(path), message: Self.reason(failure))
+      throw notWritten(path, .write, "writing the new file", failure)
     }
     return status
   }
@@ -326,7 +327,7 @@ package final class Destination: @unchecked Sendable {
     let (folderPath, name) = Self.split(path)
     guard let folder = try folder(folderPath, create: false, for: path) else { return }
     guard calls.unlinkAt(folder, name, false) == 0 || errno == ENOENT else {
-      throw .io(operation: "delete the orphan", path: fullPath(path), message: Self.reason())
+      throw notWritten(path, .delete, "deleting the orphan", errno, replacing: true)
     }
   }
 
@@ -429,4 +430,17 @@ package final class Destination: @unchecked Sendable {
   }
 
   static func reason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+
+  /// A failed write or delete of a package-relative path, naming what must be writable: the
+  /// folder (by default the file's own), and the file when it is being replaced or deleted.
+  private func notWritten(
+    _ path: String, _ action: WriteFailure.Action, _ step: String, in folder: String? = nil,
+    _ code: Int32 = errno, replacing: Bool = false
+  ) -> ArchiveError {
+    .notWritten(
+      WriteFailure(
+        root: root.path, path: path, action: action, step: step,
+        mustBeWritable: [folder ?? Self.split(path).folder] + (replacing ? [path] : []),
+        code: code))
+  }
 }

@@ -1,0 +1,139 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+import ReferenceMerge
+import XCTest
+
+/// What `merge-refs` prints: one line for the sources unless `--verbose`, the orphan warning
+/// only where orphans could apply, and a prune command that works when pasted.
+final class MergeRefsOutputTests: XCTestCase {
+  private var root: URL!
+  private var package: URL!
+  private let folder = "Tests/ChartTests/__References__/Pie"
+
+  override func setUpWithError() throws {
+    root = try makeTemporaryFolder(self)
+    package = root.appendingPathComponent("package root")
+    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+  }
+
+  /// An archive of a finished run of a whole XCTest bundle holding `images` images.
+  private func archive(
+    _ name: String, images: Int, seed: Int = 1, mode: String = "all",
+    coverage: ArchiveManifest.Coverage.Scope = .wholeBundle
+  ) throws -> URL {
+    var builder = ArchiveBuilder(pid: Int32(1000 + seed), generatedAt: day(1))
+    builder.mode = mode
+    builder.coverage = .init(scope: coverage, arguments: coverage == .wholeBundle ? [] : ["A.b"])
+    for index in 0..<images {
+      try builder.add("\(folder)/image\(index).png", try noiseImage(seed: seed + index))
+    }
+    let url = root.appendingPathComponent(name)
+    try builder.write(to: url)
+    return url
+  }
+
+  private func lines(_ output: String) -> [Substring] {
+    output.split(separator: "\n")
+  }
+
+  // MARK: Sources
+
+  func testSources_manyArchives_oneLineCountingThem() throws {
+    let sources = try [
+      archive("a.zip", images: 2), archive("b.zip", images: 0, seed: 5),
+      archive("c.zip", images: 0, seed: 6),
+    ]
+
+    let result = try MergeRefs.run(sources.map(\.path) + [package.path])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(
+      lines(result.output),
+      [
+        "3 sources: 2 images in 1 of them (--verbose lists each)", "added:",
+        "  \(folder)/image0.png", "  \(folder)/image1.png",
+        "2 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 0 refused",
+      ], result.all)
+  }
+
+  func testSources_verbose_listsEachWithItsImagesAndWorker() throws {
+    let sources = try [archive("a.zip", images: 2), archive("b.zip", images: 0, seed: 5)]
+
+    let result = try MergeRefs.run(["--verbose"] + sources.map(\.path) + [package.path])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    let printed = lines(result.output)
+    XCTAssertEqual(printed.first, "sources (2):", result.all)
+    XCTAssertTrue(printed.contains("  \(sources[0].path): 2 images, ci-host pid 1001"), result.all)
+    XCTAssertTrue(printed.contains("  \(sources[1].path): 0 images, ci-host pid 1005"), result.all)
+  }
+
+  // MARK: Orphans
+
+  func testOrphanWarning_verifyOrMissingOrFailedRuns_neverPrinted() throws {
+    for mode in ["verify", "missing", "failed"] {
+      let source = try archive("\(mode).zip", images: 1, mode: mode, coverage: .selectedTests)
+
+      let result = try MergeRefs.run(["--dry-run", source.path, package.path])
+
+      XCTAssertEqual(result.status, 0, result.all)
+      XCTAssertFalse(
+        result.output.contains("orphans were not looked for"), "mode \(mode): \(result.all)")
+    }
+  }
+
+  func testOrphanWarning_modeAllRunOfSelectedTests_saysWhyAndHowToFindThem() throws {
+    let source = try archive("all.zip", images: 1, coverage: .selectedTests)
+
+    let result = try MergeRefs.run(["--dry-run", source.path, package.path])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(
+      result.output.contains("warning: orphans were not looked for: 1 run ran selected tests only"),
+      result.all)
+  }
+
+  func testOrphans_foundWithoutPrune_printTheCommandThatPrunesThem_andItWorksWhenPasted() throws {
+    let orphan = package.appendingPathComponent("\(folder)/old one.png")
+    try writeFile(try PNGEncoder().encode(try noiseImage(seed: 90)), to: orphan)
+    _ = try archive("run 1.zip", images: 1)
+    let binary = try MergeRefs.binary().path
+
+    // Typed in the package root, with the archive relative to it.
+    let first = try runProcess(
+      binary, ["--on-conflict", "newest", "../run 1.zip", "."], in: package)
+
+    XCTAssertEqual(first.status, 0, first.all)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "pruned without --prune")
+    let prefix = "to delete the orphans: "
+    let line = try XCTUnwrap(
+      lines(first.output).first { $0.hasPrefix(prefix) }, "no prune command: \(first.all)")
+    let command = String(line.dropFirst(prefix.count))
+    XCTAssertEqual(command, "\(binary) --on-conflict newest --prune '../run 1.zip' .")
+
+    let pasted = try runProcess("/bin/sh", ["-c", command], in: package)
+
+    XCTAssertEqual(pasted.status, 0, pasted.all)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), pasted.all)
+    XCTAssertTrue(pasted.output.contains(" 1 orphans (1 pruned)"), pasted.all)
+    XCTAssertFalse(pasted.output.contains(prefix), "printed again after pruning: \(pasted.all)")
+  }
+
+  func testOrphans_json_carryThePruneCommand() throws {
+    try writeFile(
+      try PNGEncoder().encode(try noiseImage(seed: 90)),
+      to: package.appendingPathComponent("\(folder)/old.png"))
+    let source = try archive("run.zip", images: 1)
+
+    let result = try MergeRefs.run(["--json", "--dry-run", source.path, package.path])
+
+    let json = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+    let binary = try MergeRefs.binary().path
+    XCTAssertEqual(
+      json["pruneCommand"] as? String,
+      "\(binary) --prune \(source.path) '\(package.path)'", result.all)
+    XCTAssertEqual(json["orphans"] as? Int, 1)
+  }
+}
