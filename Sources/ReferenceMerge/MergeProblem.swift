@@ -29,6 +29,9 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   /// `--require-shards` was given and the shards' records do not prove that every planned
   /// test ran exactly once (the sentence names the shards and tests).
   case unprovenShards(String)
+  /// Two tests of the merged runs use one reference path: a reference has one owner, so
+  /// nothing lands there; each owner is described with its assertion's place.
+  case sharedReference(path: String, owners: [String])
 
   /// What the kinds mean for a run, from the documented exit codes.
   public enum Kind: Sendable, Equatable {
@@ -43,7 +46,7 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .unlistableSource, .refusedSource, .unsafeDestination, .gitLFSPointer,
       .unarchivedImageChanged, .changedSinceComparison, .changedSinceReview, .incompleteSources,
-      .unprovenShards:
+      .unprovenShards, .sharedReference:
       .refusedInput
     case .reportNotWritten, .writeFailed: .writeFailed
     }
@@ -54,7 +57,9 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   /// writes their paths); everything else concerns the whole merge.
   public var isSkippable: Bool {
     switch self {
-    case .unlistableSource, .refusedSource, .changedSinceReview, .changedSinceComparison: true
+    case .unlistableSource, .refusedSource, .changedSinceReview, .changedSinceComparison,
+      .sharedReference:
+      true
     default: false
     }
   }
@@ -86,6 +91,10 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
       default: "\(error); files written so far are complete, rerun the same command to finish"
       }
     case .unprovenShards(let reason): reason
+    case .sharedReference(let path, let owners):
+      "\(path) is the reference of \(owners.count) tests: \(owners.joined(separator: "; ")); "
+        + "a reference has one owner, so nothing lands there: give each test's image its own "
+        + "name"
     }
   }
 }

@@ -94,14 +94,8 @@ public struct MergeSession: Sendable {
     return outcome
   }
 
-  /// A word as the shell reads it back: as it is when it holds only safe characters.
-  static func shellQuoted(_ word: String) -> String {
-    let safe = word.allSatisfy {
-      $0.isASCII && ($0.isLetter || $0.isNumber || "-_./=:@%+,".contains($0))
-    }
-    if safe && !word.isEmpty { return word }
-    return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-  }
+  /// A word as the shell reads it back (`ShellWord.quoted`).
+  static func shellQuoted(_ word: String) -> String { ShellWord.quoted(word) }
 
   private func merge(sourcePaths: [String]) -> Outcome {
     var problems: [MergeProblem] = []
@@ -143,6 +137,7 @@ public struct MergeSession: Sendable {
     let check = planCheck?(plan) ?? PlanCheck()
     problems += check.problems
     problems += plan.destinationProblems.map { .unsafeDestination($0) }
+    problems += plan.sharedReferences.map { .sharedReference(path: $0.path, owners: $0.owners) }
     problems += plan.unarchivedChanged.filter { options.include?.includes($0) ?? true }.map {
       .unarchivedImageChanged(path: plan.destination.appendingPathComponent($0).path)
     }

@@ -7,7 +7,8 @@ import ReferenceArchive
 /// A run is one `swift test` invocation (or one `reference-shards` plan): its manifests carry
 /// the same `run`. Runs of one host are ordered by their first process's start, as the
 /// manifests record it; runs of different hosts are never ordered (their clocks are not one),
-/// and replicated runs repeat tests on purpose, so neither supersedes anything.
+/// replicated runs repeat tests on purpose, and archives of older versions name no run, so
+/// none of those supersedes anything or is superseded.
 struct RunLedger {
   /// One source's run.
   struct Run: Equatable {
@@ -17,8 +18,9 @@ struct RunLedger {
     var host: String
     /// The start of its first process.
     var start: Date
-    /// Whether it repeats tests on purpose (`replicas`).
-    var isReplicated: Bool
+    /// Whether it takes part in supersession: it names its run and does not repeat tests on
+    /// purpose (`replicas`).
+    var isOrdered: Bool
   }
 
   /// Each inventory's run, by position.
@@ -30,7 +32,7 @@ struct RunLedger {
         key: inventory.manifest?.run ?? "source \(index)",
         host: inventory.manifest?.worker.host ?? "",
         start: inventory.manifest?.startedAt ?? inventory.generatedAt,
-        isReplicated: (inventory.manifest?.replicas ?? 1) > 1)
+        isOrdered: inventory.manifest?.run != nil && (inventory.manifest?.replicas ?? 1) <= 1)
     }
     var firstStart: [String: Date] = [:]
     for run in runs { firstStart[run.key] = min(firstStart[run.key] ?? run.start, run.start) }
@@ -59,7 +61,7 @@ struct RunLedger {
     let latest = latestUses(inventories)
     let counts = { (index: Int, path: String) -> Bool in
       let run = runs[index]
-      guard let later = latest[run.host + "\u{0}" + path] else { return true }
+      guard run.isOrdered, let later = latest[run.host + "\u{0}" + path] else { return true }
       return later.run.key == run.key
     }
     var superseded: [MergePlan.Superseded] = []
@@ -83,7 +85,7 @@ struct RunLedger {
   /// For each host with several ordered runs and each path they used: the latest run that used
   /// it, and whether that run rendered it.
   private func latestUses(_ inventories: [SourceInventory]) -> [String: Latest] {
-    let ordered = runs.filter { !$0.isReplicated }
+    let ordered = runs.filter(\.isOrdered)
     let hostsWithSeveralRuns = Set(
       Dictionary(grouping: ordered, by: \.host).filter { Set($0.value.map(\.key)).count > 1 }
         .keys)
@@ -91,7 +93,7 @@ struct RunLedger {
     var latest: [String: Latest] = [:]
     for (index, inventory) in inventories.enumerated() {
       let run = runs[index]
-      guard !run.isReplicated, hostsWithSeveralRuns.contains(run.host) else { continue }
+      guard run.isOrdered, hostsWithSeveralRuns.contains(run.host) else { continue }
       let rendered = Set(inventory.images.map(\.path))
       for path in Self.usedPaths(inventory) {
         let key = run.host + "\u{0}" + path
