@@ -116,6 +116,66 @@ final class ReadmeTests: XCTestCase {
     }
   }
 
+  /// The `Package.swift` snippet of README.md (and the same one in GettingStarted), made into a
+  /// package with a reference PNG where the tests keep them: `swift build` prints no "unhandled
+  /// file" warning for it, while the same package without the snippet's `exclude:` does. The
+  /// warning comes from planning the build from the package graph, so building the `Charts`
+  /// target is enough and does not compile the dependency.
+  func testReadme_packageSnippet_excludesTheReferenceFolder() throws {
+    let snippet = try block(startingWith: "dependencies: [", language: "swift")
+    XCTAssertEqual(
+      try block(
+        startingWith: "dependencies: [", language: "swift", in: try article("GettingStarted")),
+      snippet, "GettingStarted shows README's Package.swift snippet")
+    XCTAssertTrue(snippet.contains("exclude: [\"__References__\"]"), snippet)
+    let dependency = try XCTUnwrap(snippet.firstMatch(of: /\.package\(url: [^)]*\)/))
+    let local = snippet.replacingCharacters(
+      in: dependency.range, with: ".package(name: \"ReferenceImages\", path: \"\(checkout.path)\")")
+
+    func build(_ targets: String) throws -> ProcessOutput {
+      let root = try makeTemporaryFolder(self)
+      let files = [
+        "Package.swift":
+          "// swift-tools-version:6.0\nimport PackageDescription\n\n"
+          + "let package = Package(\n  name: \"Charts\",\n\(targets)\n)\n",
+        "Sources/Charts/BarChart.swift": "public struct BarChart {}\n",
+        "Tests/ChartTests/BarChartTests.swift": "import Charts\n",
+        // SwiftPM does not warn about an empty file: any bytes will do.
+        "Tests/ChartTests/__References__/BarChartTests/bars.png": "not a PNG, but not empty",
+      ]
+      for (path, text) in files {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(
+          at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+      }
+      // SwiftPM prints the warning when it plans a build from the manifest, which the first
+      // build of a fresh folder (busy resolving and building the dependency's plugin tools) and a
+      // build with an up-to-date plan both skip; a second build after the manifest changed
+      // plans again, as a user's build after an edit of Package.swift does.
+      let first = try runProcess(
+        "/usr/bin/env", ["swift", "build", "--target", "Charts"], in: root)
+      guard first.status == 0 else { return first }
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date().addingTimeInterval(2)],
+        ofItemAtPath: root.appendingPathComponent("Package.swift").path)
+      let second = try runProcess(
+        "/usr/bin/env", ["swift", "build", "--target", "Charts"], in: root)
+      return ProcessOutput(
+        status: second.status, output: first.output + second.output,
+        error: first.error + second.error)
+    }
+
+    let clean = try build(local)
+    XCTAssertEqual(clean.status, 0, clean.all)
+    XCTAssertFalse(clean.all.contains("unhandled"), clean.all)
+    XCTAssertFalse(clean.all.contains("bars.png"), clean.all)
+    let warned = try build(local.replacing(/,\s*exclude: \["__References__"\]/, with: ""))
+    XCTAssertEqual(warned.status, 0, warned.all)
+    XCTAssertTrue(warned.all.contains("unhandled"), "the control build warns:\n\(warned.all)")
+    XCTAssertTrue(warned.all.contains("__References__/BarChartTests/bars.png"), warned.all)
+  }
+
   /// The recipe lives in one place, the workflow file: README and the articles link it and
   /// hold no copy of it (a copy would drift).
   func testReadme_ciRecipe_isLinkedNotCopied() throws {
