@@ -18,6 +18,21 @@ public struct ComparisonResult: Sendable, Hashable, CustomStringConvertible {
   public var allowedDifferingPixels: Int
   /// The strategy's name, for messages.
   public var comparisonName: String
+  /// The bound the differing pixels were held to.
+  public var bound: DifferenceBound
+  /// What the strategy counted as a differing pixel, for the description to say so.
+  let criterion: ImageComparison.Criterion
+
+  init(
+    outcome: Outcome, allowedDifferingPixels: Int, comparisonName: String,
+    criterion: ImageComparison.Criterion, bound: DifferenceBound
+  ) {
+    self.outcome = outcome
+    self.allowedDifferingPixels = allowedDifferingPixels
+    self.comparisonName = comparisonName
+    self.criterion = criterion
+    self.bound = bound
+  }
 
   /// Whether the image passes: identical, or differing within the bound.
   public var passed: Bool {
@@ -35,9 +50,10 @@ public struct ComparisonResult: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// One sentence with the numbers a person needs, for example "image with 250000 pixels differed
-  /// from reference by 37 pixels (allowed: 25), largest channel difference 212, within x 10…58,
-  /// y 4…19".
+  /// One sentence with the numbers a person needs, saying once what was counted, what was
+  /// tolerated and why, for example "37 of 480,000 pixels differ beyond the perceptual threshold
+  /// 0.1 (allowed: 480, requiredAccuracy 0.999), largest channel difference 212, within x 10…58,
+  /// y 4…19; 795 more differ but were tolerated as anti-aliasing".
   public var description: String {
     switch outcome {
     case .identical:
@@ -45,18 +61,74 @@ public struct ComparisonResult: Sendable, Hashable, CustomStringConvertible {
     case .sizeMismatch(let actual, let reference):
       return "image size \(actual) differs from reference size \(reference)"
     case .withinBound(let found), .differs(let found):
+      let counted = found.differingPixelCount
       var text =
-        "image with \(found.totalPixelCount) pixels differed from reference by "
-        + "\(found.differingPixelCount) pixels (allowed: \(allowedDifferingPixels)), "
+        "\(grouped(counted)) of \(grouped(found.totalPixelCount)) pixels "
+        + "\(counted == 1 ? "differs" : "differ") \(criterion.countedPhrase) "
+        + "(allowed: \(grouped(allowedDifferingPixels))\(boundPhrase)), "
         + "largest channel difference \(found.largestChannelDifference)"
       if let box = found.boundingBox { text += ", within \(box)" }
       if found.toleratedPixelCount > 0 {
-        text +=
-          "; \(found.toleratedPixelCount) more pixels differ within the \(comparisonName) comparison"
+        text += "; " + criterion.toleratedClause(found)
       }
       return text
     }
   }
+
+  /// The bound, when the allowed count alone does not say where it came from.
+  private var boundPhrase: String {
+    switch bound {
+    case .requiredAccuracy(let accuracy): ", requiredAccuracy \(accuracy)"
+    case .maximumDifferingPixels: ""
+    }
+  }
+}
+
+extension ImageComparison.Criterion {
+  /// What the differing pixels differ by, after "37 of 480,000 pixels differ".
+  var countedPhrase: String {
+    switch self {
+    case .exact: "in any channel"
+    case .tolerance(let tolerance): "by more than \(tolerance) in a channel"
+    case .perceptual(let threshold, let includeAntiAliasing):
+      "beyond the perceptual threshold \(threshold)"
+        + (includeAntiAliasing ? ", anti-aliasing included" : "")
+    }
+  }
+
+  /// The tolerated pixels and why they were tolerated, for a result with some.
+  func toleratedClause(_ found: PixelDifferences) -> String {
+    let tolerated = found.toleratedPixelCount
+    let antiAliased = found.antiAliasedPixelCount
+    let within = tolerated - antiAliased
+    let more = "\(grouped(tolerated)) more \(tolerated == 1 ? "differs" : "differ")"
+    let were = tolerated == 1 ? "was" : "were"
+    switch self {
+    case .exact:
+      // Unreached: exact tolerates no pixel. Kept total so the switch needs no default.
+      return "\(more) and \(were) tolerated"
+    case .tolerance(let tolerance):
+      return "\(more) by at most \(tolerance) in every channel and \(were) tolerated"
+    case .perceptual:
+      if within == 0 { return "\(more) but \(were) tolerated as anti-aliasing" }
+      if antiAliased == 0 { return "\(more) within the threshold and \(were) tolerated" }
+      return
+        "\(more) but \(were) tolerated: \(grouped(antiAliased)) as anti-aliasing, "
+        + "\(grouped(within)) within the threshold"
+    }
+  }
+}
+
+/// A count with a comma between each group of three digits ("480,000"), whatever the locale, so
+/// large counts read at a glance and messages stay the same on every machine.
+func grouped(_ count: Int) -> String {
+  let digits = String(count.magnitude)
+  var text = ""
+  for (index, digit) in digits.enumerated() {
+    if index > 0 && (digits.count - index) % 3 == 0 { text += "," }
+    text.append(digit)
+  }
+  return count < 0 ? "-" + text : text
 }
 
 /// A width and height, for messages about sizes.

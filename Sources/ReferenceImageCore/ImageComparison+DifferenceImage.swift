@@ -77,16 +77,14 @@ extension ImageComparison {
     }
     let result: ComparisonResult
     if image.width != reference.width || image.height != reference.height {
-      result = ComparisonResult(
-        outcome: .sizeMismatch(actual: image.size, reference: reference.size),
-        allowedDifferingPixels: 0, comparisonName: name)
+      result = self.result(
+        .sizeMismatch(actual: image.size, reference: reference.size), allowed: 0, bound: bound)
+    } else if identical {
+      result = self.result(
+        .identical, allowed: bound.allowedDifferingPixels(totalPixelCount: image.pixelCount),
+        bound: bound)
     } else {
-      let allowed = bound.allowedDifferingPixels(totalPixelCount: image.pixelCount)
-      result =
-        identical
-        ? ComparisonResult(
-          outcome: .identical, allowedDifferingPixels: allowed, comparisonName: name)
-        : self.result(found, allowed: allowed)
+      result = self.result(found, bound: bound)
     }
     return (result, output)
   }

@@ -16,7 +16,10 @@ extension ImageComparison {
   {
     // 35215 is the largest possible value of the YIQ difference metric.
     let maximumDelta = 35215 * threshold * threshold
-    return ImageComparison(name: "perceptual (threshold \(threshold))") { scan in
+    return ImageComparison(
+      name: "perceptual (threshold \(threshold))",
+      criterion: .perceptual(threshold: threshold, includeAntiAliasing: includeAntiAliasing)
+    ) { scan in
       withUnsafeTemporaryAllocation(
         of: Int.self, capacity: PerceptualBandScan.pendingCapacity(width: scan.width)
       ) { pending in

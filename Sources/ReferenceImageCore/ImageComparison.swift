@@ -13,10 +13,23 @@ import Foundation
 public struct ImageComparison: Sendable {
   /// A short name for messages, such as "exact" or "perceptual (threshold 0.1)".
   public let name: String
+  /// What makes a pixel count as different, for a result to say in words.
+  let criterion: Criterion
   let scan: @Sendable (PixelScan) -> PixelDifferences
 
+  /// What a strategy counts as a differing pixel, with its parameters.
+  enum Criterion: Sendable, Hashable {
+    /// Any byte differs.
+    case exact
+    /// Some channel differs by more than this.
+    case tolerance(Int)
+    /// The YIQ difference exceeds the threshold, and the pixel is not tolerated as
+    /// anti-aliasing (unless anti-aliasing is included).
+    case perceptual(threshold: Double, includeAntiAliasing: Bool)
+  }
+
   /// Every byte must match. Identical buffers are recognised by one `memcmp`.
-  public static let exact = ImageComparison(name: "exact") { scan in
+  public static let exact = ImageComparison(name: "exact", criterion: .exact) { scan in
     var tally = DifferenceTally(width: scan.width)
     scan.forEachChangedPixel { index in
       tally.largestChannelDifference = max(
@@ -32,7 +45,8 @@ public struct ImageComparison: Sendable {
   /// - Returns: The strategy.
   public static func tolerance(_ maximumChannelDifference: Int) -> ImageComparison {
     let tolerance = min(max(maximumChannelDifference, 0), 255)
-    return ImageComparison(name: "tolerance \(tolerance)") { scan in
+    return ImageComparison(name: "tolerance \(tolerance)", criterion: .tolerance(tolerance)) {
+      scan in
       var tally = DifferenceTally(width: scan.width)
       scan.forEachChangedPixel { index in
         let difference = scan.largestChannelDifference(at: index)
@@ -70,24 +84,34 @@ public struct ImageComparison: Sendable {
     _ image: RGBAImage, to reference: RGBAImage, bound: DifferenceBound, bands: Int?
   ) -> ComparisonResult {
     guard image.width == reference.width, image.height == reference.height else {
-      return ComparisonResult(
-        outcome: .sizeMismatch(actual: image.size, reference: reference.size),
-        allowedDifferingPixels: 0, comparisonName: name)
+      return result(
+        .sizeMismatch(actual: image.size, reference: reference.size), allowed: 0, bound: bound)
     }
-    let allowed = bound.allowedDifferingPixels(totalPixelCount: image.pixelCount)
     if image.hasSamePixels(as: reference) {
-      return ComparisonResult(
-        outcome: .identical, allowedDifferingPixels: allowed, comparisonName: name)
+      return result(
+        .identical, allowed: bound.allowedDifferingPixels(totalPixelCount: image.pixelCount),
+        bound: bound)
     }
     let plan = BandPlan(width: image.width, height: image.height, bands: bands)
     let found = differences(image, reference, plan: plan, canvas: nil)
-    return result(found, allowed: allowed)
+    return result(found, bound: bound)
   }
 
-  func result(_ found: PixelDifferences, allowed: Int) -> ComparisonResult {
-    let outcome: ComparisonResult.Outcome =
-      found.differingPixelCount <= allowed ? .withinBound(found) : .differs(found)
-    return ComparisonResult(outcome: outcome, allowedDifferingPixels: allowed, comparisonName: name)
+  /// The verdict on differences found between two same-size images.
+  func result(_ found: PixelDifferences, bound: DifferenceBound) -> ComparisonResult {
+    let allowed = bound.allowedDifferingPixels(totalPixelCount: found.totalPixelCount)
+    return result(
+      found.differingPixelCount <= allowed ? .withinBound(found) : .differs(found),
+      allowed: allowed, bound: bound)
+  }
+
+  /// A result of this strategy, carrying what the description needs to say what it counted.
+  func result(_ outcome: ComparisonResult.Outcome, allowed: Int, bound: DifferenceBound)
+    -> ComparisonResult
+  {
+    ComparisonResult(
+      outcome: outcome, allowedDifferingPixels: allowed, comparisonName: name,
+      criterion: criterion, bound: bound)
   }
 
   /// Runs the strategy over two same-size images, one band of rows per task on every core,

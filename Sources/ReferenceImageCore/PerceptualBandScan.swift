@@ -75,6 +75,7 @@ struct PerceptualBandScan {
     let x = index &- y &* scan.width
     if YIQ.isAntiAliasedInEither(scan, x, y) {
       tally.tolerated &+= 1
+      tally.antiAliased &+= 1
       scan.mark(index, .antiAliased)
     } else {
       tally.addDiffering(index)

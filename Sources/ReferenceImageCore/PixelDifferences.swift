@@ -27,6 +27,10 @@ public struct PixelDifferences: Sendable, Hashable {
   /// Pixels that differ in their bytes but that the strategy tolerates (within the channel
   /// tolerance or perceptual threshold, or detected as anti-aliasing).
   public var toleratedPixelCount: Int
+  /// Of the tolerated pixels, those a perceptual comparison detected as anti-aliasing; the rest
+  /// are within its threshold (always 0 for the other strategies, and with
+  /// `includeAntiAliasing`).
+  public var antiAliasedPixelCount: Int
   /// Every pixel of the image.
   public var totalPixelCount: Int
   /// The largest difference of any channel between any two pixels at the same position
@@ -36,12 +40,20 @@ public struct PixelDifferences: Sendable, Hashable {
   public var boundingBox: PixelBox?
 
   /// Creates a record of differences.
+  /// - Parameters:
+  ///   - differingPixelCount: Pixels counted as different.
+  ///   - toleratedPixelCount: Pixels that differ but are tolerated, for every reason.
+  ///   - antiAliasedPixelCount: Of the tolerated ones, those detected as anti-aliasing.
+  ///   - totalPixelCount: Every pixel of the image.
+  ///   - largestChannelDifference: The largest difference of any channel, 0–255.
+  ///   - boundingBox: The box around the differing pixels; nil when none differs.
   public init(
-    differingPixelCount: Int, toleratedPixelCount: Int = 0, totalPixelCount: Int,
-    largestChannelDifference: Int, boundingBox: PixelBox?
+    differingPixelCount: Int, toleratedPixelCount: Int = 0, antiAliasedPixelCount: Int = 0,
+    totalPixelCount: Int, largestChannelDifference: Int, boundingBox: PixelBox?
   ) {
     self.differingPixelCount = differingPixelCount
     self.toleratedPixelCount = toleratedPixelCount
+    self.antiAliasedPixelCount = antiAliasedPixelCount
     self.totalPixelCount = totalPixelCount
     self.largestChannelDifference = largestChannelDifference
     self.boundingBox = boundingBox
@@ -54,6 +66,7 @@ public struct PixelDifferences: Sendable, Hashable {
     for band in bands {
       merged.differingPixelCount += band.differingPixelCount
       merged.toleratedPixelCount += band.toleratedPixelCount
+      merged.antiAliasedPixelCount += band.antiAliasedPixelCount
       merged.largestChannelDifference = max(
         merged.largestChannelDifference, band.largestChannelDifference)
       if let box = band.boundingBox {

@@ -96,6 +96,8 @@ struct DifferenceTally {
   let width: Int
   var differing = 0
   var tolerated = 0
+  /// Of `tolerated`, the pixels detected as anti-aliasing.
+  var antiAliased = 0
   var largestChannelDifference = 0
   var minX = Int.max
   var minY = Int.max
@@ -119,6 +121,7 @@ struct DifferenceTally {
   func result(totalPixelCount: Int) -> PixelDifferences {
     PixelDifferences(
       differingPixelCount: differing, toleratedPixelCount: tolerated,
+      antiAliasedPixelCount: antiAliased,
       totalPixelCount: totalPixelCount, largestChannelDifference: largestChannelDifference,
       boundingBox: differing == 0 ? nil : PixelBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY))
   }

@@ -79,6 +79,33 @@ extension RGBAImage {
     self.pixels = pixels
   }
 
+  /// Creates an image from a renderer's pixel buffer held in an array, converting its layout;
+  /// the same as the initialiser that takes an `UnsafeRawBufferPointer`, without the pointer.
+  ///
+  /// A CoreGraphics bitmap context made with `premultipliedFirst` and `byteOrder32Little` holds
+  /// `channelOrder: .bgra, alphaMode: .premultiplied`, with its own `bytesPerRow`.
+  /// - Parameters:
+  ///   - width: The width in pixels.
+  ///   - height: The height in pixels.
+  ///   - bytesPerRow: The distance between rows in bytes; at least `width * 4`.
+  ///   - channelOrder: The order of the four channels in memory.
+  ///   - alphaMode: Whether colour channels are premultiplied by alpha.
+  ///   - bytes: The buffer, at least `bytesPerRow * (height - 1) + width * 4` bytes.
+  /// - Throws: `ImageError` when the size is invalid or the buffer too short for it.
+  public init(
+    width: Int, height: Int, bytesPerRow: Int, channelOrder: ChannelOrder,
+    alphaMode: AlphaMode, bytes: [UInt8]
+  ) throws(ImageError) {
+    let converted = bytes.withUnsafeBytes { buffer in
+      Result { () throws(ImageError) in
+        try RGBAImage(
+          width: width, height: height, bytesPerRow: bytesPerRow, channelOrder: channelOrder,
+          alphaMode: alphaMode, bytes: buffer)
+      }
+    }
+    self = try converted.get()
+  }
+
   /// Undoes premultiplication with rounding; a fully transparent pixel becomes transparent black,
   /// and a channel larger than alpha (invalid premultiplied data) saturates at 255.
   @inline(__always)

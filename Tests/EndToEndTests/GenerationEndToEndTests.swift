@@ -136,8 +136,8 @@ final class GenerationEndToEndTests: XCTestCase {
     // Bar 2 (x 30…41) grew by 3 pixels at its top: 36 pixels, allowed 9 of 9600 at 0.999.
     XCTAssertTrue(
       changed.all.contains(
-        "image with 9600 pixels differed from reference by 36 pixels (allowed: 9), "
-          + "largest channel difference"),
+        "36 of 9,600 pixels differ beyond the perceptual threshold 0.1 (allowed: 9, "
+          + "requiredAccuracy 0.999), largest channel difference"),
       changed.all)
     XCTAssertTrue(changed.all.contains("within x 30…41, y 32…34"), changed.all)
     let base = fixture.diffFolder.appendingPathComponent(

@@ -57,8 +57,8 @@ final class ImageComparisonTests: XCTestCase {
       image, to: reference, bound: .maximumDifferingPixels(25))
     XCTAssertEqual(
       result.description,
-      "image with 250000 pixels differed from reference by 37 pixels (allowed: 25), largest "
-        + "channel difference 212, within x 10…58, y 4…19")
+      "37 of 250,000 pixels differ in any channel (allowed: 25), largest channel difference "
+        + "212, within x 10…58, y 4…19")
     XCTAssertFalse(result.passed)
   }
 
@@ -78,9 +78,9 @@ final class ImageComparisonTests: XCTestCase {
     XCTAssertEqual(found.boundingBox, PixelBox(minX: 1, minY: 0, maxX: 2, maxY: 0))
     XCTAssertEqual(
       result.description,
-      "image with 4 pixels differed from reference by 2 pixels (allowed: 0), largest channel "
-        + "difference 7, within x 1…2, y 0…0; 1 more pixels differ within the tolerance 5 comparison"
-    )
+      "2 of 4 pixels differ by more than 5 in a channel (allowed: 0), largest channel "
+        + "difference 7, within x 1…2, y 0…0; 1 more differs by at most 5 in every channel and "
+        + "was tolerated")
   }
 
   func testTolerance_allWithinTolerance_passesWithNoBox() throws {
@@ -198,6 +198,11 @@ final class ImageComparisonTests: XCTestCase {
       image, to: reference, bound: .requiredAccuracy(0.999))
     XCTAssertFalse(result.passed)
     XCTAssertEqual(result.allowedDifferingPixels, 1)
+    XCTAssertEqual(result.bound, .requiredAccuracy(0.999))
+    XCTAssertEqual(
+      result.description,
+      "2 of 1,000 pixels differ in any channel (allowed: 1, requiredAccuracy 0.999), largest "
+        + "channel difference 155, within x 3…4, y 3…4")
   }
 
   // MARK: Size mismatch

@@ -77,6 +77,11 @@ final class PerceptualComparisonTests: XCTestCase {
     let tolerated = ImageComparison.perceptual(threshold: 0.214).compare(red, to: black)
     XCTAssertTrue(tolerated.passed)
     XCTAssertEqual(tolerated.differences?.toleratedPixelCount, 1)
+    XCTAssertEqual(tolerated.differences?.antiAliasedPixelCount, 0)
+    XCTAssertEqual(
+      tolerated.description,
+      "0 of 1 pixels differ beyond the perceptual threshold 0.214 (allowed: 0), largest channel "
+        + "difference 100; 1 more differs within the threshold and was tolerated")
   }
 
   func testPerceptual_zeroThreshold_countsEveryVisibleChange() throws {
@@ -126,10 +131,105 @@ final class PerceptualComparisonTests: XCTestCase {
     let tolerant = ImageComparison.perceptual(threshold: 0.1).compare(image, to: reference)
     XCTAssertTrue(tolerant.passed, tolerant.description)
     XCTAssertEqual(tolerant.differences?.toleratedPixelCount, 7)
+    XCTAssertEqual(tolerant.differences?.antiAliasedPixelCount, 7)
+    XCTAssertEqual(
+      tolerant.description,
+      "0 of 49 pixels differ beyond the perceptual threshold 0.1 (allowed: 0), largest channel "
+        + "difference 60; 7 more differ but were tolerated as anti-aliasing")
     let strict = ImageComparison.perceptual(threshold: 0.1, includeAntiAliasing: true)
       .compare(image, to: reference)
     XCTAssertEqual(strict.differences?.differingPixelCount, 7)
     XCTAssertEqual(strict.differences?.boundingBox, PixelBox(minX: 3, minY: 0, maxX: 3, maxY: 6))
+    XCTAssertEqual(
+      strict.description,
+      "7 of 49 pixels differ beyond the perceptual threshold 0.1, anti-aliasing included "
+        + "(allowed: 0), largest channel difference 60, within x 3…3, y 0…6")
+  }
+
+  func testPerceptual_antiAliasedCount_isWhatIncludingAntiAliasingAddsToTheDiffering() throws {
+    // Every pixel beyond the threshold is either counted or detected as anti-aliasing, so
+    // including anti-aliasing counts exactly the anti-aliased ones more, on pixelmatch's pairs.
+    for pair in Set(try expectations().map(\.pair)).sorted() {
+      let a = try CoreFixtures.image("perceptual/\(pair)_a.png")
+      let b = try CoreFixtures.image("perceptual/\(pair)_b.png")
+      for threshold in [0, 0.05, 0.1, 0.3] {
+        let bound = DifferenceBound.maximumDifferingPixels(Int.max)
+        let tolerant = ImageComparison.perceptual(threshold: threshold).compare(
+          a, to: b, bound: bound)
+        let strict = ImageComparison.perceptual(threshold: threshold, includeAntiAliasing: true)
+          .compare(a, to: b, bound: bound)
+        let label = "\(pair) threshold \(threshold)"
+        XCTAssertEqual(
+          (tolerant.differences?.differingPixelCount ?? 0)
+            + (tolerant.differences?.antiAliasedPixelCount ?? 0),
+          strict.differences?.differingPixelCount ?? 0, label)
+        XCTAssertEqual(strict.differences?.antiAliasedPixelCount ?? 0, 0, label)
+        XCTAssertEqual(
+          tolerant.differences?.toleratedPixelCount ?? 0,
+          (strict.differences?.toleratedPixelCount ?? 0)
+            + (tolerant.differences?.antiAliasedPixelCount ?? 0), label)
+      }
+    }
+  }
+
+  /// ChoosingAComparison's claim: a thin anti-aliased line moved one pixel sideways (a chart's
+  /// data line off by one pixel) passes the default perceptual comparison at
+  /// `requiredAccuracy(0.999)`, because most moved pixels look like anti-aliasing; with
+  /// `includeAntiAliasing` it fails, and so does the same line moved one pixel down.
+  func testPerceptual_thinLineMovedOnePixel_passesUnlessAntiAliasingIsIncluded() throws {
+    let values: [Double] = [150, 138, 146, 128, 134, 120, 131, 142, 136, 150]
+    let points = values.enumerated().map { (x: 20 + 40 * Double($0.offset), y: $0.element) }
+    let reference = try Self.thinLine(through: points)
+    let right = try Self.thinLine(through: points.map { (x: $0.x + 1, y: $0.y) })
+    let down = try Self.thinLine(through: points.map { (x: $0.x, y: $0.y + 1) })
+    let bound = DifferenceBound.requiredAccuracy(0.999)
+
+    XCTAssertEqual(
+      ImageComparison.exact.compare(right, to: reference).differences?.differingPixelCount, 805)
+    let moved = ImageComparison.perceptual().compare(right, to: reference, bound: bound)
+    XCTAssertTrue(moved.passed, moved.description)
+    XCTAssertEqual(
+      moved.description,
+      "96 of 120,000 pixels differ beyond the perceptual threshold 0.1 (allowed: 120, "
+        + "requiredAccuracy 0.999), largest channel difference 128, within x 23…379, y 120…149; "
+        + "709 more differ but were tolerated: 640 as anti-aliasing, 69 within the threshold")
+
+    let strict = ImageComparison.perceptual(includeAntiAliasing: true)
+      .compare(right, to: reference, bound: bound)
+    XCTAssertFalse(strict.passed)
+    XCTAssertEqual(strict.differences?.differingPixelCount, 736)
+
+    let across = ImageComparison.perceptual().compare(down, to: reference, bound: bound)
+    XCTAssertFalse(across.passed)
+    XCTAssertEqual(across.differences?.differingPixelCount, 422)
+  }
+
+  /// A one-pixel-wide black line through `points` on a 400 × 300 white canvas: each pixel's grey
+  /// is the share of its 4 × 4 samples within half a pixel of the line, as a renderer's
+  /// anti-aliasing gives.
+  private static func thinLine(through points: [(x: Double, y: Double)]) throws -> RGBAImage {
+    let (width, height) = (400, 300)
+    var samples = [UInt16](repeating: 0, count: width * height)
+    for (a, b) in zip(points, points.dropFirst()) {
+      let (dx, dy) = (b.x - a.x, b.y - a.y)
+      for y in max(Int(min(a.y, b.y)) - 1, 0)...min(Int(max(a.y, b.y)) + 1, height - 1) {
+        for x in max(Int(min(a.x, b.x)) - 1, 0)...min(Int(max(a.x, b.x)) + 1, width - 1) {
+          for sample in 0..<16 {
+            let px = Double(x) + (Double(sample % 4) + 0.5) / 4
+            let py = Double(y) + (Double(sample / 4) + 0.5) / 4
+            let t = max(0, min(1, ((px - a.x) * dx + (py - a.y) * dy) / (dx * dx + dy * dy)))
+            let (cx, cy) = (a.x + t * dx - px, a.y + t * dy - py)
+            if cx * cx + cy * cy <= 0.25 { samples[y * width + x] |= 1 << sample }
+          }
+        }
+      }
+    }
+    var pixels = [UInt8](repeating: 255, count: width * height * 4)
+    for (index, mask) in samples.enumerated() where mask != 0 {
+      let grey = UInt8(255 - mask.nonzeroBitCount * 255 / 16)
+      pixels.replaceSubrange(index * 4..<index * 4 + 3, with: [grey, grey, grey])
+    }
+    return try RGBAImage(width: width, height: height, pixels: pixels)
   }
 
   func testPerceptual_name_namesTheThreshold() {

@@ -182,12 +182,12 @@ final class ImageDecisionTests: XCTestCase {
       "no reference at \(path); recorded it for merge-refs")
     XCTAssertEqual(
       message(.mismatch(reference: image, result: result, recorded: false)),
-      "Tests/ChartTests/__References__/BarChartTests/bars.png: \(result) (exact comparison); "
+      "Tests/ChartTests/__References__/BarChartTests/bars.png: \(result); "
         + "artifacts: actual A; if the change is intended, run with IMAGE_GENERATION_MODE=failed "
         + "to record it")
     XCTAssertEqual(
       message(.mismatch(reference: image, result: result, recorded: true)),
-      "Tests/ChartTests/__References__/BarChartTests/bars.png: \(result) (exact comparison); "
+      "Tests/ChartTests/__References__/BarChartTests/bars.png: \(result); "
         + "artifacts: actual A")
     let error = ReferenceImageError.unreadableReference(path: path, reason: "not a PNG")
     XCTAssertEqual(message(.unreadableReference(error)), "\(error)")
