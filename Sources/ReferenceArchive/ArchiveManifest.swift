@@ -62,8 +62,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     public var referencePixelSHA256: String?
     /// The comparison's name, such as `exact` or `perceptual(threshold: 0.1)`.
     public var comparison: String
-    /// The verdict in one sentence, with its numbers ("… differed from reference by 37
-    /// pixels …"), or "no reference".
+    /// The verdict in one sentence, with its numbers ("37 of 9,600 pixels differ beyond the
+    /// perceptual threshold 0.1 …"), or "no reference".
     public var verdict: String
     /// How many pixels differ beyond the comparison's tolerance; nil for a missing reference or
     /// a size change.
