@@ -37,10 +37,13 @@ struct Regeneration {
     let report =
       request.report ?? package.appendingPathComponent(".build/reference-review")
     print("== merging \(archives.count) source(s) into \(package.path)")
+    // Orphans found without --prune are printed with this plugin's command that deletes them,
+    // not with the merge of the plugin's own folders.
+    let pruning = request.prune ? ["--prune"] : ["--prune-command", request.pruneCommand]
     return try run(
       mergeRefs,
-      (request.dryRun ? ["--dry-run"] : []) + proof + ["--report", report.path] + archives
-        + [package.path])
+      (request.dryRun ? ["--dry-run"] : []) + pruning + proof + ["--report", report.path]
+        + archives + [package.path])
   }
 
   /// The scratch folder of the child `swift` commands: not `.build`, which `swift package`

@@ -12,7 +12,7 @@ struct RegenerationRequest {
   static let usage = """
     USAGE: swift package --allow-writing-to-package-directory regenerate-references
              [--mode all|missing|failed] [--filter REGEX] [--repeat N] [--sources FOLDER]
-             [--dry-run] [--report DIR|FILE.html] [--status-file FILE]
+             [--prune] [--dry-run] [--report DIR|FILE.html] [--status-file FILE]
 
     Runs the package's tests with IMAGE_GENERATION_MODE and parallel workers, merges every
     archive they wrote into the package with merge-refs, prints the summary and writes a review
@@ -22,6 +22,9 @@ struct RegenerationRequest {
     runs are unstable, and merge-refs lands none of them (exit 5).
     --sources merges archives collected elsewhere (a folder of CI artifacts) instead of running
     the tests. Relative paths start at the package root.
+    --prune deletes orphans: references in the folders the tests used that no test produced or
+    verified, looked for only without --filter (every test runs, and the merge proves it).
+    Orphans found without --prune are listed with the command that deletes them.
 
     The plugin exits with merge-refs' status (0 success, 1 write failed, 2 conflicts, 3 refused
     input, 5 unstable renders, 64 invalid arguments); `swift package` reports any failure as 1, so the status is
@@ -34,15 +37,20 @@ struct RegenerationRequest {
   var repeatCount = 1
   var sources: URL?
   var dryRun = false
+  /// Delete the orphans found (`merge-refs --prune`).
+  var prune = false
   var report: URL?
   var statusFile: URL?
   var showHelp = false
+  /// The arguments as given, for the command this regeneration prints.
+  let arguments: [String]
 
   /// Parses the arguments; paths are resolved against the package root.
   init(arguments: [String], package: URL) throws {
     func resolved(_ path: String) -> URL {
       URL(fileURLWithPath: path, relativeTo: package).standardizedFileURL
     }
+    self.arguments = arguments
     // Found first, so that even a usage error reaches the script waiting for the status.
     if let index = arguments.firstIndex(of: "--status-file"), index + 1 < arguments.count {
       statusFile = resolved(arguments[index + 1])
@@ -70,6 +78,7 @@ struct RegenerationRequest {
       case "--report": report = resolved(try value("--report", "a folder or FILE.html"))
       case "--status-file": _ = try value("--status-file", "a file name")
       case "--dry-run": dryRun = true
+      case "--prune": prune = true
       case "-h", "--help": showHelp = true
       default:
         throw UsageError(
@@ -80,5 +89,33 @@ struct RegenerationRequest {
       throw UsageError(
         message: "--mode must be all, missing or failed, not '\(mode)'", statusFile: statusFile)
     }
+  }
+
+  /// This regeneration again with `--prune`, as one shell line to paste into the package root:
+  /// the arguments as given, less those that would stop the pruning (`--dry-run`) or only
+  /// serve a script (`--status-file`).
+  var pruneCommand: String {
+    var words = [
+      "swift", "package", "--allow-writing-to-package-directory", "regenerate-references",
+    ]
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "--dry-run", "--prune": continue
+      case "--status-file": _ = remaining.popFirst()
+      default: words.append(argument)
+      }
+    }
+    return (words + ["--prune"]).map(Self.shellQuoted).joined(separator: " ")
+  }
+
+  /// A word as a POSIX shell reads it back. (A plugin cannot import the package's modules, so
+  /// this repeats `ShellWord.quoted` of ReferenceArchive.)
+  static func shellQuoted(_ word: String) -> String {
+    let safe = word.allSatisfy {
+      $0.isASCII && ($0.isLetter || $0.isNumber || "-_./=:@%+,".contains($0))
+    }
+    if safe && !word.isEmpty { return word }
+    return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
   }
 }

@@ -58,6 +58,14 @@ struct MergeRefs: ParsableCommand {
           + "looked for only when the runs prove that every test ran, unskipped."))
   var prune = false
 
+  @Option(
+    name: .customLong("prune-command"),
+    help: ArgumentHelp(
+      "The command to print for deleting the orphans found, instead of this merge again with "
+        + "--prune (for a tool that runs merge-refs, such as the regenerate-references plugin).",
+      valueName: "COMMAND"))
+  var pruneCommandLine: String?
+
   @Flag(
     name: .customLong("require-complete"),
     help: "Refuse sources from cut-short runs or without a manifest.")
@@ -199,7 +207,9 @@ struct MergeRefs: ParsableCommand {
     let shards = ShardInputs(sourcePaths: sourcePaths, requireAll: requireShards)
     if requireShards { session.planCheck = { shards.proof(of: $0) } }
     var outcome = session.run(sourcePaths: sourcePaths)
-    if !prune && outcome.summary.orphans > 0 { outcome.summary.pruneCommand = pruneCommand() }
+    if !prune && outcome.summary.orphans > 0 {
+      outcome.summary.pruneCommand = pruneCommandLine ?? pruneCommand()
+    }
     if json {
       // Streamed: a merge of many archives has a summary too large to build as one string.
       outcome.summary.writeJSON(toDescriptor: 1)

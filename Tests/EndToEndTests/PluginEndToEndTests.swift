@@ -116,4 +116,46 @@ final class PluginEndToEndTests: XCTestCase {
     XCTAssertTrue(filtered.output.contains("ran selected tests only"), filtered.all)
     XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path))
   }
+
+  /// Orphans found without `--prune` are listed with the plugin's own command that deletes
+  /// them; that command, pasted into the package root, does. The sources are one XCTest
+  /// process that ran its whole bundle, which proves the run whole (the fixture's disabled
+  /// Swift Testing tests would stop a search over every test).
+  func testPlugin_orphanFound_printsThePruneCommand_andItRemovesTheOrphan() throws {
+    let archives = ".build/whole-bundle-archives"
+    try? FileManager.default.removeItem(at: fixture.root.appendingPathComponent(archives))
+    let run = try fixture.test(
+      ["--disable-swift-testing"],
+      environment: [
+        "IMAGE_GENERATION_MODE": "all",
+        "IMAGE_GENERATION_OUTPUT": fixture.root.appendingPathComponent(archives).path,
+      ])
+    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(try plugin(["--sources", archives]).status, 0)
+    let folder = fixture.root.appendingPathComponent(
+      "Tests/ChartTests/__References__/BarChartTests")
+    let orphan = folder.appendingPathComponent("stale.png")
+    try FileManager.default.copyItem(at: folder.appendingPathComponent("bars.png"), to: orphan)
+
+    let found = try plugin(["--sources", archives, "--dry-run"])
+
+    XCTAssertEqual(found.status, 0, found.all)
+    XCTAssertTrue(
+      found.output.contains("  Tests/ChartTests/__References__/BarChartTests/stale.png"),
+      found.all)
+    let command =
+      "swift package --allow-writing-to-package-directory regenerate-references --sources "
+      + "\(archives) --prune"
+    XCTAssertTrue(found.output.contains("to delete the orphans: \(command)\n"), found.all)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "pruned without --prune")
+
+    let pruned = try fixture.shell(command, environment: [:])
+
+    XCTAssertEqual(pruned.status, 0, pruned.all)
+    XCTAssertTrue(pruned.output.contains(" 1 orphans (1 pruned)"), pruned.all)
+    XCTAssertFalse(pruned.output.contains("to delete the orphans"), pruned.all)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), pruned.all)
+    XCTAssertTrue(
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent("bars.png").path))
+  }
 }
