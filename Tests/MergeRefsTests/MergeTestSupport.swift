@@ -87,6 +87,8 @@ struct ArchiveBuilder {
   var coverage: ArchiveManifest.Coverage? = .init(scope: .wholeBundle, arguments: [])
   /// How many times the run's tests ran on purpose (`IMAGE_GENERATION_REPLICAS`).
   var replicas: Int?
+  /// The run the archive names (`ArchiveManifest.run`); nil as in older archives.
+  var run: String?
   /// The manifest's mode.
   var mode = "all"
   /// For images kept by a failed comparison: what each was compared with, by path.
@@ -132,7 +134,8 @@ struct ArchiveBuilder {
 
   var manifest: ArchiveManifest {
     ArchiveManifest(
-      toolVersion: "ReferenceImages test", runID: UUID().uuidString, worker: worker, mode: mode,
+      toolVersion: "ReferenceImages test", runID: UUID().uuidString, run: run, worker: worker,
+      mode: mode,
       startedAt: startedAt, endedAt: completion == .running ? nil : endedAt,
       completion: completion, tests: ["GeneratedTests.testImages()"],
       images: (images.map { recordedAs[$0.path] ?? $0 } + recordsWithoutEntries).map(record)
