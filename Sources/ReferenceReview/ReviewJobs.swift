@@ -139,8 +139,7 @@ struct ReviewJobs {
     }
     if let failure = item.chosen?.image.failedComparison?.record {
       lines.append(
-        "failed \(failure.comparison) comparison at \(failure.file):\(failure.line): "
-          + failure.verdict)
+        "failed comparison at \(failure.file):\(failure.line): \(failure.verdict)")
     }
     if item.resolvedByNewest { lines.append("sources disagreed; the newest run was taken") }
     if item.outcome == .unstable {
