@@ -55,9 +55,14 @@ final class DiskFullEndToEndTests: XCTestCase {
     try disk.fill()
     let full = try runProcess(mergeRefs, [second.path, package.path])
     XCTAssertEqual(full.status, 1, full.all)
-    XCTAssertTrue(full.output.contains("No space left on device"), full.all)
+    XCTAssertTrue(full.output.contains(": no space left on device ("), full.all)
     XCTAssertTrue(full.output.contains(package.path), "the error names the path\n\(full.all)")
-    XCTAssertTrue(full.output.contains("rerun the same command"), full.all)
+    XCTAssertTrue(
+      full.output.contains("free space on the device that holds \(package.path), then rerun"),
+      full.all)
+    // Nothing fitted: the summary claims no file.
+    XCTAssertTrue(full.output.contains("0 added, 0 updated, 0 unchanged"), full.all)
+    XCTAssertTrue(full.output.contains(", 7 not written (nothing written)"), full.all)
     XCTAssertEqual(try snapshot(package), before, "every reference intact, no temporary file")
 
     try disk.free()
