@@ -164,6 +164,10 @@ public struct MergeSession: Sendable {
       "\($0.source.description) is incomplete: \($0.incompleteReason ?? "")"
     }
     if let warning = OrphanSearch.warning(for: plan) { warnings.append(warning) }
+    // Before the report, so it shows this problem too and knows whether the merge writes.
+    if options.requireComplete && !plan.incompleteSources.isEmpty {
+      problems.append(.incompleteSources)
+    }
     var reportPath: String?
     if let reportURL {
       // Written before applying, so "before" shows the references as they were.
@@ -176,14 +180,16 @@ public struct MergeSession: Sendable {
         let request = ReportRequest(
           url: reportURL, limits: options.limits,
           landCommand: landCommand(sourcePaths: sourcePaths),
-          problems: problems.map(\.description), warnings: warnings, destination: destination)
+          problems: problems.map(\.description), warnings: warnings, destination: destination,
+          // Landed exactly when the merge goes on to apply below: the same rule decides.
+          changes: writesNothing
+            ? .pending
+            : outcomeIfStopping(plan: plan, problems: problems, warnings: [], report: nil) == nil
+              ? .landed : .stopped)
         reportPath = try report(plan, request).path
       } catch {
         problems.append(.reportNotWritten(error))
       }
-    }
-    if options.requireComplete && !plan.incompleteSources.isEmpty {
-      problems.append(.incompleteSources)
     }
     if let stopped = outcomeIfStopping(
       plan: plan, problems: problems, warnings: warnings, report: reportPath)

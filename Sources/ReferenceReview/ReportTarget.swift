@@ -24,6 +24,17 @@ struct ReportTarget {
     return work
   }
 
+  /// The name of the zip of a landed report folder's earlier references.
+  static let earlierReferencesName = "before.zip"
+
+  /// Where a landed report keeps the references its merge replaced: `before.zip` inside a
+  /// report folder; beside a one-file report `NAME.html`, `NAME-before.zip`.
+  var earlierReferences: URL {
+    guard isSingleFile else { return url.appendingPathComponent(Self.earlierReferencesName) }
+    return url.deletingLastPathComponent().appendingPathComponent(
+      url.deletingPathExtension().lastPathComponent + "-before.zip")
+  }
+
   /// A temporary file beside the report, for the single-file form.
   var temporaryFile: URL {
     url.deletingLastPathComponent().appendingPathComponent(

@@ -10,8 +10,17 @@ struct ReviewData {
     var id: String
     var destination: String
     var generatedAt: Date
+    /// Whether the changes are written (`landed`) or not (`pending`, `stopped`).
+    var changes: ReportRequest.Changes
+    /// The file the page exports: the accepted changes to land, or on a landed report the
+    /// rejected ones to restore.
     var decisionFile: String
+    /// The command that runs the exported file: the land command, or on a landed report the
+    /// restore command (`--include-from` the file, the report's earlier references, the
+    /// destination).
     var command: [String]
+    /// The destination as the command names it, for the page's `rm` lines of added images.
+    var commandDestination: String
     var counts: [MergePlan.Outcome: Int]
     var skipped: Int
     var sources: [SourceInventory]
@@ -47,8 +56,10 @@ struct ReviewData {
     json.member("id", header.id)
     json.member("destination", header.destination)
     json.member("generatedAt", ISO8601DateFormatter().string(from: header.generatedAt))
+    json.member("changes", header.changes.rawValue)
     json.member("decisionFile", header.decisionFile)
     json.member("command", strings: header.command)
+    json.member("commandDestination", header.commandDestination)
     json.key("counts")
     json.beginObject()
     for outcome in MergePlan.Outcome.allCases {

@@ -15,6 +15,16 @@ import ReferenceMerge
 /// (`Scripts/benchmark-merge --report`). The page's own files travel inside the program: the
 /// `EmbedReviewPage` build plugin turns `ReviewPage/` into Swift literals, so a copied
 /// `merge-refs` writes reports too.
+///
+/// A report knows whether the merge writes what it shows (`changes`): pending (a dry run),
+/// stopped (problems or conflicts stopped the merge before writing) or landed. A landed report
+/// also keeps the references the merge replaced, byte for byte at their package-relative
+/// paths, in a zip without a manifest: `before.zip` inside a report folder, `NAME-before.zip`
+/// beside a one-file report `NAME.html`. Its page exports the rejected changes as a restore
+/// file (`reference-restore.txt`: `PATH<TAB>LANDED<TAB>EARLIER` pixel digests) for
+/// `merge-refs --include-from reference-restore.txt <that zip> DESTINATION`, which puts a
+/// reference back only while the package still holds the landed pixels; an added image has no
+/// earlier reference, so the page prints an `rm` line for it instead.
 public struct ReviewReport: Sendable {
   /// The name of the decision file the page exports and `--include-from` reads.
   public static let decisionFileName = ReportRequest.decisionFileName
@@ -28,6 +38,9 @@ public struct ReviewReport: Sendable {
 
   /// A command line in two parts (the merge's `LandCommand`).
   public typealias LandCommand = ReferenceMerge.LandCommand
+  /// Whether the merge writes what the report shows: the page's first screen says so, and a
+  /// landed report's decisions restore instead of land.
+  public var changes: ReportRequest.Changes = .pending
   /// Problems and warnings of the run so far, shown at the top of the page.
   public var problems: [String] = []
   public var warnings: [String] = []
@@ -68,6 +81,7 @@ public struct ReviewReport: Sendable {
     report.landCommand = request.landCommand
     report.problems = request.problems
     report.warnings = request.warnings
+    report.changes = request.changes
     try report.write(plan, destination: request.destination, to: request.url)
     return page(for: request.url)
   }
@@ -83,9 +97,11 @@ public struct ReviewReport: Sendable {
         let (head, tail) = try ReviewPage.singleFileParts()
         let output = try BufferedOutput(creating: file)
         output.write(head)
-        try writeData(plan, destination: destination, images: images, to: output, inline: true)
+        let earlier = try writeData(
+          plan, destination: destination, images: images, to: output, target: target)
         output.write(tail)
         try output.finish()
+        try writeEarlierReferences(earlier, to: target.earlierReferences)
         try FileSystem.rename(file, to: url)
         target.discard(work)
       } else {
@@ -93,8 +109,11 @@ public struct ReviewReport: Sendable {
           try FileSystem.write(try ReviewPage.file(name), to: work.appendingPathComponent(name))
         }
         let output = try BufferedOutput(creating: work.appendingPathComponent(ReviewPage.data))
-        try writeData(plan, destination: destination, images: images, to: output, inline: false)
+        let earlier = try writeData(
+          plan, destination: destination, images: images, to: output, target: target)
         try output.finish()
+        try writeEarlierReferences(
+          earlier, to: work.appendingPathComponent(ReportTarget.earlierReferencesName))
         try target.landFolder(work)
       }
     } catch {
@@ -104,21 +123,37 @@ public struct ReviewReport: Sendable {
   }
 
   /// Streams the data: the header, then the cards batch by batch as they are made.
+  /// - Returns: On a landed report, the references the merge replaces: each updated card's
+  ///   path and its copy of the earlier file in `images`, kept for `writeEarlierReferences`.
   private func writeData(
     _ plan: MergePlan, destination: Destination, images: URL, to output: BufferedOutput,
-    inline: Bool
-  ) throws(ArchiveError) {
+    target: ReportTarget
+  ) throws(ArchiveError) -> [ZipWriter.Entry] {
+    // In one file the images live on only as data URIs.
+    let inline = target.isSingleFile
     var data = ReviewData(output, imageSource: inline ? .dataURI(images: images) : .file)
-    data.begin(header(plan))
+    data.begin(header(plan, target: target))
     let maker = ReviewCardMaker(images: images, destination: destination)
     var jobs = ReviewJobs(plan: plan, limits: limits)
     var pending: [ReviewCardMaker.Job] = []
+    var earlier: [ZipWriter.Entry] = []
     func flush() throws(ArchiveError) {
       for card in try make(pending, with: maker) {
         try data.write(card)
-        // In one file the images live on only as data URIs.
+        var kept: String?
+        if changes == .landed, card.outcome == .updated, card.beforePixels != nil,
+          let before = card.before
+        {
+          kept = before.file
+          earlier.append(
+            .init(path: card.path, contents: .file(images.appendingPathComponent(before.file))))
+        }
+        // In one file the images live on only as data URIs (and the earlier references in
+        // their zip, written at the end).
         if inline {
-          for file in card.files { unlink(images.appendingPathComponent(file).path) }
+          for file in card.files where file != kept {
+            unlink(images.appendingPathComponent(file).path)
+          }
         }
       }
       pending.removeAll(keepingCapacity: true)
@@ -129,6 +164,17 @@ public struct ReviewReport: Sendable {
     }
     try flush()
     data.end()
+    return earlier
+  }
+
+  /// Writes a landed report's earlier references, byte for byte at their package-relative
+  /// paths, as a zip without a manifest: the source the restore command reads. Nothing when
+  /// the merge replaced no reference.
+  private func writeEarlierReferences(_ entries: [ZipWriter.Entry], to zip: URL)
+    throws(ArchiveError)
+  {
+    guard !entries.isEmpty else { return }
+    try ZipWriter().write(entries.sorted { $0.path < $1.path }, to: zip)
   }
 
   /// Makes a batch of cards on every core; the cards come back in the jobs' order.
@@ -142,18 +188,44 @@ public struct ReviewReport: Sendable {
     return try results.map { (result) throws(ArchiveError) in try result.get() }
   }
 
-  private func header(_ plan: MergePlan) -> ReviewData.Header {
+  private func header(_ plan: MergePlan, target: ReportTarget) -> ReviewData.Header {
     var random = SystemRandomNumberGenerator()
     let id = (0..<4).map { _ in
       String(format: "%08x", UInt32.random(in: 0...UInt32.max, using: &random))
     }
     .joined()
+    // The destination as the land command names it: absolute, or as given for a command that
+    // travels (`--report-program`).
+    let destinationWord = landCommand.arguments.last ?? plan.destination.path
+    let decisionFile: String
+    let command: [String]
+    if changes == .landed {
+      decisionFile = ReportRequest.restoreFileName
+      command =
+        landCommand.program + [
+          "--include-from", decisionFile,
+          Self.word(for: target.earlierReferences, like: destinationWord), destinationWord,
+        ]
+    } else {
+      decisionFile = Self.decisionFileName
+      command = landCommand.program + ["--include-from", decisionFile] + landCommand.arguments
+    }
     return ReviewData.Header(
-      id: id, destination: plan.destination.path, generatedAt: Date(),
-      decisionFile: Self.decisionFileName,
-      command: landCommand.program + ["--include-from", Self.decisionFileName]
-        + landCommand.arguments,
+      id: id, destination: plan.destination.path, generatedAt: Date(), changes: changes,
+      decisionFile: decisionFile, command: command, commandDestination: destinationWord,
       counts: plan.counts, skipped: plan.skipped.count, sources: plan.inventories,
       problems: problems, warnings: warnings, skippedTests: plan.skippedTests)
+  }
+
+  /// A path as a command word of the same kind as `reference`: absolute beside an absolute
+  /// destination; beside a relative one (a command that travels), relative to the current
+  /// folder, where the merge read its relative arguments, when the path is inside it.
+  static func word(for url: URL, like reference: String) -> String {
+    let path = url.standardizedFileURL.path
+    guard !reference.hasPrefix("/") else { return path }
+    var base = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+      .standardizedFileURL.path
+    if !base.hasSuffix("/") { base += "/" }
+    return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
   }
 }

@@ -94,6 +94,38 @@ final class DailyLoopEndToEndTests: XCTestCase {
     }
   }
 
+  /// The same in the other layouts: the plugin (`--mode failed`, one run of every shard) and
+  /// two `reference-shards` shards merged with `--require-shards`.
+  func testSharedReference_pluginAndShards_namedWithBothTests() throws {
+    try recordReferences()
+    let owned = try bytes([smallCells])
+    let shared = ["RENDER_FIXTURE_SHARED": "1"]
+    let plugin = try fixture.swiftPackage(
+      ["--allow-writing-to-package-directory", "regenerate-references", "--mode", "failed"],
+      environment: shared)
+    XCTAssertNotEqual(plugin.status, 0, plugin.all)
+    XCTAssertTrue(plugin.all.contains("merge-refs exited with status 3"), plugin.all)
+    XCTAssertTrue(plugin.all.contains("\(smallCells) is the reference of 2 tests"), plugin.all)
+    XCTAssertTrue(plugin.all.contains("CheckerTests.testSmallCells"), plugin.all)
+    XCTAssertEqual(try bytes([smallCells]), owned)
+
+    for index in 0..<2 {
+      let shard = try fixture.run(
+        [
+          try builtProduct("reference-shards").path, "run", "--index", "\(index)", "--count", "2",
+          "--commit", "c0ffee", "--output", "artifacts/shard-\(index)",
+        ], environment: shared.merging(["IMAGE_GENERATION_MODE": "all"]) { $1 })
+      XCTAssertNotEqual(shard.status, 3, shard.all)
+    }
+    let merge = try mergeRefs(
+      ["--require-shards", "artifacts/shard-0", "artifacts/shard-1", "."])
+    XCTAssertEqual(merge.status, 3, merge.all)
+    XCTAssertTrue(merge.all.contains("\(smallCells) is the reference of 2 tests"), merge.all)
+    XCTAssertTrue(merge.all.contains("SharedReference.swift:14"), merge.all)
+    XCTAssertEqual(try bytes([smallCells]), owned)
+    try? FileManager.default.removeItem(at: fixture.root.appendingPathComponent("artifacts"))
+  }
+
   /// Each failure message ends with a command; pasted into a shell in the package root, it
   /// lands exactly the render the message is about.
   func testFailureMessageCommands_landExactlyTheirRender() throws {

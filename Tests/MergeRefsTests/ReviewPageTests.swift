@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceImageCore
 import XCTest
 
@@ -47,6 +48,11 @@ final class ReviewPageTests: XCTestCase {
 
     let start = try XCTUnwrap(result.states["start"])
     XCTAssertEqual(start.path, ordered[0], "the first card, in path order, is current")
+    XCTAssertTrue(
+      start.changesState?.hasPrefix("Pending: nothing is written yet (a dry run).") == true,
+      "the first screen says the changes are pending: \(start.changesState ?? "no line")")
+    XCTAssertEqual(start.status, "undecided (lands)")
+    XCTAssertEqual(start.downloadLabel, "Download accepted paths")
     XCTAssertLessThanOrEqual(start.cardsInDocument, 8, "only the cards near the viewport exist")
     XCTAssertEqual(result.states["second"]?.path, ordered[1], "j moves to the next card")
 
@@ -109,6 +115,117 @@ final class ReviewPageTests: XCTestCase {
     XCTAssertEqual(
       result.exports["clicked-reject"]?.accepted, decidable.filter { $0 != ordered[0] },
       "a card's reject button")
+  }
+
+  // MARK: A landed report
+
+  func testLandedReport_saysLanded_aRejectionExportsTheRestore_whichPutsBackTheEarlierPixels()
+    throws
+  {
+    let root = try makeTemporaryFolder(self)
+    let destination = root.appendingPathComponent("my package")
+    let folder = "Tests/ChartTests/__References__/Landed"
+    let (updated, added, kept) =
+      ("\(folder)/a-updated.png", "\(folder)/b-added.png", "\(folder)/c-kept.png")
+    let earlier = try chart([30, 60, 45], scale: 2)
+    // Encoded otherwise than the archive's images: the restore gives back these very bytes.
+    let earlierPNG = try PNGEncoder(setting: .small).encode(earlier)
+    try writeFile(earlierPNG, to: destination.appendingPathComponent(updated))
+    try writeFile(
+      try PNGEncoder().encode(try chart([30, 60, 45], scale: 2, accent: 1)),
+      to: destination.appendingPathComponent(kept))
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    let landedImage = try chart([30, 60, 45], scale: 2, seed: 1)
+    try builder.add(updated, landedImage)
+    try builder.add(added, try chart([30, 60, 45, 20], scale: 2))
+    try builder.add(kept, try chart([30, 60, 45], scale: 2, accent: 1, seed: 2))
+    let archive = root.appendingPathComponent("artifacts/run 1.zip")
+    try builder.write(to: archive)
+    let review = root.appendingPathComponent("review")
+    let land = try MergeRefs.run(["--report", review.path, archive.path, destination.path])
+    XCTAssertEqual(land.status, 0, land.all)
+    XCTAssertTrue(land.output.contains("1 added, 2 updated"), land.output)
+    let landedPNG = try FileSystem.read(destination.appendingPathComponent(updated))
+    let report = Report(
+      index: review.appendingPathComponent("index.html"), cards: try reviewData(review))
+
+    let result = try drive(
+      report,
+      steps: [
+        ["state": "start"], ["export": "initial"],
+        // Reject the updated image and the added one, keep the third.
+        ["press": ["r", "r", "a"]], ["export": "decided"], ["state": "decided"],
+        ["press": ["Home"]], ["state": "first"], ["press": ["j"]], ["state": "second"],
+      ])
+    XCTAssertEqual(result.errors, [], "the page logged errors")
+    let start = try XCTUnwrap(result.states["start"])
+    XCTAssertTrue(
+      start.changesState?.hasPrefix("Landed: merge-refs has already written these changes") == true,
+      "the first screen says the changes are written: \(start.changesState ?? "no line")")
+    XCTAssertEqual(start.path, updated)
+    XCTAssertEqual(start.status, "landed", "an undecided card of a landed report")
+    XCTAssertEqual(start.downloadLabel, "Download the restore file")
+    let initial = try XCTUnwrap(result.exports["initial"])
+    XCTAssertEqual(initial.file, "reference-restore.txt")
+    XCTAssertEqual(initial.lines, [], "nothing rejected, nothing to restore")
+
+    XCTAssertEqual(result.states["decided"]?.status, "kept as landed")
+    XCTAssertEqual(result.states["decided"]?.announcement, "kept \(kept)")
+    XCTAssertEqual(result.states["first"]?.status, "to restore")
+    XCTAssertEqual(result.states["second"]?.path, added)
+    XCTAssertEqual(
+      result.states["second"]?.status, "to remove", "an added image has no earlier one")
+    let decided = try XCTUnwrap(result.exports["decided"])
+    XCTAssertEqual(
+      decided.lines,
+      ["\(updated)\t\(SHA256.hex(landedImage.pixels))\t\(SHA256.hex(earlier.pixels))"],
+      "the rejected update, bound to the landed pixels and the earlier ones")
+    let shown = try XCTUnwrap(result.states["decided"])
+    let command = shown.command
+    // As the page quotes a word: as it is when made of safe characters ("my package" is not).
+    let quoted = { (word: String) -> String in
+      let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+@%,")
+      return word.allSatisfy(safe.contains) ? word : "'\(word)'"
+    }
+    let earlierZip = quoted(review.appendingPathComponent("before.zip").path)
+    XCTAssertTrue(
+      command.hasSuffix(
+        " --include-from reference-restore.txt \(earlierZip) \(quoted(destination.path))"), command)
+    XCTAssertTrue(decided.text.contains("# \(command)\n"), decided.text)
+    let remove = try XCTUnwrap(shown.removeCommand)
+    XCTAssertEqual(remove, "rm -- \(quoted(destination.appendingPathComponent(added).path))")
+    XCTAssertTrue(decided.text.contains("# \(remove)\n"), decided.text)
+
+    // The exported file and command, saved and run where the file was downloaded.
+    let downloads = root.appendingPathComponent("Downloads")
+    try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+    try decided.text.write(
+      to: downloads.appendingPathComponent(decided.file), atomically: true, encoding: .utf8)
+    // First with the reference changed again since the report: refused, nothing written.
+    let newer = try PNGEncoder().encode(try chart([30, 60, 45], scale: 2, seed: 7))
+    try writeFile(newer, to: destination.appendingPathComponent(updated))
+    let untouched = try snapshot(destination)
+    let refused = try runProcess("/bin/sh", ["-c", command], in: downloads)
+    XCTAssertEqual(refused.status, 3, refused.all)
+    XCTAssertTrue(refused.output.contains("\(updated) changed since review"), refused.output)
+    assertTreesEqual(try snapshot(destination), untouched, "a refused restore writes nothing")
+
+    // As landed again: the restore puts back exactly the earlier file.
+    try writeFile(landedPNG, to: destination.appendingPathComponent(updated))
+    let restored = try runProcess("/bin/sh", ["-c", command], in: downloads)
+    XCTAssertEqual(restored.status, 0, restored.all)
+    XCTAssertTrue(restored.output.contains("0 added, 1 updated"), restored.output)
+    let back = try FileSystem.read(destination.appendingPathComponent(updated))
+    XCTAssertEqual(try PNGDecoder().decode(back).pixels, earlier.pixels, "the earlier pixels")
+    XCTAssertEqual(back, earlierPNG, "byte for byte")
+    let removed = try runProcess("/bin/sh", ["-c", remove], in: downloads)
+    XCTAssertEqual(removed.status, 0, removed.all)
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: destination.appendingPathComponent(added).path))
+    XCTAssertEqual(
+      try PNGDecoder().decode(try FileSystem.read(destination.appendingPathComponent(kept)))
+        .pixels,
+      try chart([30, 60, 45], scale: 2, accent: 1, seed: 2).pixels, "the kept change stays")
   }
 
   // MARK: Accessibility
@@ -530,6 +647,11 @@ final class ReviewPageTests: XCTestCase {
     var announcerLive: String?
     var shortcuts: Bool
     var command: String
+    /// The rm line of a landed report's rejected added images.
+    var removeCommand: String?
+    /// The first screen's line on whether the changes are written.
+    var changesState: String?
+    var downloadLabel: String?
     var sizeNote: String?
     var paneLabels: [String]
     var stageTransforms: [String]

@@ -34,6 +34,36 @@ final class ReviewReportTests: XCTestCase {
       Self.pageScripts.sorted(), "every script in the folder is loaded")
   }
 
+  /// types.d.ts, which the page's type check reads, declares every field the data holds: the
+  /// report's and each card's, of a landed report (every field written).
+  func testPageTypes_declareEveryFieldOfTheData() throws {
+    let fixture = try makeFixture()
+    let report = fixture.destination.deletingLastPathComponent().appendingPathComponent("review")
+    // Without the second archive, nothing conflicts and the merge lands.
+    let run = try MergeRefs.run(
+      ["--report", report.path, fixture.archives[0].path, fixture.destination.path])
+    XCTAssertEqual(run.status, 0, run.all)
+    let data = try ReviewDataScript.object(inReport: report)
+    XCTAssertEqual(data["changes"] as? String, "landed")
+    let types = try XCTUnwrap(String(data: try pageFile("types.d.ts"), encoding: .utf8))
+    /// The member names of `interface NAME { ... }`.
+    func members(of name: String) throws -> Set<String> {
+      let start = try XCTUnwrap(types.range(of: "interface \(name) {"), name)
+      let end = try XCTUnwrap(types.range(of: "\n}", range: start.upperBound..<types.endIndex))
+      return Set(
+        types[start.upperBound..<end.lowerBound].split(separator: "\n").compactMap { line in
+          let text = line.trimmingCharacters(in: .whitespaces)
+          guard let colon = text.firstIndex(of: ":"), !text.hasPrefix("*"), !text.hasPrefix("/")
+          else { return nil }
+          return String(text[..<colon]).replacingOccurrences(of: "?", with: "")
+        })
+    }
+    XCTAssertEqual(Set(data.keys).subtracting(try members(of: "ReviewData")), [])
+    let cards = try XCTUnwrap(data["cards"] as? [[String: Any]])
+    XCTAssertEqual(
+      Set(cards.flatMap(\.keys)).subtracting(try members(of: "ReviewCard")), [])
+  }
+
   private func pageFolder(file: StaticString = #filePath) -> URL {
     URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
       .appendingPathComponent("../../Sources/ReferenceReview/ReviewPage")

@@ -2,7 +2,10 @@
 // Decisions, undo and the export. Decisions live in localStorage under the report's id; the
 // export is the decision file that merge-refs --include-from reads: one line per accepted path,
 // bound to the pixel digests reviewed (path, before, after, separated by tabs), after # comment
-// lines.
+// lines. On a landed report (the merge already wrote the changes) it is the restore file
+// instead: one line per rejected updated path, bound to the landed pixels and the earlier ones
+// (path, landed, earlier), which merge-refs lands from the report's earlier references; a
+// rejected added image has no earlier reference, so the page prints an rm line for it.
 'use strict';
 
 const storageKey = 'reference-review:' + data.id;
@@ -65,7 +68,7 @@ function decide(targets, value) {
   if (batch.length === 0) return false;
   undoStack.push(batch);
   decisionsChanged();
-  announce(`${value || 'undecided'} ${described(batch)}`);
+  announce(`${decisionWord(value)} ${described(batch)}`);
   return true;
 }
 
@@ -78,10 +81,17 @@ function undo() {
   }
   decisionsChanged();
   announce(`undone: ${described(batch)} ${batch.length === 1 ? 'is' : 'are'} `
-    + (batch.length === 1 ? batch[0][1] || 'undecided' : 'back as they were'));
+    + (batch.length === 1 ? decisionWord(batch[0][1]) : 'back as they were'));
   const first = cards.find((card) => card.path === batch[0][0]);
   refilter(first, true);
 }
+
+/**
+ * A decision as an announcement says it: on a landed report, what it does to the written image.
+ * @param {Decision | undefined} value
+ */
+const decisionWord = (value) => !value ? 'undecided'
+  : !landed ? value : value === 'accepted' ? 'kept' : 'rejected, to restore';
 
 /**
  * The paths of a batch, for an announcement: the path, or how many.
@@ -114,6 +124,7 @@ const acceptedCards = () =>
   cards.filter((c) => DECIDABLE.has(c.outcome) && decisions.get(c.path) !== 'rejected');
 
 function exportText() {
+  if (landed) return restoreText();
   const accepted = acceptedCards();
   return `# Reference images accepted in review (${accepted.length} of ${decidableCount}).\n`
     + '# Land them with:\n# ' + commandText + '\n'
@@ -134,6 +145,73 @@ function exportLine(card) {
   return bound ? `${path}\t${card.beforePixels || '-'}\t${card.afterPixels}` : path;
 }
 
+// ---- Restoring a landed report's rejected changes ---------------------------------------------
+
+const rejectedCards = () =>
+  cards.filter((c) => DECIDABLE.has(c.outcome) && decisions.get(c.path) === 'rejected');
+
+/**
+ * A rejected updated card of a landed report as a restore line: the path, the landed pixels
+ * (what the package must still hold), the earlier pixels (what the report's earlier references
+ * hold); null when merge-refs cannot restore it (an added image, or an earlier file that was not
+ * a PNG the report could read).
+ * @param {Card} card
+ */
+function restoreLine(card) {
+  if (card.outcome !== 'updated' || !card.beforePixels || !card.afterPixels) return null;
+  return `${globEscaped(card.path)}\t${card.afterPixels}\t${card.beforePixels}`;
+}
+
+/**
+ * A package-relative path as the command names the destination: beside `.` the path itself.
+ * @param {string} path
+ */
+function packagePath(path) {
+  const root = (data.commandDestination || '.').replace(/\/+$/, '');
+  return root === '.' ? path : `${root}/${path}`;
+}
+
+/**
+ * What a landed report's rejections run: the restore command when a rejected path can be
+ * restored, and an rm line for the rejected added images (merge-refs never deletes one file).
+ */
+function restoreCommands() {
+  const rejected = rejectedCards();
+  const restorable = rejected.filter((card) => restoreLine(card) !== null);
+  const added = rejected.filter((card) => card.outcome === 'added');
+  return {
+    restore: restorable.length ? commandText : '',
+    remove: added.length
+      ? 'rm -- ' + added.map((card) => shellQuoted(packagePath(card.path))).join(' ') : '',
+    restorable, added,
+    unrestorable: rejected.filter((card) => card.outcome === 'updated' && !restoreLine(card)),
+  };
+}
+
+function restoreText() {
+  const { restore, remove, restorable, added, unrestorable } = restoreCommands();
+  const rejected = restorable.length + added.length + unrestorable.length;
+  let text = `# Landed changes rejected in review (${rejected} of ${decidableCount}): put them back.\n`;
+  if (restore) {
+    text += '# Restore the earlier references with:\n# ' + restore + '\n'
+      + '# Each line binds a path to the pixels reviewed: path, TAB, the landed image\'s pixel\n'
+      + '# digest, TAB, the earlier reference\'s. merge-refs restores a path only while the package\n'
+      + '# still holds the landed image and the report\'s earlier references the earlier one.\n';
+  }
+  if (remove) {
+    text += '# Added by the merge, with no earlier reference to restore; delete them with:\n'
+      + '# ' + remove + '\n'
+      + added.map((c) => `#   ${c.path}: landed pixels sha256 ${c.afterPixels || 'unknown'}\n`)
+        .join('');
+  }
+  if (unrestorable.length) {
+    text += '# The report holds no readable earlier image of these; restore them from version '
+      + 'control:\n' + unrestorable.map((c) => `#   ${c.path}\n`).join('');
+  }
+  if (!rejected) text += '# Nothing to run: every landed change stays.\n';
+  return text + restorable.map((c) => restoreLine(c) + '\n').join('');
+}
+
 /**
  * The path as an --include-from line that matches only itself: `*`, `?` and `\` escaped.
  * @param {string} path
@@ -148,6 +226,14 @@ function refreshExport() {
   exportTimer = 0;
   const text = exportText();
   $('decision-file').textContent = text;
+  if (landed) {
+    const { restore, remove } = restoreCommands();
+    $('command').textContent = restore || remove ? restore
+      : '# nothing to run: reject a change to restore it';
+    $('command').hidden = !restore && !!remove;
+    $('remove-command').textContent = remove;
+    $('remove-command').hidden = !remove;
+  }
   if (exportURL) URL.revokeObjectURL(exportURL);
   exportURL = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
   /** @type {HTMLAnchorElement} */ ($('download')).href = exportURL;
@@ -160,7 +246,10 @@ function updateCounts() {
   let rejected = 0;
   for (const value of decisions.values()) if (value === 'rejected') rejected += 1;
   const decided = decisions.size;
-  $('accepted-count').textContent =
+  $('accepted-count').textContent = landed
+    ? `${decidableCount - rejected} of ${decidableCount} kept · ${rejected} to restore · `
+      + `${decidableCount - decided} undecided`
+    :
     `${decidableCount - rejected} of ${decidableCount} accepted · ${rejected} rejected · `
     + `${decidableCount - decided} undecided`;
 }

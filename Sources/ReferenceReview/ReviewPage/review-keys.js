@@ -45,7 +45,30 @@ const shortcutsOn = () => inputOf('shortcuts-toggle').checked;
 
 // ---- Header ---------------------------------------------------------------------------------
 
+/** The first screen's line on whether the changes are written, and the controls' words. */
+function describeChanges() {
+  const line = $('changes-state');
+  const state = landed ? 'landed' : data.changes === 'stopped' ? 'stopped' : 'pending';
+  line.className = 'changes-state ' + state;
+  line.textContent = landed
+    ? 'Landed: merge-refs has already written these changes into the package. Undecided and '
+      + 'kept changes stay; reject what is wrong, then run the command below with the '
+      + `downloaded ${decisionFile} to put the earlier references back.`
+    : state === 'stopped'
+      ? 'Pending: the merge stopped before writing anything (see the problems below); nothing '
+        + 'is written.'
+      : 'Pending: nothing is written yet (a dry run). Undecided and accepted changes land when '
+        + `you run the command below with the downloaded ${decisionFile}; rejected ones do not.`;
+  if (!landed) return;
+  $('accept-all').textContent = 'Keep all';
+  $('download').textContent = 'Download the restore file';
+  $('help-decisions').textContent = 'These changes are already written: undecided and kept '
+    + 'changes stay. The download lists each rejected change, and its command puts the earlier '
+    + 'reference back (an added image gets an rm line).';
+}
+
 function buildHeader() {
+  describeChanges();
   const counts = data.counts || {};
   $('summary').textContent = `${counts.added || 0} added, ${counts.updated || 0} updated, `
     + `${counts.unchanged || 0} unchanged, ${counts.conflict || 0} conflicts, `

@@ -193,12 +193,12 @@ function buildCard(card, index) {
   const head = make('div', 'card-head');
   if (DECIDABLE.has(card.outcome)) {
     const buttons = make('span', 'decide');
-    const accept = make('button', 'accept', '✓ accept');
+    const accept = make('button', 'accept', landed ? '✓ keep' : '✓ accept');
     accept.type = 'button';
-    accept.title = 'Accept (a)';
+    accept.title = landed ? 'Keep as landed (a)' : 'Accept (a)';
     const reject = make('button', 'reject', '✗ reject');
     reject.type = 'button';
-    reject.title = 'Reject (r)';
+    reject.title = landed ? 'Reject: put the earlier reference back (r)' : 'Reject (r)';
     buttons.append(accept, reject);
     head.append(buttons);
   }
@@ -248,14 +248,30 @@ function buildCard(card, index) {
       'Replicated runs of this test rendered different pixels: "before" is one run\'s render, '
       + '"after" the other\'s. Neither lands; make the render deterministic.'));
   } else if (card.outcome === 'orphan') {
-    note.append(make('span', '',
-      'No complete run produced this reference; it stays, and is only pruned by merge-refs --prune.'));
+    note.append(make('span', '', landed
+      ? 'No complete run produced this reference: this merge deleted it if it ran with --prune, '
+        + 'and kept it otherwise.'
+      : 'No complete run produced this reference; it stays, and is only pruned by merge-refs --prune.'));
   }
   if (note.childElementCount) element.append(note);
 
   element.append(buildPanes(card));
   updateCardState(element, card);
   return element;
+}
+
+/**
+ * What a card's status label says: on a report of pending changes, whether it lands; on a
+ * landed report, what happened and what the export will do.
+ * @param {Card} card
+ * @param {Status} status
+ */
+function statusLabel(card, status) {
+  if (status === 'none') return 'not decidable here';
+  if (!landed) return status === 'undecided' ? 'undecided (lands)' : status;
+  if (status === 'undecided') return 'landed';
+  if (status === 'accepted') return 'kept as landed';
+  return card.outcome === 'added' ? 'to remove' : 'to restore';
 }
 
 /**
@@ -269,8 +285,7 @@ function updateCardState(element, card) {
   element.classList.toggle('rejected', status === 'rejected');
   const label = /** @type {HTMLElement} */ (element.querySelector('.state'));
   label.className = 'state ' + status;
-  label.textContent = status === 'none' ? 'not decidable here'
-    : status === 'undecided' ? 'undecided (lands)' : status;
+  label.textContent = statusLabel(card, status);
   const accept = element.querySelector('.decide .accept');
   const reject = element.querySelector('.decide .reject');
   if (accept && reject) {

@@ -84,6 +84,8 @@ const byId = new Map(cards.map((card) => [card.id, card]));
 const decidableCount = cards.filter((card) => DECIDABLE.has(card.outcome)).length;
 const commandText = (data.command || []).map(shellQuoted).join(' ');
 const decisionFile = data.decisionFile || 'reference-decisions.txt';
+/** Whether the merge already wrote the changes: decisions then keep or restore, not land. */
+const landed = data.changes === 'landed';
 
 /**
  * The other cards of a card's group, itself included; just the card when it has none.

@@ -17,7 +17,10 @@ interface ReviewRival {
 
 type Outcome = 'added' | 'updated' | 'conflict' | 'unstable' | 'orphan';
 
-/** One changed reference image, as the report describes it. */
+/**
+ * One changed reference image, as the report describes it. On a landed report "before" is the
+ * reference the merge replaced and "after" the one it wrote.
+ */
 interface ReviewCard {
   id: number;
   path: string;
@@ -56,9 +59,21 @@ interface ReviewData {
   id: string;
   destination?: string;
   generatedAt?: string | null;
+  /**
+   * Whether the merge wrote the changes: pending (a dry run: nothing written), stopped
+   * (problems or conflicts stopped the merge before writing) or landed (written right after the
+   * report). Absent in older reports: pending.
+   */
+  changes?: 'pending' | 'stopped' | 'landed' | null;
+  /** The file the page exports: reference-decisions.txt, or reference-restore.txt when landed. */
   decisionFile?: string | null;
-  /** The merge-refs command that lands the decision file, as words. */
+  /**
+   * The merge-refs command that runs the exported file, as words: it lands the accepted changes,
+   * or on a landed report restores the rejected ones from the report's earlier references.
+   */
   command?: string[] | null;
+  /** The destination as the command names it (absolute, or as given): rm lines name files in it. */
+  commandDestination?: string | null;
   counts?: Partial<Record<Outcome | 'unchanged' | 'skipped', number>> | null;
   sources?: ReviewSource[] | null;
   problems?: string[] | null;
@@ -67,7 +82,10 @@ interface ReviewData {
   cards: ReviewCard[];
 }
 
-/** A card's decision; a card without one is undecided (and lands). */
+/**
+ * A card's decision; a card without one is undecided (and lands, or on a landed report stays).
+ * On a landed report accepted means kept as landed, rejected means to restore.
+ */
 type Decision = 'accepted' | 'rejected';
 
 /** What a card shows in the status label: its decision, undecided, or none (not decidable). */

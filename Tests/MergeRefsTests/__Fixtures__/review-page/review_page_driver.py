@@ -11,8 +11,9 @@ STEPS_JSON is a list of steps, each an object with one of:
   {"click": "css selector"}          a mouse click
   {"export": "name"}                 clicks "Download accepted paths"; the downloaded file's text
   {"state": "name"}                  the current card (panes, zoom, notes), counts, cards in the
-                                     document, the focused element, the live region's text and
-                                     whether single-key shortcuts are on
+                                     document, the focused element, the live region's text,
+                                     whether single-key shortcuts are on, the commands shown and
+                                     the first screen's line on whether the changes are written
   {"cards": "name"}                  every card in the document: outcome, panes, decidable
   {"drag": [dx, dy]}                 drags the current card's first pane (pans)
   {"bench": "j", "count": 100}       milliseconds per handled key, dispatched in the page
@@ -71,7 +72,10 @@ def current_state(page):
                    stageTransforms: card ? [...card.querySelectorAll('.stage')].map(s => s.style.transform) : [],
                    gridShown: card ? [...card.querySelectorAll('.grid')].map(g => g.style.backgroundImage !== 'none') : [],
                    zoomLevel: document.getElementById('zoom-level').textContent,
-                   command: document.getElementById('command').textContent }; }""")
+                   command: document.getElementById('command').textContent,
+                   removeCommand: document.getElementById('remove-command').textContent,
+                   changesState: document.getElementById('changes-state').textContent,
+                   downloadLabel: document.getElementById('download').textContent }; }""")
 
 
 def cards_in_document(page):

@@ -1,0 +1,254 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+import XCTest
+
+/// A report knows whether it landed: the review data of `merge-refs --report` says `landed`
+/// when the merge wrote the changes, `pending` for a dry run and `stopped` when problems or
+/// conflicts stopped the merge before writing. A landed report keeps the references the merge
+/// replaced (`before.zip`), and its command restores a rejected change from them, bound to the
+/// landed and the earlier pixels like an approval. (The page's own export of a rejection is
+/// driven in Chromium by `ReviewPageTests`.)
+final class LandedReportTests: XCTestCase {
+  private let folder = "Tests/ChartTests/__References__/BarChart"
+  private func path(_ name: String) -> String { "\(folder)/\(name).png" }
+  private func hex(_ image: RGBAImage) -> String { SHA256.hex(image.pixels) }
+
+  /// A package with the references `old-a` and `old-b`, and an archive that updates both and
+  /// adds `new-a`.
+  private struct Scenario {
+    var root: URL
+    var destination: URL
+    var archive: URL
+    /// The references' PNG bytes before the merge, by path.
+    var earlierPNG: [String: [UInt8]]
+    var earlier: [String: RGBAImage]
+    var renders: [String: RGBAImage]
+  }
+
+  private func scenario() throws -> Scenario {
+    let root = try makeTemporaryFolder(self)
+    let destination = root.appendingPathComponent("my package")
+    var earlierPNG: [String: [UInt8]] = [:]
+    var earlier: [String: RGBAImage] = [:]
+    for (name, seed) in [("old-a", 1), ("old-b", 2)] {
+      let image = try noiseImage(seed: seed)
+      // The slow setting, unlike the archive's: the restore must give back these very bytes.
+      let png = try PNGEncoder(setting: .small).encode(image)
+      try writeFile(png, to: destination.appendingPathComponent(path(name)))
+      earlierPNG[path(name)] = png
+      earlier[path(name)] = image
+    }
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    let renders = [
+      path("new-a"): try noiseImage(seed: 10),
+      path("old-a"): try changingPixels(try noiseImage(seed: 1), count: 5),
+      path("old-b"): try changingPixels(try noiseImage(seed: 2), count: 7),
+    ]
+    for (path, image) in renders.sorted(by: { $0.key < $1.key }) { try builder.add(path, image) }
+    let archive = root.appendingPathComponent("artifacts/run 1.zip")
+    try builder.write(to: archive)
+    return Scenario(
+      root: root, destination: destination, archive: archive, earlierPNG: earlierPNG,
+      earlier: earlier, renders: renders)
+  }
+
+  /// The image the package holds at a path.
+  private func reference(_ path: String, in s: Scenario) throws -> RGBAImage {
+    try PNGDecoder().decode(try FileSystem.read(s.destination.appendingPathComponent(path)))
+  }
+
+  /// A shell word, as the page quotes the command's arguments.
+  private func shellQuoted(_ word: String) -> String {
+    let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+@%,")
+    if !word.isEmpty && word.allSatisfy(safe.contains) { return word }
+    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
+  // MARK: What the first screen says
+
+  func testDryRun_saysPending_writesNoEarlierReferences() throws {
+    let s = try scenario()
+    let review = s.root.appendingPathComponent("review")
+    let before = try snapshot(s.destination)
+    let run = try MergeRefs.run([
+      "--dry-run", "--report", review.path, s.archive.path, s.destination.path,
+    ])
+    XCTAssertEqual(run.status, 0, run.all)
+    assertTreesEqual(try snapshot(s.destination), before, "a dry run writes nothing")
+    let data = try ReviewDataScript.object(inReport: review)
+    XCTAssertEqual(data["changes"] as? String, "pending")
+    XCTAssertEqual(data["decisionFile"] as? String, "reference-decisions.txt")
+    let command = try XCTUnwrap(data["command"] as? [String])
+    XCTAssertEqual(
+      Array(command.suffix(4)),
+      ["--include-from", "reference-decisions.txt", s.archive.path, s.destination.path],
+      "the land command, as before")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: review.appendingPathComponent("before.zip").path),
+      "nothing was replaced, so nothing is kept")
+  }
+
+  func testStoppedMerge_saysStopped_evenWhenTheStopComesFromRequireComplete() throws {
+    let s = try scenario()
+    // A second run that disagrees about old-a: a conflict stops the merge.
+    var second = ArchiveBuilder(host: "other-host", generatedAt: day(2))
+    try second.add(path("old-a"), try noiseImage(seed: 77))
+    let disagreeing = s.root.appendingPathComponent("artifacts/run 2.zip")
+    try second.write(to: disagreeing)
+    let review = s.root.appendingPathComponent("review")
+    let conflict = try MergeRefs.run([
+      "--report", review.path, s.archive.path, disagreeing.path, s.destination.path,
+    ])
+    XCTAssertEqual(conflict.status, 2, conflict.all)
+    XCTAssertEqual(try ReviewDataScript.object(inReport: review)["changes"] as? String, "stopped")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: review.appendingPathComponent("before.zip").path))
+
+    // --require-complete refuses a source without a manifest: decided after the other problems,
+    // and still before the report, which says so.
+    var incomplete = ArchiveBuilder(generatedAt: day(2))
+    incomplete.includesManifest = false
+    try incomplete.add(path("new-b"), try noiseImage(seed: 20))
+    let unfinished = s.root.appendingPathComponent("artifacts/unfinished.zip")
+    try incomplete.write(to: unfinished)
+    let refused = try MergeRefs.run([
+      "--require-complete", "--report", review.path, s.archive.path, unfinished.path,
+      s.destination.path,
+    ])
+    XCTAssertEqual(refused.status, 3, refused.all)
+    let data = try ReviewDataScript.object(inReport: review)
+    XCTAssertEqual(data["changes"] as? String, "stopped")
+    XCTAssertTrue(
+      (data["problems"] as? [String] ?? []).contains { $0.contains("--require-complete") },
+      "\(data["problems"] ?? "none")")
+    XCTAssertEqual(
+      try reference(path("old-a"), in: s).pixels, s.earlier[path("old-a")]?.pixels,
+      "nothing was written")
+  }
+
+  func testLandedMerge_saysLanded_keepsTheEarlierReferencesByteForByte() throws {
+    let s = try scenario()
+    let review = s.root.appendingPathComponent("review")
+    let run = try MergeRefs.run(["--report", review.path, s.archive.path, s.destination.path])
+    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertTrue(run.output.contains("1 added, 2 updated"), run.output)
+    let data = try ReviewDataScript.object(inReport: review)
+    XCTAssertEqual(data["changes"] as? String, "landed")
+    XCTAssertEqual(data["decisionFile"] as? String, "reference-restore.txt")
+    let kept = review.appendingPathComponent("before.zip")
+    XCTAssertEqual(
+      try XCTUnwrap(data["command"] as? [String]).suffix(4),
+      ["--include-from", "reference-restore.txt", kept.path, s.destination.path])
+    XCTAssertEqual(data["commandDestination"] as? String, s.destination.path)
+    var entries: [String: [UInt8]] = [:]
+    try ZipReader(limits: .default).forEachEntry(in: .file(kept)) { entries[$0.path] = $0.bytes }
+    XCTAssertEqual(entries, s.earlierPNG, "the replaced references, at their paths, as they were")
+  }
+
+  // MARK: Restoring
+
+  /// The restore file as the page exports it for rejected updated cards: path, the landed
+  /// pixels, the earlier pixels.
+  private func restoreFile(rejecting paths: [String], report: URL, in folder: URL) throws
+    -> String
+  {
+    let data = try ReviewDataScript.object(inReport: report)
+    let cards = try XCTUnwrap(data["cards"] as? [[String: Any]])
+    let lines = try paths.map { path in
+      let card = try XCTUnwrap(cards.first { $0["path"] as? String == path }, path)
+      let landed = try XCTUnwrap(card["afterPixels"] as? String)
+      let earlier = try XCTUnwrap(card["beforePixels"] as? String)
+      return "\(path)\t\(landed)\t\(earlier)\n"
+    }
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try ("# Landed changes rejected in review\n" + lines.joined()).write(
+      to: folder.appendingPathComponent("reference-restore.txt"), atomically: true,
+      encoding: .utf8)
+    return try XCTUnwrap(data["command"] as? [String]).map(shellQuoted).joined(separator: " ")
+  }
+
+  func testRestore_putsBackExactlyTheEarlierFile_onlyForTheRejected() throws {
+    let s = try scenario()
+    let review = s.root.appendingPathComponent("review")
+    XCTAssertEqual(
+      try MergeRefs.run(["--report", review.path, s.archive.path, s.destination.path]).status, 0)
+    let downloads = s.root.appendingPathComponent("Downloads")
+    let command = try restoreFile(rejecting: [path("old-a")], report: review, in: downloads)
+    let restore = try runProcess("/bin/sh", ["-c", command], in: downloads)
+    XCTAssertEqual(restore.status, 0, restore.all)
+    XCTAssertTrue(restore.output.contains("0 added, 1 updated"), restore.output)
+    XCTAssertEqual(
+      try FileSystem.read(s.destination.appendingPathComponent(path("old-a"))),
+      s.earlierPNG[path("old-a")], "the earlier file, byte for byte")
+    XCTAssertEqual(
+      try reference(path("old-b"), in: s).pixels, s.renders[path("old-b")]?.pixels,
+      "kept as landed")
+    XCTAssertEqual(
+      try reference(path("new-a"), in: s).pixels, s.renders[path("new-a")]?.pixels,
+      "an added image is never touched by the restore")
+
+    let again = try runProcess("/bin/sh", ["-c", command], in: downloads)
+    XCTAssertEqual(again.status, 0, again.all)
+    XCTAssertTrue(again.output.contains("0 updated, 1 unchanged"), "restored once: \(again.output)")
+  }
+
+  func testRestore_referenceChangedAgainSinceTheReport_isRefused_nothingWritten() throws {
+    let s = try scenario()
+    let review = s.root.appendingPathComponent("review")
+    XCTAssertEqual(
+      try MergeRefs.run(["--report", review.path, s.archive.path, s.destination.path]).status, 0)
+    let downloads = s.root.appendingPathComponent("Downloads")
+    let command = try restoreFile(
+      rejecting: [path("old-a"), path("old-b")], report: review, in: downloads)
+    // Someone changed old-a again after the report.
+    let newer = try noiseImage(seed: 55)
+    try writeFile(
+      try PNGEncoder().encode(newer), to: s.destination.appendingPathComponent(path("old-a")))
+    let before = try snapshot(s.destination)
+    let restore = try runProcess("/bin/sh", ["-c", command], in: downloads)
+    XCTAssertEqual(restore.status, 3, restore.all)
+    XCTAssertTrue(restore.output.contains("\(path("old-a")) changed since review"), restore.output)
+    XCTAssertTrue(restore.output.contains(hex(newer)), "names what the package holds now")
+    assertTreesEqual(try snapshot(s.destination), before, "nothing restored, not even old-b")
+  }
+
+  // MARK: Forms
+
+  func testSingleFileReport_keepsTheEarlierReferencesBesideIt() throws {
+    let s = try scenario()
+    let page = s.root.appendingPathComponent("review.html")
+    XCTAssertEqual(
+      try MergeRefs.run(["--report", page.path, s.archive.path, s.destination.path]).status, 0)
+    let (_, script) = try ReviewDataScript.splitSingleFile(
+      try String(contentsOf: page, encoding: .utf8))
+    let data = try ReviewDataScript.object(of: script)
+    XCTAssertEqual(data["changes"] as? String, "landed")
+    let kept = s.root.appendingPathComponent("review-before.zip")
+    XCTAssertEqual(
+      try XCTUnwrap(data["command"] as? [String]).suffix(2), [kept.path, s.destination.path])
+    var entries: [String: [UInt8]] = [:]
+    try ZipReader(limits: .default).forEachEntry(in: .file(kept)) { entries[$0.path] = $0.bytes }
+    XCTAssertEqual(entries, s.earlierPNG)
+  }
+
+  func testPortableCommand_namesTheKeptReferencesRelativeToWhereTheMergeRan() throws {
+    let s = try scenario()
+    let run = try runProcess(
+      try MergeRefs.binary().path,
+      [
+        "--report-program", "swift run merge-refs", "--report", ".build/reference-review",
+        s.archive.path, ".",
+      ], in: s.destination)
+    XCTAssertEqual(run.status, 0, run.all)
+    let data = try ReviewDataScript.object(
+      inReport: s.destination.appendingPathComponent(".build/reference-review"))
+    XCTAssertEqual(
+      data["command"] as? [String],
+      [
+        "swift", "run", "merge-refs", "--include-from", "reference-restore.txt",
+        ".build/reference-review/before.zip", ".",
+      ], "pasted into the package root, as the land command is")
+    XCTAssertEqual(data["commandDestination"] as? String, ".")
+  }
+}
