@@ -92,8 +92,12 @@ public struct MergeSummary: Codable, Sendable {
     self.applied = applied != nil && applied?.failure == nil
     // A failed apply counts what it wrote, never what it meant to write.
     let unreached = Set(applied?.notReached ?? [])
-    added = (counts[.added] ?? 0) - plan.items(.added).count { unreached.contains($0.path) }
-    updated = (counts[.updated] ?? 0) - plan.items(.updated).count { unreached.contains($0.path) }
+    let unwritten = { (outcome: MergePlan.Outcome) in
+      unreached.isEmpty
+        ? 0 : plan.items.count { $0.outcome == outcome && unreached.contains($0.path) }
+    }
+    added = (counts[.added] ?? 0) - unwritten(.added)
+    updated = (counts[.updated] ?? 0) - unwritten(.updated)
     notWritten = unreached.count
     unchanged = counts[.unchanged] ?? 0
     conflicts = counts[.conflict] ?? 0
