@@ -122,27 +122,45 @@ struct RunLedger {
 
   /// The paths that two tests use, among the uses that count: a reference has one owner. Read
   /// from the assertions' records (`referenceUses`) and, for archives of older versions, from
-  /// the images' producing tests.
+  /// the images' producing tests. Only a path's first test is kept while reading; the owners
+  /// are described for the few shared paths alone, so a fleet's merge holds one name per path.
   private func sharedReferences(
     _ inventories: [SourceInventory], counts: (Int, String) -> Bool
   ) -> [MergePlan.SharedReference] {
+    var firstTest: [String: String] = [:]
+    var shared = Set<String>()
+    forEachOwner(inventories, counts: counts) { path, test, _ in
+      if let first = firstTest[path] {
+        if first != test { shared.insert(path) }
+      } else {
+        firstTest[path] = test
+      }
+    }
+    guard !shared.isEmpty else { return [] }
     var owners: [String: [String: String]] = [:]  // path → test → how it used the path
+    forEachOwner(inventories, counts: counts) { path, test, description in
+      guard shared.contains(path), owners[path, default: [:]][test] == nil else { return }
+      owners[path, default: [:]][test] = description()
+    }
+    return owners.map { .init(path: $0.key, owners: $0.value.values.sorted()) }
+      .sorted { $0.path < $1.path }
+  }
+
+  /// Calls `body` with each counted use of a path: its test and a description of the use.
+  private func forEachOwner(
+    _ inventories: [SourceInventory], counts: (Int, String) -> Bool,
+    _ body: (String, String, () -> String) -> Void
+  ) {
     for (index, inventory) in inventories.enumerated() {
       var described = Set<String>()
       for use in inventory.manifest?.referenceUses ?? [] where counts(index, use.path) {
         described.insert(use.path)
-        guard owners[use.path, default: [:]][use.test] == nil else { continue }
-        owners[use.path, default: [:]][use.test] = "\(use.place), \(use.verdict.rawValue)"
+        body(use.path, use.test) { "\(use.place), \(use.verdict.rawValue)" }
       }
       for image in inventory.images where !described.contains(image.path) {
-        guard let test = image.test, owners[image.path, default: [:]][test] == nil else {
-          continue
-        }
-        owners[image.path, default: [:]][test] = "\(test), rendered"
+        guard let test = image.test else { continue }
+        body(image.path, test) { "\(test), rendered" }
       }
     }
-    return owners.filter { $0.value.count > 1 }
-      .map { .init(path: $0.key, owners: $0.value.values.sorted()) }
-      .sorted { $0.path < $1.path }
   }
 }
