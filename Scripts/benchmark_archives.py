@@ -12,7 +12,8 @@ STAMP = (2024, 1, 1, 0, 10, 0)
 
 
 def manifest(host, images, tool):
-    """The coordinator's manifest (format version 1) for `images`: (path, png bytes, w, h, rgba)."""
+    """The coordinator's manifest (format version 1) for `images`: (path, png bytes, w, h, rgba),
+    with the run and the uses of references the coordinator records."""
     return json.dumps({
         "formatVersion": 1, "toolVersion": tool, "runID": host,
         "worker": {"host": host, "pid": 1, "os": "Linux", "swiftVersion": "6", "ci": {}},
@@ -24,7 +25,14 @@ def manifest(host, images, tool):
             "pngSHA256": hashlib.sha256(png).hexdigest(),
             "pixelSHA256": hashlib.sha256(rgba).hexdigest(),
         } for path, png, width, height, rgba in images), key=lambda record: record["path"]),
-        "verifiedReferences": [],
+        "verifiedReferences": sorted(path for path, _, _, _, _ in images),
+        # As reference-shards' workers record them: one run for the whole plan, and each
+        # assertion's use of its reference.
+        "run": "shards:benchmark:1",
+        "referenceUses": [{
+            "path": path, "test": "BenchmarkTests.testImages()",
+            "file": "Tests/BenchmarkTests/BenchmarkTests.swift", "line": 12, "verdict": "recorded",
+        } for path, _, _, _, _ in images],
     }, indent=2, sort_keys=True).encode()
 
 

@@ -34,7 +34,7 @@ from PIL import Image
 from benchmark_archives import children_cpu, write_archive as write_coordinator_archive
 
 binary, work, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
-GENERATOR_VERSION = "5"
+GENERATOR_VERSION = "6"
 
 
 

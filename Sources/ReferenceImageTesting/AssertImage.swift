@@ -164,7 +164,10 @@ struct ImageAssertion {
       "the render is kept in this run's archive; to make it the reference, run this in the "
       + "package root once the tests have finished: \(land)"
     if let listing = context.listingName(coordinator: coordinator) {
-      let filter = "^" + NSRegularExpression.escapedPattern(for: listing) + "$"
+      // Anchored and escaped, so it selects exactly this test; `/` stays readable.
+      let special = Set("\\^$.|?*+()[]{}")
+      let escaped = listing.map { special.contains($0) ? "\\\($0)" : String($0) }.joined()
+      let filter = "^" + escaped + "$"
       let plugin = ShellWord.line(
         [
           "swift", "package", "--allow-writing-to-package-directory", "regenerate-references",

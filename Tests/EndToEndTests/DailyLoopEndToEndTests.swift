@@ -153,6 +153,26 @@ final class DailyLoopEndToEndTests: XCTestCase {
       XCTAssertEqual(try bytes([path]), [try XCTUnwrap(kept[path])], "\(command) lands its render")
     }
     XCTAssertEqual(try bytes([flatBars, smallCells]), untouched, "nothing else landed")
+
+    // The plugin's way, as printed: it renders the test again and lands exactly its images.
+    try FileManager.default.removeItem(at: fixture.root.appendingPathComponent(bars))
+    let marker = "(with the plugin, which renders it again: "
+    let plugin = try XCTUnwrap(
+      run.all.split(separator: "\n").compactMap { line -> String? in
+        guard line.contains("BarChartTests/bars.png"), let start = line.range(of: marker) else {
+          return nil
+        }
+        return String(line[start.upperBound...].dropLast())
+      }.first, run.all)
+    XCTAssertTrue(plugin.contains("--filter '^ChartTests\\.BarChartTests/testBars$'"), plugin)
+    let rendered = try fixture.shell(plugin, environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+    XCTAssertEqual(rendered.status, 0, plugin + "\n" + rendered.all)
+    XCTAssertTrue(rendered.output.contains("1 added, 0 updated"), rendered.all)
+    XCTAssertEqual(
+      try PNGDecoder().decode(
+        Array(try Data(contentsOf: fixture.root.appendingPathComponent(bars)))),
+      try PNGDecoder().decode(try XCTUnwrap(kept[bars])))
+    XCTAssertEqual(try bytes([flatBars, smallCells]), untouched, "nothing else landed")
   }
 
   // MARK: Helpers
