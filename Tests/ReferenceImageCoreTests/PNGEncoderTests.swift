@@ -114,7 +114,7 @@ final class PNGEncoderTests: XCTestCase {
     // /usr/local/bin/convert on some machines is a stand-in script; use ImageMagick's own paths.
     let candidates = ["/usr/bin/convert", "/usr/bin/convert-im6.q16", "/usr/local/bin/magick"]
     guard let convert = candidates.first(where: { Self.isImageMagick($0) }) else {
-      throw XCTSkip("ImageMagick's convert is not installed; cannot cross-check our PNG output")
+      throw XCTSkip("convert is not installed (ImageMagick); cannot cross-check our PNG output")
     }
     let image = try Self.screenshotLike()
     let directory = FileManager.default.temporaryDirectory
