@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceImageCore
 
 /// The one JSON entry of every generation archive: who produced it, how the run ended, and what
 /// each image is. Its schema is versioned by `formatVersion` and documented in README.md.
@@ -37,11 +38,15 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     /// For an image kept because its comparison failed (a verify run, or mode `failed`): what
     /// it was compared with and where the assertion is; nil for images recorded otherwise.
     public var failedComparison: FailedComparison?
+    /// The comparison and bound the test's assertion uses, so that later readers (the review)
+    /// judge as the test does; nil in archives of older versions, read as exact.
+    public var comparison: ComparisonRecord?
 
     /// Creates an image record.
     public init(
       path: String, test: String, width: Int, height: Int, byteCount: Int, pngSHA256: String,
-      pixelSHA256: String, failedComparison: FailedComparison? = nil
+      pixelSHA256: String, failedComparison: FailedComparison? = nil,
+      comparison: ComparisonRecord? = nil
     ) {
       self.path = path
       self.test = test
@@ -51,6 +56,7 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
       self.pngSHA256 = pngSHA256
       self.pixelSHA256 = pixelSHA256
       self.failedComparison = failedComparison
+      self.comparison = comparison
     }
   }
 

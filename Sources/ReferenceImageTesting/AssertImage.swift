@@ -135,6 +135,7 @@ struct ImageAssertion {
           line: Int(context.line))
         try coordinator.store(
           image, at: location, test: test, failedComparison: record,
+          comparison: ComparisonRecord(comparison, bound: bound),
           knownPixelSHA256: knownPixelSHA256)
         kept = record != nil
       } else if let reference = decision.unchangedReference {

@@ -170,21 +170,24 @@ public final class ImageCoordinator: @unchecked Sendable {
     failedComparison: ArchiveManifest.FailedComparison? = nil
   ) throws(ReferenceImageError) {
     try store(
-      image, at: location, test: test, failedComparison: failedComparison, knownPixelSHA256: nil)
+      image, at: location, test: test, failedComparison: failedComparison, comparison: nil,
+      knownPixelSHA256: nil)
   }
 
-  /// Stores an image as `store(_:at:test:failedComparison:)` does, with the pixels' SHA-256
-  /// when the assertion computed it already (it must be the hash of exactly `image.pixels`).
+  /// Stores an image as `store(_:at:test:failedComparison:)` does, with the comparison the
+  /// assertion uses (for the manifest) and the pixels' SHA-256 when the assertion computed it
+  /// already (it must be the hash of exactly `image.pixels`).
   func store(
     _ image: RGBAImage, at location: ReferenceLocation, test: String,
-    failedComparison: ArchiveManifest.FailedComparison?, knownPixelSHA256: [UInt8]?
+    failedComparison: ArchiveManifest.FailedComparison?, comparison: ComparisonRecord?,
+    knownPixelSHA256: [UInt8]?
   ) throws(ReferenceImageError) {
     let staging = try reserve(location, test: test)
     defer { submissions.leave() }
     pool.submit { [self] in
       self.encodeAndWrite(
         image, location: location, test: test, failedComparison: failedComparison,
-        knownPixelSHA256: knownPixelSHA256, staging: staging)
+        comparison: comparison, knownPixelSHA256: knownPixelSHA256, staging: staging)
     }
   }
 
@@ -247,8 +250,8 @@ public final class ImageCoordinator: @unchecked Sendable {
 
   private func encodeAndWrite(
     _ image: RGBAImage, location: ReferenceLocation, test: String,
-    failedComparison: ArchiveManifest.FailedComparison?, knownPixelSHA256: [UInt8]?,
-    staging: StagingFolder
+    failedComparison: ArchiveManifest.FailedComparison?, comparison: ComparisonRecord?,
+    knownPixelSHA256: [UInt8]?, staging: StagingFolder
   ) {
     do {
       // The encoder hashes the pixels for the PNG's digest chunk, unless the assertion did
@@ -259,7 +262,7 @@ public final class ImageCoordinator: @unchecked Sendable {
       let record = ArchiveManifest.Image(
         path: location.relativePath, test: test, width: image.width, height: image.height,
         byteCount: png.count, pngSHA256: SHA256.hex(png), pixelSHA256: digest.pixelSHA256,
-        failedComparison: failedComparison)
+        failedComparison: failedComparison, comparison: comparison)
       locked { $0.images[location.relativePath] = record }
     } catch {
       let message = "error: ReferenceImages could not stage \(location.relativePath): \(error)"

@@ -38,10 +38,17 @@ public struct SourceInventory: Sendable {
     public let test: String?
     /// The pixel digest of the reference it was compared with; nil when there was none.
     public let referencePixels: SHA256Digest?
+    /// The comparison and bound the test used (the image record's), so the review counts as
+    /// the test did; nil in archives of older versions, which are judged exactly.
+    public let comparison: ComparisonRecord?
 
-    init(_ record: ArchiveManifest.FailedComparison, test: String?) {
+    init(
+      _ record: ArchiveManifest.FailedComparison, test: String?,
+      comparison: ComparisonRecord? = nil
+    ) {
       self.record = record
       self.test = test
+      self.comparison = comparison
       referencePixels = record.referencePixelSHA256.flatMap(SHA256Digest.init(hex:))
     }
 
@@ -60,7 +67,7 @@ public struct SourceInventory: Sendable {
     }
 
     public static func == (a: FailedComparison, b: FailedComparison) -> Bool {
-      a.record == b.record && a.test == b.test
+      a.record == b.record && a.test == b.test && a.comparison == b.comparison
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(record) }
@@ -227,7 +234,8 @@ struct InventoryScanner {
         if let digest = failure.referencePixelSHA256, SHA256Digest(hex: digest) == nil {
           throw refuse(source, record.path, "its compared reference digest is not SHA-256 hex")
         }
-        images[record.path]?.failedComparison = .init(failure, test: record.test)
+        images[record.path]?.failedComparison = .init(
+          failure, test: record.test, comparison: record.comparison)
       }
     }
     // The per-image records now live in `images`; keeping a second copy of each would double

@@ -94,7 +94,8 @@ struct ReviewCardMaker: Sendable {
       card.group = "\(beforeDigest)->\(chosen.image.pixelSHA256.hex)"
     }
     let (meta, difference, comparison) = try compare(
-      afterImage, to: beforeImage, file: "\(job.id)-difference.png")
+      afterImage, to: beforeImage, file: "\(job.id)-difference.png",
+      by: job.item.chosen?.image.failedComparison?.comparison)
     card.meta.insert(meta, at: 0)
     card.difference = difference
     card.comparison = comparison
@@ -131,13 +132,14 @@ struct ReviewCardMaker: Sendable {
     card.comparison = comparison
   }
 
-  /// Compares, writes the difference image, and finds the changed regions.
-  private func compare(_ image: RGBAImage, to reference: RGBAImage, file: String)
-    throws(ArchiveError) -> (String, ReviewCard.Image, ReviewCard.Comparison)
-  {
+  /// Compares (by the test's comparison when the manifest recorded one), writes the difference
+  /// image, and finds the changed regions.
+  private func compare(
+    _ image: RGBAImage, to reference: RGBAImage, file: String, by rule: ComparisonRecord? = nil
+  ) throws(ArchiveError) -> (String, ReviewCard.Image, ReviewCard.Comparison) {
     let difference: ReviewDifference
     do {
-      difference = try ReviewDifference.make(image, reference)
+      difference = try ReviewDifference.make(image, reference, comparison: rule)
     } catch {
       throw .io(operation: "encode the difference image", path: file, message: "\(error)")
     }

@@ -55,14 +55,18 @@ package struct ReviewDifference: Sendable {
   /// - Parameters:
   ///   - image: The new image.
   ///   - reference: The old one.
+  ///   - comparison: The comparison the image's test used, so the counts and the difference
+  ///     image agree with its failure message; exact unless given.
   ///   - bands: Bands of rows to compare on every core; `nil` picks by size, 1 keeps one core
   ///     (for measuring the cost per image).
   /// - Throws: `PNGError` when the difference image cannot be encoded.
-  package static func make(_ image: RGBAImage, _ reference: RGBAImage, bands: Int? = nil)
-    throws(PNGError) -> ReviewDifference
-  {
-    let (result, difference) = ImageComparison.exact.compareWithDifferenceImage(
-      image, to: reference, bound: .none, bands: bands)
+  package static func make(
+    _ image: RGBAImage, _ reference: RGBAImage, comparison: ComparisonRecord? = nil,
+    bands: Int? = nil
+  ) throws(PNGError) -> ReviewDifference {
+    let rule = comparison?.comparison ?? .exact
+    let (result, difference) = rule.compareWithDifferenceImage(
+      image, to: reference, bound: comparison?.bound ?? .none, bands: bands)
     let regions: [[Int]]
     switch result.outcome {
     case .identical: regions = []

@@ -175,6 +175,31 @@ final class DailyLoopEndToEndTests: XCTestCase {
     XCTAssertEqual(try bytes([flatBars, smallCells]), untouched, "nothing else landed")
   }
 
+  /// A perceptual test's review card counts as the test did: the same differing pixels as its
+  /// failure message, because the manifest records the comparison and its bound.
+  func testReviewCard_countsWithTheTestsComparison() throws {
+    try recordReferences()
+    let run = try fixture.test(
+      ["--disable-swift-testing", "--filter", "BarChartTests/testBars"],
+      environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+    XCTAssertNotEqual(run.status, 0, run.all)
+    let counted = try XCTUnwrap(
+      run.all.firstMatch(
+        of: /bars\.png: ([0-9,]+) of ([0-9,]+) pixels differ beyond the perceptual/),
+      run.all)
+    let report = fixture.root.appendingPathComponent("review")
+    let merge = try mergeRefs(
+      ["--dry-run", "--report", report.path, ".build/reference-images", "."])
+    XCTAssertEqual(merge.status, 0, merge.all)
+    let card = try XCTUnwrap(
+      try ReviewDataScript.cards(inReport: report).first { ($0["path"] as? String) == bars })
+    XCTAssertEqual(
+      card["changedPixels"] as? Int, Int(counted.1.replacingOccurrences(of: ",", with: "")),
+      "\(card)\n\(run.all)")
+    XCTAssertEqual(
+      card["totalPixels"] as? Int, Int(counted.2.replacingOccurrences(of: ",", with: "")))
+  }
+
   // MARK: Helpers
 
   private func assertMergeRefusesSharedSmallCells(
