@@ -53,7 +53,7 @@ public struct PNGDecoder: Sendable {
   /// - Returns: The image size.
   /// - Throws: `PNGError` when the header is malformed.
   public func size(of data: some ContiguousBytes) throws(PNGError) -> (width: Int, height: Int) {
-    try withContext(data) { context throws(PNGError) in
+    try withContext(data) { context, _ throws(PNGError) in
       var header = spng_ihdr()
       try context.check(spng_get_ihdr(context.pointer, &header), "reading the header")
       return (Int(header.width), Int(header.height))
@@ -65,7 +65,17 @@ public struct PNGDecoder: Sendable {
   /// - Returns: The decoded image.
   /// - Throws: `PNGError` for anything that is not a valid PNG within the limits.
   public func decode(_ data: some ContiguousBytes) throws(PNGError) -> RGBAImage {
-    let image = try withContext(data) { context throws(PNGError) in
+    try decode(data, commonCase: true)
+  }
+
+  /// Decodes PNG bytes, through the fast path for the common case when `commonCase` is true,
+  /// or through libspng alone, as every version before the fast path did (the benchmarks'
+  /// "before", and the tests' reference).
+  package func decode(
+    _ data: some ContiguousBytes, commonCase: Bool
+  ) throws(PNGError) -> RGBAImage {
+    let image = try withContext(data) { context, bytes throws(PNGError) in
+      if commonCase, let image = decodeCommonCase(bytes) { return image }
       var header = spng_ihdr()
       try context.check(spng_get_ihdr(context.pointer, &header), "reading the header")
       let width = Int(header.width)
@@ -120,7 +130,8 @@ public struct PNGDecoder: Sendable {
   /// Sets up a decoder context over `data`, with limits and strict CRC checking, and runs `body`
   /// while the bytes stay alive.
   private func withContext<Result>(
-    _ data: some ContiguousBytes, _ body: (SpngContext) throws(PNGError) -> Result
+    _ data: some ContiguousBytes,
+    _ body: (SpngContext, UnsafeRawBufferPointer) throws(PNGError) -> Result
   ) throws(PNGError) -> Result {
     let outcome: Swift.Result<Result, PNGError> = data.withUnsafeBytes { bytes in
       do {
@@ -135,7 +146,8 @@ public struct PNGDecoder: Sendable {
   }
 
   private func decode<Result>(
-    _ bytes: UnsafeRawBufferPointer, _ body: (SpngContext) throws(PNGError) -> Result
+    _ bytes: UnsafeRawBufferPointer,
+    _ body: (SpngContext, UnsafeRawBufferPointer) throws(PNGError) -> Result
   ) throws(PNGError) -> Result {
     guard bytes.count >= 8, bytes.starts(with: Self.signature) else {
       if let pointer = GitLFSPointer(bytes) { throw .gitLFSPointer(pointer) }
@@ -162,7 +174,7 @@ public struct PNGDecoder: Sendable {
     // spng_get_ihdr does not verify IHDR's CRC (libspng checks it only when it reads the next
     // chunk), so a corrupted width would be believed; reading up to the image data checks it.
     try context.check(spng_decode_chunks(context.pointer), "reading the chunks before the pixels")
-    return try body(context)
+    return try body(context, bytes)
   }
 
   /// Reads the IHDR dimensions straight from the bytes, for error messages about limits.

@@ -1,0 +1,33 @@
+#ifndef REFERENCE_IMAGES_PNG_UNFILTER_H
+#define REFERENCE_IMAGES_PNG_UNFILTER_H
+#include <stddef.h>
+#include <stdint.h>
+
+/// Reverses the PNG row filters (None, Sub, Up, Average, Paeth) of `rows` rows of 8-bit RGBA,
+/// each stored as its filter byte and `4 * width` filtered bytes from `filtered` on, writing
+/// rows of `4 * width` bytes from `output` on.
+///
+/// `previous` is the unfiltered row above the first one, or NULL for an image's first row.
+/// The unfiltering may run in place: `output` may equal `filtered`, or lie before it, because
+/// each row is written behind the bytes still to be read (row `y` is read from
+/// `filtered + y * (4 * width + 1)` and written at `output + y * 4 * width`).
+///
+/// Returns 0, or -1 when a filter byte is not 0–4 (the output is then partly written).
+int ri_png_unfilter_rgba8(
+  const uint8_t *filtered, uint8_t *output, const uint8_t *previous, size_t width, size_t rows);
+
+/// The same for 8-bit RGB, each row of `3 * width` filtered bytes after its filter byte,
+/// written as RGBA with alpha 255 (`4 * width` bytes a row). `output` must not overlap any row
+/// still to be read except as in `ri_png_unfilter_rgba8`'s in-place layout with the filtered
+/// rows at the end of the output (`filtered == output + rows * (width - 1)`), which is safe.
+///
+/// `scratch` holds at least `ri_png_unfilter_rgb8_scratch_size(width)` bytes. Returns 0, or -1
+/// for a bad filter byte.
+int ri_png_unfilter_rgb8_to_rgba8(
+  const uint8_t *filtered, uint8_t *output, size_t width, size_t rows, uint8_t *scratch);
+
+/// The scratch `ri_png_unfilter_rgb8_to_rgba8` needs: two rows of RGB with room for 4-byte
+/// accesses past the end.
+size_t ri_png_unfilter_rgb8_scratch_size(size_t width);
+
+#endif

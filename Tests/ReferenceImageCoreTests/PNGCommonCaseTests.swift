@@ -1,0 +1,202 @@
+import CZlib
+import Foundation
+import XCTest
+
+@testable import ReferenceImageCore
+
+/// The fast path for 8-bit RGBA and RGB (`PNGDecoder.decodeCommonCase`) against libspng alone,
+/// which decoded every file before it: the same pixels for every file, the same error for
+/// every refused one.
+final class PNGCommonCaseTests: XCTestCase {
+  func testDecode_everyFixture_sameAsLibspngAlone() throws {
+    var files: [URL] = []
+    for folder in ["png", "malformed", "fuzz", "perceptual"] {
+      let url = CoreFixtures.directory.appendingPathComponent(folder)
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+      files += names.filter { !$0.hasSuffix(".json") && !$0.hasSuffix(".rgba") }.map {
+        url.appendingPathComponent($0)
+      }
+    }
+    XCTAssertGreaterThan(files.count, 60)
+    for file in files {
+      try Self.assertSameAsLibspng([UInt8](Data(contentsOf: file)), file.lastPathComponent)
+    }
+  }
+
+  func testDecode_everyFilterTypeAndSplitImageData_givesThePixels() throws {
+    var generator = SplitMix64(seed: 30)
+    for channels in [3, 4] {
+      for (width, height) in [(1, 1), (1, 9), (5, 3), (17, 23), (300, 40)] {
+        let image = Self.randomImage(width: width, height: height, using: &generator)
+        for filters: [UInt8] in [[0], [1], [2], [3], [4], [0, 1, 2, 3, 4]] {
+          let png = Self.png(image, channels: channels, filters: filters, idatSize: 97)
+          let name = "\(width)×\(height), \(channels) channels, filters \(filters)"
+          let decoded = try XCTUnwrap(
+            png.withUnsafeBytes { PNGDecoder().decodeCommonCase($0) }, name)
+          XCTAssertEqual(decoded.pixels, Self.expected(image, channels: channels), name)
+          try Self.assertSameAsLibspng(png, name)
+        }
+      }
+    }
+  }
+
+  func testDecode_damagedCommonCaseFiles_sameOutcomeAsLibspngAlone() throws {
+    var generator = SplitMix64(seed: 31)
+    let image = Self.randomImage(width: 40, height: 30, using: &generator)
+    for channels in [3, 4] {
+      let png = Self.png(image, channels: channels, filters: [0, 1, 2, 3, 4], idatSize: 500)
+      for trial in 0..<400 {
+        var damaged = png
+        switch trial % 4 {
+        case 0:
+          let index = Int.random(in: 8..<damaged.count, using: &generator)
+          damaged[index] ^= UInt8.random(in: 1...255, using: &generator)
+        case 1:
+          damaged.removeLast(Int.random(in: 1..<damaged.count - 8, using: &generator))
+        default:
+          // Damage inside the image data with its CRC recomputed, so the zlib stream and the
+          // filter bytes are what is judged.
+          damaged = Self.png(
+            image, channels: channels, filters: [0, 1, 2, 3, 4], idatSize: 500,
+            damage: { stream in
+              let index = Int.random(in: 0..<stream.count, using: &generator)
+              stream[index] ^= UInt8.random(in: 1...255, using: &generator)
+            })
+        }
+        try Self.assertSameAsLibspng(damaged, "\(channels) channels, trial \(trial)")
+      }
+    }
+  }
+
+  /// libpng's PngSuite (`contrib/pngsuite`, its `interlaced` folder and `contrib/testpngs`,
+  /// 164 files) and its crashers, from the Debian source package: `Scripts/pngsuite` fetches
+  /// them and runs this test with `PNGSUITE_DIR` set.
+  func testDecode_pngSuite_sameAsLibspngAlone() throws {
+    guard let folder = ProcessInfo.processInfo.environment["PNGSUITE_DIR"] else {
+      throw XCTSkip(
+        "PNGSUITE_DIR is not set; Scripts/pngsuite fetches libpng's PngSuite and runs this")
+    }
+    let root = URL(fileURLWithPath: folder)
+    var valid = 0
+    var crashers = 0
+    for subfolder in ["pngsuite", "pngsuite/interlaced", "testpngs", "testpngs/crashers"] {
+      let url = root.appendingPathComponent(subfolder)
+      for name in try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+      where name.hasSuffix(".png") {
+        let bytes = try [UInt8](Data(contentsOf: url.appendingPathComponent(name)))
+        try Self.assertSameAsLibspng(bytes, "\(subfolder)/\(name)")
+        if subfolder.hasSuffix("crashers") { crashers += 1 } else { valid += 1 }
+      }
+    }
+    XCTAssertEqual(valid, 164)
+    XCTAssertEqual(crashers, 23)
+  }
+
+  // MARK: Helpers
+
+  /// Both paths give the same pixels, or the same error.
+  static func assertSameAsLibspng(
+    _ bytes: [UInt8], _ name: String, file: StaticString = #filePath, line: UInt = #line
+  ) throws {
+    let fast = Result { () throws(PNGError) in try PNGDecoder().decode(bytes, commonCase: true) }
+    let libspng = Result { () throws(PNGError) in
+      try PNGDecoder().decode(bytes, commonCase: false)
+    }
+    switch (fast, libspng) {
+    case (.success(let a), .success(let b)):
+      XCTAssertTrue(a == b, "\(name): pixels differ from libspng's", file: file, line: line)
+    case (.failure(let a), .failure(let b)):
+      XCTAssertEqual(a, b, name, file: file, line: line)
+    default:
+      XCTFail("\(name): fast path \(fast), libspng \(libspng)", file: file, line: line)
+    }
+  }
+
+  static func randomImage(
+    width: Int, height: Int, using generator: inout SplitMix64
+  ) -> RGBAImage {
+    var image = try! RGBAImage(width: width, height: height, color: .clear)
+    image.withUnsafeMutablePixelBytes { bytes in
+      // Few distinct values, so Paeth's ties and Average's carries both occur.
+      for index in bytes.indices {
+        bytes[index] = [0, 1, 127, 128, 254, 255, UInt8.random(in: 0...255, using: &generator)]
+          .randomElement(using: &generator)!
+      }
+    }
+    return image
+  }
+
+  /// What the decoder gives for `image` stored with `channels`: RGB drops alpha, read as 255.
+  static func expected(_ image: RGBAImage, channels: Int) -> [UInt8] {
+    guard channels == 3 else { return image.pixels }
+    var pixels = image.pixels
+    for index in stride(from: 3, to: pixels.count, by: 4) { pixels[index] = 255 }
+    return pixels
+  }
+
+  /// A PNG of `image` whose rows take the filters in turn, its zlib stream split into IDAT
+  /// chunks of `idatSize` bytes (after `damage` changed it, CRCs computed afterwards).
+  static func png(
+    _ image: RGBAImage, channels: Int, filters: [UInt8], idatSize: Int,
+    damage: (inout [UInt8]) -> Void = { _ in }
+  ) -> [UInt8] {
+    let rowBytes = image.width * channels
+    var raw: [[UInt8]] = []
+    for y in 0..<image.height {
+      var row: [UInt8] = []
+      for x in 0..<image.width {
+        let pixel = image[x, y]
+        row += [pixel.red, pixel.green, pixel.blue] + (channels == 4 ? [pixel.alpha] : [])
+      }
+      raw.append(row)
+    }
+    var filtered: [UInt8] = []
+    for y in 0..<image.height {
+      let filter = filters[y % filters.count]
+      filtered.append(filter)
+      let up = y > 0 ? raw[y - 1] : [UInt8](repeating: 0, count: rowBytes)
+      for index in 0..<rowBytes {
+        let a = index >= channels ? Int(raw[y][index - channels]) : 0
+        let b = Int(up[index])
+        let c = index >= channels ? Int(up[index - channels]) : 0
+        let predictor: Int
+        switch filter {
+        case 1: predictor = a
+        case 2: predictor = b
+        case 3: predictor = (a + b) / 2
+        case 4:
+          let p = a + b - c
+          let (pa, pb, pc) = (abs(p - a), abs(p - b), abs(p - c))
+          predictor = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+        default: predictor = 0
+        }
+        filtered.append(UInt8(truncatingIfNeeded: Int(raw[y][index]) - predictor))
+      }
+    }
+    var length = compressBound(uLong(filtered.count))
+    var stream = [UInt8](repeating: 0, count: Int(length))
+    _ = compress2(&stream, &length, filtered, uLong(filtered.count), 6)
+    stream.removeLast(stream.count - Int(length))
+    damage(&stream)
+    var file = CoreFixtures.signature
+    let header =
+      bigEndian(UInt32(image.width)) + bigEndian(UInt32(image.height))
+      + [8, channels == 4 ? 6 : 2, 0, 0, 0]
+    file += chunk("IHDR", header)
+    for start in stride(from: 0, to: stream.count, by: idatSize) {
+      file += chunk("IDAT", Array(stream[start..<min(stream.count, start + idatSize)]))
+    }
+    file += chunk("IEND", [])
+    return file
+  }
+
+  static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    let typeAndData = Array(type.utf8) + data
+    let crc = UInt32(crc32(0, typeAndData, uInt(typeAndData.count)))
+    return bigEndian(UInt32(data.count)) + typeAndData + bigEndian(crc)
+  }
+
+  static func bigEndian(_ word: UInt32) -> [UInt8] {
+    [UInt8(word >> 24), UInt8((word >> 16) & 0xFF), UInt8((word >> 8) & 0xFF), UInt8(word & 0xFF)]
+  }
+}
