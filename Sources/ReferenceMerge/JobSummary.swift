@@ -46,14 +46,14 @@ public struct JobSummary {
   /// One changed reference.
   public struct Change: Sendable {
     /// `added`, `updated`, `conflict`, `unstable` or `orphan`.
-    public var outcome: String
+    public var outcome: MergePlan.Outcome
     /// The package-relative path.
     public var path: String
     /// What a reviewer needs besides the path, such as a failed comparison's test and figures.
     public var detail: String?
 
     /// Creates a change.
-    public init(outcome: String, path: String, detail: String? = nil) {
+    public init(outcome: MergePlan.Outcome, path: String, detail: String? = nil) {
       self.outcome = outcome
       self.path = path
       self.detail = detail

@@ -15,7 +15,8 @@ public struct MergeSummary: Codable, Sendable {
   /// One changed or conflicting path.
   public struct Change: Codable, Sendable {
     public var path: String
-    public var outcome: String
+    /// The path's outcome, typed to the last printed line (its raw value in `--json`).
+    public var outcome: MergePlan.Outcome
     /// The sources holding the chosen image, or every rival for conflicts.
     public var sources: [String]
     public var workers: [String]
@@ -130,7 +131,7 @@ public struct MergeSummary: Codable, Sendable {
       let holders = item.chosen.map { [$0] } ?? item.rivals
       let sole = holders.count == 1 ? holders[0].sourceIndex : nil
       return Change(
-        path: item.path, outcome: item.outcome.rawValue,
+        path: item.path, outcome: item.outcome,
         sources: sole.map { soleName[$0] } ?? holders.map { names[$0.sourceIndex] },
         workers: sole.map { soleWorker[$0] } ?? holders.map { workers[$0.sourceIndex] },
         differingPixels: item.conflictingPixels, resolvedByNewest: item.resolvedByNewest,
@@ -243,7 +244,7 @@ public struct MergeSummary: Codable, Sendable {
         json.key("notWritten")
         json.bool(true)
       }
-      json.member("outcome", change.outcome)
+      json.member("outcome", change.outcome.rawValue)
       json.member("path", change.path)
       json.key("resolvedByNewest")
       json.bool(change.resolvedByNewest)
@@ -319,14 +320,14 @@ public struct MergeSummary: Codable, Sendable {
   }
 
   private func problemLines(_ body: (String) -> Void) {
-    let conflictList = changes.lazy.filter { $0.outcome == "conflict" }
+    let conflictList = changes.lazy.filter { $0.outcome == .conflict }
     if !conflictList.isEmpty {
       body("conflicts (sources disagree; nothing was written):")
       for change in conflictList {
         body("  \(change.path): \(describe(change))")
       }
     }
-    let unstableList = changes.lazy.filter { $0.outcome == "unstable" }
+    let unstableList = changes.lazy.filter { $0.outcome == .unstable }
     if !unstableList.isEmpty {
       body("unstable (replicated runs of one test rendered different pixels; not written):")
       for change in unstableList {
@@ -338,10 +339,10 @@ public struct MergeSummary: Codable, Sendable {
   /// Added, updated and orphan paths; when applying failed, the paths it did not reach are
   /// listed apart, so no heading claims a file that was not written.
   private func changeLines(_ body: (String) -> Void) {
-    for outcome in ["added", "updated", "orphan"] {
+    for outcome in [MergePlan.Outcome.added, .updated, .orphan] {
       let list = changes.lazy.filter { $0.outcome == outcome && $0.notWritten != true }
       guard !list.isEmpty else { continue }
-      body(outcome == "orphan" ? "orphans (no test produced or verified them):" : "\(outcome):")
+      body(outcome == .orphan ? "orphans (no test produced or verified them):" : "\(outcome):")
       for change in list {
         var line = "  \(change.path)"
         if change.resolvedByNewest { line += " (conflict resolved by newest: \(describe(change)))" }

@@ -236,10 +236,10 @@ struct MergeRefs: ParsableCommand {
       }
     }
     let summary = outcome.summary
-    let conflicts = summary.changes.lazy.filter { $0.outcome == "conflict" }.map {
+    let conflicts = summary.changes.lazy.filter { $0.outcome == .conflict }.map {
       "conflict: sources disagree about \($0.path) (\($0.sources.joined(separator: " vs ")))"
     }
-    let unstable = summary.changes.lazy.filter { $0.outcome == "unstable" }.map {
+    let unstable = summary.changes.lazy.filter { $0.outcome == .unstable }.map {
       "unstable: replicated runs rendered \($0.path) differently "
         + "(\($0.workers.joined(separator: " vs ")))"
     }

@@ -128,7 +128,7 @@ final class IncludeFilterTests: XCTestCase {
     XCTAssertEqual(
       outcome.summary.skipped.map(\.path), [path("new-b"), path("orphan")],
       outcome.summary.text())
-    XCTAssertEqual(outcome.summary.skipped.map(\.outcome), ["added", "orphan"])
+    XCTAssertEqual(outcome.summary.skipped.map(\.outcome), [.added, .orphan])
     XCTAssertTrue(outcome.summary.text().contains("skipped (not included; left as they are):"))
     XCTAssertTrue(outcome.summary.summaryLine.hasSuffix(", 0 refused, 2 skipped"))
 
@@ -181,7 +181,7 @@ final class IncludeFilterTests: XCTestCase {
     let filtered = merge(IncludeFilter(patterns: [path("new-a")]))
     XCTAssertEqual(filtered.exitCode, 0, filtered.summary.text())
     XCTAssertEqual(filtered.summary.conflicts, 0)
-    XCTAssertTrue(filtered.summary.skipped.contains { $0.outcome == "conflict" })
+    XCTAssertTrue(filtered.summary.skipped.contains { $0.outcome == .conflict })
   }
 
   // MARK: The command line

@@ -14,7 +14,7 @@ final class JobSummaryTests: XCTestCase {
     }
     let list = (0..<changes).lazy.map {
       JobSummary.Change(
-        outcome: "added",
+        outcome: .added,
         path: "Tests/RenderTests/__References__/SomeSuite/a-rather-long-image-name-\($0).png")
     }
     var summary = JobSummary(
@@ -49,7 +49,7 @@ final class JobSummaryTests: XCTestCase {
       outcome: "0 added, 1 updated", exitCode: 0, shards: [], changeCount: 1,
       changes: AnySequence([
         JobSummary.Change(
-          outcome: "updated", path: "T/__References__/a.png",
+          outcome: .updated, path: "T/__References__/a.png",
           detail: "test A.testA, exact comparison at T/A.swift:7: 36 of 576 pixels differ")
       ]), problems: [], warnings: [])
     summary.writesNothing = true

@@ -121,7 +121,7 @@ final class MergeRefsCommandTests: XCTestCase {
     let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
     XCTAssertEqual(summary.destination, destination.path)
     XCTAssertEqual(summary.changes.map(\.path), [imagePath])
-    XCTAssertEqual(summary.changes.first?.outcome, "added")
+    XCTAssertEqual(summary.changes.first?.outcome, .added)
     XCTAssertEqual(summary.sources.map(\.name), [source.path])
     XCTAssertEqual(summary.sources.first?.worker, "ci-host pid 4242")
     XCTAssertTrue(summary.applied)

@@ -48,7 +48,7 @@ final class NonASCIIPathTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.all)
     let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
     XCTAssertEqual(summary.changes.map(\.path.utf8).map(Array.init), [Array(imagePath.utf8)])
-    XCTAssertEqual(summary.changes.first?.outcome, "added")
+    XCTAssertEqual(summary.changes.first?.outcome, .added)
     XCTAssertTrue(summary.applied)
   }
 
