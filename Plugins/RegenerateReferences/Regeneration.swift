@@ -148,9 +148,12 @@ struct Regeneration {
   /// (merge-refs reads it and flags it incomplete).
   private func writtenArchives(in output: URL) throws -> [String] {
     let files = FileManager.default
+    // The run records of passing processes (`GenerationContract.runRecordSuffix`) count too:
+    // they name the tests that verified a reference, so a shared one is caught.
     let zips = try files.contentsOfDirectory(atPath: output.path)
-      .filter { $0.hasSuffix(".zip") }.sorted()
+      .filter { $0.hasSuffix(".zip") || $0.hasSuffix(".record.json") }.sorted()
       .map { output.appendingPathComponent($0).path }
+    // GenerationContract.stagingFolderName
     let staging = output.appendingPathComponent(".staging")
     let leftovers = ((try? files.contentsOfDirectory(atPath: staging.path)) ?? []).sorted()
       .map { staging.appendingPathComponent($0).path }

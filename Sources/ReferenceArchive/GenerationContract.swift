@@ -31,6 +31,12 @@ public enum GenerationContract {
   /// removed when a run finishes.
   public static let runsKeptInDefaultFolder = 10
 
+  /// The folder of an output folder that holds each running process's staging folder.
+  public static let stagingFolderName = ".staging"
+  /// The name ending of a file written under a temporary name (`ZipWriter`), skipped by
+  /// readers: it is by definition incomplete.
+  public static let partialSuffix = ".partial"
+
   /// The record `reference-shards run` writes in a shard's output folder.
   public static let shardRecordName = "shard.json"
   /// The folder of a shard's output that holds its workers' archives.

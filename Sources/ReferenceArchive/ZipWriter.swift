@@ -41,7 +41,8 @@ public struct ZipWriter: Sendable {
     _ entries: [Entry], to destination: URL, modificationDate: Date = Date()
   ) throws(ArchiveError) {
     let temporary = destination.deletingLastPathComponent().appendingPathComponent(
-      ".\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).partial")
+      ".\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+        + GenerationContract.partialSuffix)
     do {
       try writeArchive(entries, to: temporary, modificationDate: modificationDate)
       try FileSystem.rename(temporary, to: destination)

@@ -77,7 +77,7 @@ enum OutputFolderRuns {
     for name in namesToRemove(files, keeping: keeping, spared: spared) {
       try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
     }
-    let staging = folder.appendingPathComponent(".staging")
+    let staging = folder.appendingPathComponent(GenerationContract.stagingFolderName)
     let runs = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
     guard !runs.isEmpty else { return }
     // Staging folders count with the files: a crashed run's folder is one of its leftovers.

@@ -9,7 +9,8 @@ struct StagingFolder: Sendable {
 
   /// Creates `<archiveFolder>/.staging/<run name>/`; the name is unique per process.
   init(archiveFolder: URL, runName: String) throws(ReferenceImageError) {
-    url = archiveFolder.appendingPathComponent(".staging").appendingPathComponent(runName)
+    url = archiveFolder.appendingPathComponent(GenerationContract.stagingFolderName)
+      .appendingPathComponent(runName)
     do {
       try FileSystem.createFolder(url)
     } catch {

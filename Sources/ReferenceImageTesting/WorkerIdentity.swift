@@ -36,4 +36,4 @@ extension ArchiveManifest.Worker {
 }
 
 /// The version of this library, written into manifests.
-public let referenceImagesVersion = "ReferenceImages 0.1.0"
+public let referenceImagesVersion = ToolVersion.name

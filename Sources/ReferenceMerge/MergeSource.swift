@@ -104,7 +104,7 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     // An archive output folder (IMAGE_GENERATION_OUTPUT) holds archives and, after a crash,
     // `.staging/<run>/` folders: each of those is a source of its own, never images at
     // `.staging/...` paths.
-    let stagingRoot = url.appendingPathComponent(".staging")
+    let stagingRoot = url.appendingPathComponent(GenerationContract.stagingFolderName)
     let stagingRuns =
       ((try? FileManager.default.contentsOfDirectory(atPath: stagingRoot.path)) ?? [])
       .filter { (try? SourceReader.kind(of: stagingRoot.appendingPathComponent($0))) == .directory }
@@ -137,7 +137,7 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
           atPath: url.appendingPathComponent(path).appendingPathComponent(
             ReportRequest.dataFileName
           ).path)
-      if path == ".staging" || isReport {
+      if path == GenerationContract.stagingFolderName || isReport {
         walk.skipDescendants()
       } else if path.hasSuffix(".png") {
         return true

@@ -40,7 +40,7 @@ struct MergeRefs: ParsableCommand {
             paths were not written, the others were
         64  invalid arguments
       """,
-    version: "0.1.0")
+    version: ToolVersion.number)
 
   @Argument(
     help: ArgumentHelp(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReferenceArchive
 import ReferenceShards
 
 /// `reference-shards`: plans and runs one shard of a CI matrix. Parsing and printing only; the
@@ -17,7 +18,7 @@ struct ReferenceShardsCommand: ParsableCommand {
       `merge-refs --require-shards` later proves that every planned test ran exactly once in \
       each shard that planned it.
       """,
-    version: "0.1.0",
+    version: ToolVersion.number,
     subcommands: [Run.self, Plan.self])
 }
 

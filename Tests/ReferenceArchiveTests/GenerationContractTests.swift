@@ -23,4 +23,14 @@ final class GenerationContractTests: XCTestCase {
     XCTAssertFalse(found.isEmpty, "the plugin sets the generation variables")
     XCTAssertTrue(found.isSubset(of: known), "unknown names: \(found.subtracting(known))")
   }
+
+  /// The output folder's names the plugin reads are the contract's.
+  func testPlugin_readsTheContractsOutputNames() throws {
+    let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../Plugins/RegenerateReferences/Regeneration.swift")
+    let text = try String(contentsOf: source.standardizedFileURL, encoding: .utf8)
+    for name in [GenerationContract.stagingFolderName, GenerationContract.runRecordSuffix] {
+      XCTAssertTrue(text.contains("\"\(name)\""), "the plugin spells \(name)")
+    }
+  }
 }
