@@ -1,7 +1,7 @@
 import ReferenceArchive
 
 /// Something that went wrong in a merge. Its kind, not its text, decides whether the merge
-/// stops and which exit code the run ends with (`MergeSession.Outcome`).
+/// stops and which exit code the run ends with (`MergeSession.Conclusion`).
 public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   /// A SOURCE argument could not even be listed (missing, unreadable folder).
   case unlistableSource(ArchiveError)

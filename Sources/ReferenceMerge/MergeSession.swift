@@ -6,8 +6,8 @@ import ReferenceImageCore
 /// One whole `merge-refs` run: expand the sources, plan, check the rules that stop a merge,
 /// apply, and summarise. The command line only parses arguments and prints.
 public struct MergeSession: Sendable {
-  /// The outcome of a run.
-  public struct Outcome: Sendable {
+  /// How a run ended: its summary, exit code and problems (`MergePlan.Outcome` is a path's).
+  public struct Conclusion: Sendable {
     /// The summary to print.
     public var summary: MergeSummary
     /// The documented exit code: 0, 1, 2 or 3 (4 is the caller's, for `--check`).
@@ -83,7 +83,7 @@ public struct MergeSession: Sendable {
   /// The destination as the command line gave it, for a portable land command.
   public var destinationPath = "."
 
-  public func run(sourcePaths: [String]) -> Outcome {
+  public func run(sourcePaths: [String]) -> Conclusion {
     var outcome = merge(sourcePaths: sourcePaths)
     if portableProgram != nil, reportURL != nil {
       let command = landCommand(sourcePaths: sourcePaths)
@@ -97,7 +97,7 @@ public struct MergeSession: Sendable {
   /// A word as the shell reads it back (`ShellWord.quoted`).
   static func shellQuoted(_ word: String) -> String { ShellWord.quoted(word) }
 
-  private func merge(sourcePaths: [String]) -> Outcome {
+  private func merge(sourcePaths: [String]) -> Conclusion {
     var problems: [MergeProblem] = []
     var sources: [MergeSource] = []
     for path in sourcePaths {
@@ -111,7 +111,7 @@ public struct MergeSession: Sendable {
     do {
       destination = try Destination(root: self.destination, calls: fileCalls)
     } catch {
-      return Outcome(
+      return Conclusion(
         plan: MergePlan(
           destination: self.destination, inventories: [], badSources: [],
           destinationProblems: [], items: [], orphanSearchDone: false),
@@ -203,7 +203,7 @@ public struct MergeSession: Sendable {
     }
     progress.clear()
     warnings += result.leftoversRemoved.map { "removed \($0), left by an interrupted merge" }
-    return Outcome(
+    return Conclusion(
       plan: plan, problems: problems + (result.failure.map { [.writeFailed($0)] } ?? []),
       warnings: warnings, report: reportPath, options: options, dryRun: false, applied: result)
   }
@@ -253,8 +253,8 @@ public struct MergeSession: Sendable {
   /// applying, which a merge of many archives would otherwise hold twice.
   private func outcomeIfStopping(
     plan: MergePlan, problems: [MergeProblem], warnings: [String], report: String?
-  ) -> Outcome? {
-    let outcome = Outcome(
+  ) -> Conclusion? {
+    let outcome = Conclusion(
       plan: plan, problems: problems, warnings: warnings, report: report, options: options,
       dryRun: writesNothing)
     return outcome.stopsBeforeWriting || writesNothing ? outcome : nil
@@ -276,7 +276,7 @@ public struct MergeSession: Sendable {
   }
 }
 
-extension MergeSession.Outcome {
+extension MergeSession.Conclusion {
   /// The one place a run's result is built: the exit code follows from the kinds of the
   /// problems, the conflicts and the options, never from counting messages.
   init(

@@ -224,7 +224,7 @@ struct MergeRefs: ParsableCommand {
   }
 
   /// The CI outputs: timings for the next plan, the job summary, the annotations.
-  private func report(_ outcome: MergeSession.Outcome, shards: ShardInputs, exitCode: Int32)
+  private func report(_ outcome: MergeSession.Conclusion, shards: ShardInputs, exitCode: Int32)
     throws
   {
     if let timingsOutput, !shards.sources.isEmpty {

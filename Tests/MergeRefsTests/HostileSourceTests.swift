@@ -232,7 +232,7 @@ final class HostileSourceTests: XCTestCase {
   /// Runs a session with `limits` on the given sources.
   private func session(
     _ limits: ArchiveLimits, _ sources: [URL], into destination: URL
-  ) -> MergeSession.Outcome {
+  ) -> MergeSession.Conclusion {
     var options = MergeOptions()
     options.limits = limits
     return MergeSession(options: options, destination: destination, writesNothing: false)

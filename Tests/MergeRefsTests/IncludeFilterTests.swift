@@ -108,7 +108,7 @@ final class IncludeFilterTests: XCTestCase {
   private func merge(
     _ archive: URL, into destination: URL, include: IncludeFilter?, prune: Bool = false,
     dryRun: Bool = false
-  ) -> MergeSession.Outcome {
+  ) -> MergeSession.Conclusion {
     var options = MergeOptions()
     options.include = include
     options.prune = prune
