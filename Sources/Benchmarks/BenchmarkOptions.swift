@@ -22,6 +22,14 @@ struct BenchmarkOptions {
   var hardCases = false
   /// With `--encode-only`: PNG files whose pixels are encoded as well (real screenshots).
   var encodeFiles: [String] = []
+  /// Only PNG decoding beside the peers (pyspng, Pillow, fpng, blazediff, pixelhog).
+  var decodePeers = false
+  /// With `--decode-peers`: the Python that has the peers installed.
+  var python = ".build-release/peers-venv/bin/python"
+  /// With `--decode-peers`: a JPEG whose content, resampled, is the photo case.
+  var photo: String?
+  /// With `--decode-peers`: the script that writes the peers' files and times them.
+  var peersScript = "Scripts/benchmark_decode_peers.py"
   /// The node script that times pixelmatch.
   var pixelmatchScript = "Scripts/pixelmatch-timing.mjs"
 
@@ -30,6 +38,7 @@ struct BenchmarkOptions {
                       [--comparisons-only] [--review-difference]
                       [--encode-only [--setting fast|small|fastest] [--hard-cases]
                                      [--file PNG]...]
+                      [--decode-peers [--python PATH] [--photo JPEG]]
 
     Measures ReferenceImageCore on screenshot-like images against memcmp, pixelmatch's
     JavaScript (with node), ImageMagick's `compare -metric AE` and libpng, in the same run.
@@ -49,6 +58,11 @@ struct BenchmarkOptions {
                          profiling with perf; --setting keeps only that setting;
                          --hard-cases adds noise, a flat image and text; each --file adds
                          the pixels of a PNG file (a real screenshot, say)
+      --decode-peers     only PNG decoding, and reading two PNGs, decoding and counting, beside
+                         pyspng, Pillow, fpng, blazediff and pixelhog run by --python (default
+                         .build-release/peers-venv/bin/python; Scripts/benchmark-decode makes it)
+                         on files written by this package, Pillow, fpng and ImageMagick; --photo
+                         adds a JPEG's content resampled to the size
     """
 
   /// Parses arguments (without the program name).
@@ -84,6 +98,12 @@ struct BenchmarkOptions {
         options.encodeFiles.append(try value(argument))
       case "--setting":
         options.encodeSetting = try value(argument)
+      case "--decode-peers":
+        options.decodePeers = true
+      case "--python":
+        options.python = try value(argument)
+      case "--photo":
+        options.photo = try value(argument)
       case "--review-difference":
         options.reviewDifferenceOnly = true
       case "--anchors":

@@ -26,6 +26,13 @@ if options.reviewDifferenceOnly {
   exit(0)
 }
 
+if options.decodePeers {
+  DecodeBenchmark.run(
+    side: options.side, repetitions: options.repetitions, python: options.python,
+    photo: options.photo, script: options.peersScript)
+  exit(0)
+}
+
 let side = options.side
 let pixelCount = side * side
 let repetitions = options.repetitions

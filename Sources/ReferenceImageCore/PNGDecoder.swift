@@ -145,7 +145,7 @@ public struct PNGDecoder: Sendable {
     return try outcome.get()
   }
 
-  private func decode<Result>(
+  func decode<Result>(
     _ bytes: UnsafeRawBufferPointer,
     _ body: (SpngContext, UnsafeRawBufferPointer) throws(PNGError) -> Result
   ) throws(PNGError) -> Result {

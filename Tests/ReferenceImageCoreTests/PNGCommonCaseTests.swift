@@ -68,6 +68,34 @@ final class PNGCommonCaseTests: XCTestCase {
     }
   }
 
+  func testDecode_chunksAfterImageData_judgedAsLibspngJudgesThem() throws {
+    var generator = SplitMix64(seed: 32)
+    let image = Self.randomImage(width: 30, height: 20, using: &generator)
+    let text = Self.chunk("tEXt", Array("date:create\u{0}2026-01-01T00:00:00".utf8))
+    var badCRC = text
+    badCRC[badCRC.count - 1] ^= 1
+    let trailers: [(String, [UInt8])] = [
+      ("tEXt (ImageMagick's dates)", text + text),
+      ("tEXt with an empty keyword", Self.chunk("tEXt", Array("\u{0}value".utf8))),
+      ("tEXt with a bad CRC", badCRC),
+      ("PLTE after the image data", Self.chunk("PLTE", [0, 0, 0])),
+      ("a second IHDR", Self.chunk("IHDR", [0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0])),
+      ("an unknown critical chunk", Self.chunk("ABCD", [1])),
+      ("IDAT after tEXt", text + Self.chunk("IDAT", [])),
+      ("a private ancillary chunk", Self.chunk("prVt", [1, 2, 3])),
+    ]
+    for channels in [3, 4] {
+      let png = Self.png(image, channels: channels, filters: [0, 1, 2, 3, 4], idatSize: 300)
+      let iend = png.count - 12
+      for (name, trailer) in trailers {
+        let file = Array(png[..<iend]) + trailer + png[iend...]
+        try Self.assertSameAsLibspng(file, "\(channels) channels, \(name)")
+      }
+      let valid = Array(png[..<iend]) + text + png[iend...]
+      XCTAssertNotNil(valid.withUnsafeBytes { PNGDecoder().decodeCommonCase($0) })
+    }
+  }
+
   /// libpng's PngSuite (`contrib/pngsuite`, its `interlaced` folder and `contrib/testpngs`,
   /// 164 files) and its crashers, from the Debian source package: `Scripts/pngsuite` fetches
   /// them and runs this test with `PNGSUITE_DIR` set.
