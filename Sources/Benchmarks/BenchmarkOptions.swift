@@ -24,6 +24,8 @@ struct BenchmarkOptions {
   var encodeFiles: [String] = []
   /// Only PNG decoding beside the peers (pyspng, Pillow, fpng, blazediff, pixelhog).
   var decodePeers = false
+  /// Only decoding these files, now and with libspng alone, with page faults per decode.
+  var decodeFiles: [String] = []
   /// With `--decode-peers`: the Python that has the peers installed.
   var python = ".build-release/peers-venv/bin/python"
   /// With `--decode-peers`: a JPEG whose content, resampled, is the photo case.
@@ -38,7 +40,7 @@ struct BenchmarkOptions {
                       [--comparisons-only] [--review-difference]
                       [--encode-only [--setting fast|small|fastest] [--hard-cases]
                                      [--file PNG]...]
-                      [--decode-peers [--python PATH] [--photo JPEG]]
+                      [--decode-peers [--python PATH] [--photo JPEG]] [--decode-file PNG]...
 
     Measures ReferenceImageCore on screenshot-like images against memcmp, pixelmatch's
     JavaScript (with node), ImageMagick's `compare -metric AE` and libpng, in the same run.
@@ -63,6 +65,8 @@ struct BenchmarkOptions {
                          .build-release/peers-venv/bin/python; Scripts/benchmark-decode makes it)
                          on files written by this package, Pillow, fpng and ImageMagick; --photo
                          adds a JPEG's content resampled to the size
+      --decode-file PNG  only decoding PNG, now and with libspng alone: time and minor page
+                         faults per decode
     """
 
   /// Parses arguments (without the program name).
@@ -100,6 +104,8 @@ struct BenchmarkOptions {
         options.encodeSetting = try value(argument)
       case "--decode-peers":
         options.decodePeers = true
+      case "--decode-file":
+        options.decodeFiles.append(try value(argument))
       case "--python":
         options.python = try value(argument)
       case "--photo":

@@ -10,12 +10,14 @@ import ReferenceImageCore
 enum DecodeBenchmark {
   /// Runs the whole comparison and prints its tables.
   static func run(
-    side: Int, repetitions: Int, python: String, photo: String?, script: String
+    side: Int, repetitions: Int, python: String, photo: String?, script: String, keep: String?
   ) {
-    let folder = FileManager.default.temporaryDirectory
+    let folder =
+      keep.map { URL(fileURLWithPath: $0, isDirectory: true) }
+      ?? FileManager.default.temporaryDirectory
       .appendingPathComponent("reference-images-decode-\(getpid())", isDirectory: true)
     try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    defer { if keep == nil { try? FileManager.default.removeItem(at: folder) } }
     let cores = allowedCores()
     print(
       "PNG decode beside the peers: \(side)×\(side) images, median of \(repetitions) after 1 "
@@ -128,6 +130,28 @@ enum DecodeBenchmark {
           + counts.joined(separator: " / "))
     }
     print("\nload average at the end \(loadAverageText())")
+  }
+
+  /// Decodes one file again and again, now and as before, with the time and the minor page
+  /// faults (`getrusage`) each decode costs: what a verify or merge pays per reference.
+  static func runFile(_ path: String, repetitions: Int) {
+    let bytes = try! [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    for (label, commonCase) in [("now", true), ("libspng alone (before)", false)] {
+      let faultsBefore = minorFaults()
+      let timing = Timing.measure(repetitions: repetitions, warmUps: 0) {
+        blackHole(try! PNGDecoder().decode(bytes, commonCase: commonCase))
+      }
+      let faults = Double(minorFaults() - faultsBefore) / Double(repetitions)
+      print(
+        "\(path) \(label): \(Format.milliseconds(timing.median)) median of \(repetitions), "
+          + "\(Format.fixed(faults, 0)) minor page faults per decode")
+    }
+  }
+
+  private static func minorFaults() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_minflt
   }
 
   private static func noise(side: Int) -> RGBAImage {

@@ -26,10 +26,17 @@ if options.reviewDifferenceOnly {
   exit(0)
 }
 
+if !options.decodeFiles.isEmpty {
+  for file in options.decodeFiles {
+    DecodeBenchmark.runFile(file, repetitions: options.repetitions)
+  }
+  exit(0)
+}
+
 if options.decodePeers {
   DecodeBenchmark.run(
     side: options.side, repetitions: options.repetitions, python: options.python,
-    photo: options.photo, script: options.peersScript)
+    photo: options.photo, script: options.peersScript, keep: options.keepImages)
   exit(0)
 }
 

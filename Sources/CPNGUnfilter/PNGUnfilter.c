@@ -2,6 +2,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 // GCC and Clang vector extensions: SSE2 on x86-64, NEON on arm64, from one source. Pixels are
 // handled four lanes at a time (one RGBA pixel, or an RGB pixel and a spare lane), because Sub,
@@ -140,4 +143,16 @@ int ri_png_unfilter_rgb8_to_rgba8(
     current = swap;
   }
   return 0;
+}
+
+void ri_advise_huge_pages(void *start, size_t length) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t huge = (uintptr_t)2 << 20;
+  uintptr_t first = ((uintptr_t)start + huge - 1) & ~(huge - 1);
+  uintptr_t end = ((uintptr_t)start + length) & ~(huge - 1);
+  if (end > first) (void)madvise((void *)first, end - first, MADV_HUGEPAGE);
+#else
+  (void)start;
+  (void)length;
+#endif
 }

@@ -44,6 +44,7 @@ extension PNGDecoder {
     let pixels = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
       count = 0
       let whole = UnsafeMutableRawBufferPointer(buffer)
+      if capacity >= Self.hugePageThreshold { ri_advise_huge_pages(whole.baseAddress, capacity) }
       let filtered = UnsafeMutableRawBufferPointer(
         rebasing: whole[(capacity - filteredBytes)..<capacity])
       let inflated = idat.withStream { stream in
@@ -74,6 +75,10 @@ extension PNGDecoder {
     defer { scratch.deallocate() }
     return ri_png_unfilter_rgb8_to_rgba8(input, output, width, height, scratch)
   }
+
+  /// Buffers from this size on ask for huge pages: glibc maps allocations above 32 MiB afresh
+  /// each time, and a 40 Mpx image's 160 MB would otherwise cost 40,000 page faults a decode.
+  static let hugePageThreshold = 8 << 20
 
   /// IHDR's fields when they describe the common case: 8-bit RGBA or RGB, not interlaced, and
   /// no `tRNS` chunk (whose colour key would make RGB pixels transparent).

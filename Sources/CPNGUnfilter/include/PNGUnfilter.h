@@ -30,4 +30,10 @@ int ri_png_unfilter_rgb8_to_rgba8(
 /// accesses past the end.
 size_t ri_png_unfilter_rgb8_scratch_size(size_t width);
 
+/// Asks the kernel to back the whole 2 MiB pages inside `[start, start + length)` with huge
+/// pages (`madvise(MADV_HUGEPAGE)` on Linux; nothing elsewhere), so a fresh output buffer of
+/// many megabytes costs a few page faults instead of one per 4 KiB. A hint: memory already
+/// touched is unaffected, and failure is harmless.
+void ri_advise_huge_pages(void *start, size_t length);
+
 #endif
