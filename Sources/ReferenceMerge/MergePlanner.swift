@@ -45,7 +45,7 @@ public struct MergePlanner: Sendable {
     var (inventories, bad) = read(
       sources, destination: destination, staging: staging, progress: progress)
     // Runs before paths: a render a later run used again is no candidate at all.
-    let runs = RunLedger(inventories).decide(&inventories)
+    let runs = RunLedger(inventories, limits: options.limits).decide(&inventories)
     var (items, unarchivedChanged, changedSinceComparison) = decide(
       inventories, destination: destination)
     destination.forgetDigests()

@@ -25,8 +25,11 @@ struct RunLedger {
 
   /// Each inventory's run, by position.
   let runs: [Run]
+  /// The limits for reading a source's manifest again.
+  let limits: ArchiveLimits
 
-  init(_ inventories: [SourceInventory]) {
+  init(_ inventories: [SourceInventory], limits: ArchiveLimits) {
+    self.limits = limits
     var runs = inventories.enumerated().map { index, inventory in
       Run(
         key: inventory.manifest?.run ?? "source \(index)",
@@ -142,8 +145,33 @@ struct RunLedger {
       guard shared.contains(path), owners[path, default: [:]][test] == nil else { return }
       owners[path, default: [:]][test] = description()
     }
+    // The uses of rendered images were let go while reading: their places are read again from
+    // the manifests of the sources that render a shared path, which are few.
+    for (index, inventory) in inventories.enumerated()
+    where inventory.images.contains(where: { shared.contains($0.path) }) {
+      for use in Self.uses(of: inventory.source, limits: limits)
+      where shared.contains(use.path) && counts(index, use.path) {
+        owners[use.path, default: [:]][use.test] = "\(use.place), \(use.verdict.rawValue)"
+      }
+    }
     return owners.map { .init(path: $0.key, owners: $0.value.values.sorted()) }
       .sorted { $0.path < $1.path }
+  }
+
+  /// The uses a source's manifest records, read again; none when it cannot be read.
+  private static func uses(of source: MergeSource, limits: ArchiveLimits)
+    -> [ArchiveManifest.ReferenceUse]
+  {
+    var uses: [ArchiveManifest.ReferenceUse] = []
+    try? SourceReader(limits: limits).forEachEntry(
+      of: source, wantsData: { $0 == ArchiveManifest.entryName }
+    ) {
+      (entry) throws(ArchiveError) in
+      guard entry.path == ArchiveManifest.entryName, !entry.bytes.isEmpty else { return }
+      let manifest = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+      uses = manifest.referenceUses ?? []
+    }
+    return uses
   }
 
   /// Calls `body` with each counted use of a path: its test and a description of the use.

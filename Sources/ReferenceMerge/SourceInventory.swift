@@ -242,6 +242,11 @@ struct InventoryScanner {
     // the memory a merge of many archives needs.
     manifest?.images = []
     manifest?.unchangedImages = nil
+    // A use whose image this source holds says no more than the image's test does: only the
+    // others (references a test compared and passed) are kept. `RunLedger` reads the places
+    // of the few shared paths' uses again.
+    let unrendered = manifest?.referenceUses?.filter { images[$0.path]?.test != $0.test }
+    manifest?.referenceUses = unrendered
     return SourceInventory(
       source: source, manifest: manifest, images: images.values.sorted { $0.path < $1.path },
       imageCount: images.count,
