@@ -66,13 +66,20 @@ struct BandedPNGWriter {
     // CMF: deflate with a 32 KiB window; FLG: the fastest algorithm, and the check bits.
     var stream: [UInt8] = [0x78, 0x01]
     var adler: UInt = 1
+    var offsets: [Int] = []
     for band in bands {
       guard let band else { throw .outOfMemory }
+      offsets.append(stream.count)
       stream += band.deflated
       adler = adler32_combine(adler, band.adler, off_t(band.length))
     }
     stream += bigEndian(UInt32(adler))
-    return (png(image, zlibStream: stream), pixelSHA256)
+    // Readers decode the bands in parallel with the directory; one band gains nothing, and the
+    // offsets are 32-bit words.
+    let directory =
+      bandCount >= 2 && stream.count <= Int(UInt32.max)
+      ? PNGBandDirectory(rowsPerBand: rowsPerBand, offsets: offsets) : nil
+    return (png(image, zlibStream: stream, directory: directory), pixelSHA256)
   }
 
   /// Filters and deflates one band; nil when zlib cannot allocate its state.
@@ -123,14 +130,19 @@ struct BandedPNGWriter {
     return deflated.isEmpty ? nil : deflated
   }
 
-  /// The PNG around the zlib stream: signature, IHDR, one IDAT, IEND.
-  private func png(_ image: RGBAImage, zlibStream: [UInt8]) -> [UInt8] {
+  /// The PNG around the zlib stream: signature, IHDR, the band directory, one IDAT, IEND.
+  private func png(
+    _ image: RGBAImage, zlibStream: [UInt8], directory: PNGBandDirectory?
+  ) -> [UInt8] {
     var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     file.reserveCapacity(zlibStream.count + 64)
     // Width, height, bit depth 8, colour type 6 (RGBA), deflate, adaptive filtering, no
     // interlacing.
     let header = bigEndian(UInt32(image.width)) + bigEndian(UInt32(image.height)) + [8, 6, 0, 0, 0]
     file += PNGChunks.encode(type: PNGChunks.ihdr, data: header)
+    if let directory {
+      file += PNGChunks.encode(type: PNGBandDirectory.type, data: directory.chunkData)
+    }
     appendChunk(PNGChunks.idat, zlibStream, to: &file)
     file += PNGChunks.encode(type: PNGChunks.iend, data: [])
     return file

@@ -1,6 +1,8 @@
 import CLibDeflate
 import CPNGUnfilter
 import CSpng
+import CZlib
+import Foundation
 
 /// The common case decoded without libspng's pixel pipeline: non-interlaced 8-bit RGBA or RGB
 /// with no `tRNS`, what screenshots and this package's own files are. libdeflate inflates the
@@ -48,7 +50,14 @@ extension PNGDecoder {
       let filtered = UnsafeMutableRawBufferPointer(
         rebasing: whole[(capacity - filteredBytes)..<capacity])
       let inflated = idat.withStream { stream in
-        decompressor.inflateZlib(stream, into: filtered)
+        if channels == 4,
+          let directory = PNGBandDirectory.read(
+            chunks, bytes, height: height, streamLength: stream.count),
+          Self.inflateBands(stream, into: filtered, width: width, directory: directory)
+        {
+          return true
+        }
+        return decompressor.inflateZlib(stream, into: filtered)
       }
       guard inflated else { return }
       let input = filtered.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -192,5 +201,83 @@ extension PNGDecoder {
     file += PNGChunks.encode(type: PNGChunks.idat, data: stream)
     for chunk in all[imageData.upperBound...] { file += bytes[chunk.whole] }
     return file
+  }
+}
+
+extension PNGDecoder {
+  /// A stored block, final and empty: appended to a band that ends with the writer's non-final
+  /// empty stored block, it ends the band's deflate data for an inflate of its own.
+  private static let finalEmptyStoredBlock: [UInt8] = [0x01, 0x00, 0x00, 0xFF, 0xFF]
+
+  /// Inflates the bands a `PNGBandDirectory` names on every core, into exactly the filtered
+  /// rows of each, and checks the whole stream's Adler-32.
+  ///
+  /// Why a success gives exactly the bytes a sequential inflate would: each band but the last
+  /// is inflated from its offset with `finalEmptyStoredBlock` appended and must use every byte.
+  /// That block's one set bit is its BFINAL bit, and no other bit of it can start a valid final
+  /// block (the `FF FF` bytes would read as the reserved block type 3), so the band's own data
+  /// ended on a block boundary exactly at its last byte, with no final block before it. Each
+  /// band is inflated into its own slice of the output, and libdeflate refuses a match that
+  /// reaches before the start of its output, so no band depends on another's bytes. Offsets,
+  /// rows and lengths therefore describe one valid stream, read block by block in order.
+  /// - Returns: Whether every band inflated as required; `false` sends the caller to the
+  ///   sequential inflate.
+  static func inflateBands(
+    _ stream: UnsafeRawBufferPointer, into filtered: UnsafeMutableRawBufferPointer, width: Int,
+    directory: PNGBandDirectory
+  ) -> Bool {
+    let rowBytes = width * 4 + 1
+    let height = filtered.count / rowBytes
+    guard hasValidZlibHeader(stream), directory.fits(height: height, streamLength: stream.count)
+    else { return false }
+    let count = directory.offsets.count
+    var adlers = [UInt32](repeating: 0, count: count)
+    var succeeded = [Bool](repeating: false, count: count)
+    adlers.withUnsafeMutableBufferPointer { adlers in
+      succeeded.withUnsafeMutableBufferPointer { succeeded in
+        nonisolated(unsafe) let adlers = adlers
+        nonisolated(unsafe) let succeeded = succeeded
+        nonisolated(unsafe) let stream = stream
+        nonisolated(unsafe) let filtered = filtered
+        DispatchQueue.concurrentPerform(iterations: count) { band in
+          let isLast = band == count - 1
+          let input =
+            directory.offsets[band]..<(isLast ? stream.count - 4 : directory.offsets[band + 1])
+          let rows =
+            (band * directory.rowsPerBand)..<min(height, (band + 1) * directory.rowsPerBand)
+          let output = UnsafeMutableRawBufferPointer(
+            rebasing: filtered[(rows.lowerBound * rowBytes)..<(rows.upperBound * rowBytes)])
+          guard let decompressor = LibDeflateDecompressor() else { return }
+          let inflated: Bool
+          if isLast {
+            inflated = decompressor.inflateRaw(
+              UnsafeRawBufferPointer(rebasing: stream[input]), into: output)
+          } else {
+            let terminated = Array(stream[input]) + finalEmptyStoredBlock
+            inflated = terminated.withUnsafeBytes { decompressor.inflateRaw($0, into: output) }
+          }
+          guard inflated else { return }
+          adlers[band] = libdeflate_adler32(1, output.baseAddress, output.count)
+          succeeded[band] = true
+        }
+      }
+    }
+    guard succeeded.allSatisfy({ $0 }) else { return false }
+    var adler: UInt = 1
+    for (band, bandAdler) in adlers.enumerated() {
+      let rows = min(height, (band + 1) * directory.rowsPerBand) - band * directory.rowsPerBand
+      adler = adler32_combine(adler, UInt(bandAdler), off_t(rows * rowBytes))
+    }
+    return UInt32(adler) == PNGChunks.bigEndianWord(stream, at: stream.count - 4)
+  }
+
+  /// Whether the first two bytes are a zlib header as libdeflate's zlib path requires them:
+  /// deflate, a window of at most 32 KiB, no preset dictionary, and a correct check value.
+  private static func hasValidZlibHeader(_ stream: UnsafeRawBufferPointer) -> Bool {
+    guard stream.count >= 6 else { return false }
+    let cmf = stream[0]
+    let flg = stream[1]
+    return cmf & 0x0F == 8 && cmf >> 4 <= 7 && flg & 0x20 == 0
+      && (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0
   }
 }

@@ -96,6 +96,118 @@ final class PNGCommonCaseTests: XCTestCase {
     }
   }
 
+  func testDecode_ownBandedFiles_inflateBandsInParallelOnlyWithATrueDirectory() throws {
+    var generator = SplitMix64(seed: 33)
+    let noise = Self.randomImage(width: 700, height: 900, using: &generator)
+    var gradient = try RGBAImage(width: 2000, height: 600, color: .white)
+    for y in 0..<600 where y % 7 != 0 {
+      for x in stride(from: 0, to: 2000, by: 3) {
+        gradient[x, y] = RGBAColor(red: UInt8(x % 256), green: UInt8(y % 256), blue: 90)
+      }
+    }
+    var tall = try RGBAImage(width: 64, height: 16384, color: RGBAColor(red: 9, green: 8, blue: 7))
+    tall[3, 9000] = .white
+    for (name, image) in [("noise", noise), ("tall", tall), ("gradient", gradient)] {
+      let png = try PNGEncoder().encode(image)
+      let directory = try XCTUnwrap(Self.directory(of: png), "\(name): no band directory")
+      XCTAssertGreaterThanOrEqual(directory.offsets.count, 2, name)
+      let sequential = try XCTUnwrap(Self.inflatedBySequentialZlib(png), name)
+      XCTAssertEqual(Self.inflatedBands(png, image.width, directory), sequential, name)
+      XCTAssertEqual(try PNGDecoder().decode(png), image, name)
+      try Self.assertSameAsLibspng(png, name)
+      // Wrong directories: a band that does not end on a block boundary exactly at the next
+      // one's start is refused, and the file decodes sequentially. Some wrong offsets still
+      // cut the stream at block boundaries (five bytes early, before the empty stored block,
+      // when the band's last block ended on a byte boundary; two bands read as one): those
+      // bands are inflated, and must give exactly the sequential inflate's bytes.
+      var forgeries: [(String, PNGBandDirectory)] = []
+      for band in 1..<directory.offsets.count {
+        for shift in [-5, -4, -1, 1, 5] {
+          var forged = directory
+          forged.offsets[band] += shift
+          forgeries.append(("band \(band) moved by \(shift)", forged))
+        }
+      }
+      var rows = directory
+      rows.rowsPerBand += 1
+      forgeries.append(("one more row per band", rows))
+      var merged = directory
+      merged.offsets = stride(from: 0, to: directory.offsets.count, by: 2).map {
+        directory.offsets[$0]
+      }
+      merged.rowsPerBand *= 2
+      forgeries.append(("pairs of bands as one", merged))
+      var refused = 0
+      for (forgery, forged) in forgeries {
+        if let bands = Self.inflatedBands(png, image.width, forged) {
+          XCTAssertEqual(bands, sequential, "\(name): \(forgery)")
+        } else {
+          refused += 1
+        }
+        let file = Self.replacingDirectory(of: png, with: forged.chunkData)
+        XCTAssertEqual(try PNGDecoder().decode(file), image, "\(name): \(forgery)")
+      }
+      XCTAssertGreaterThan(refused, forgeries.count / 2, name)
+      for garbage in [[UInt8](), [2, 0, 0, 0, 1], [1] + [UInt8](repeating: 0xFF, count: 16)] {
+        let file = Self.replacingDirectory(of: png, with: garbage)
+        XCTAssertEqual(try PNGDecoder().decode(file), image, "\(name): \(garbage)")
+      }
+    }
+  }
+
+  static func directory(of png: [UInt8]) -> PNGBandDirectory? {
+    png.withUnsafeBytes { bytes in
+      guard let chunks = PNGChunks(bytes) else { return nil }
+      let idat = chunks.chunks.filter { $0.type == PNGChunks.idat }.reduce(0) { $0 + $1.data.count }
+      return PNGBandDirectory.read(
+        chunks, bytes, height: chunks.size(in: bytes).height, streamLength: idat)
+    }
+  }
+
+  /// The filtered rows the parallel inflate gives, or nil when it refuses the directory.
+  static func inflatedBands(
+    _ png: [UInt8], _ width: Int, _ directory: PNGBandDirectory
+  ) -> [UInt8]? {
+    png.withUnsafeBytes { bytes in
+      let chunks = PNGChunks(bytes)!
+      let idat = chunks.chunks.first { $0.type == PNGChunks.idat }!
+      let height = chunks.size(in: bytes).height
+      var filtered = [UInt8](repeating: 0, count: height * (width * 4 + 1))
+      let inflated = filtered.withUnsafeMutableBytes { output in
+        PNGDecoder.inflateBands(
+          UnsafeRawBufferPointer(rebasing: bytes[idat.data]), into: output, width: width,
+          directory: directory)
+      }
+      return inflated ? filtered : nil
+    }
+  }
+
+  /// The filtered rows zlib's `uncompress` gives for the whole stream.
+  static func inflatedBySequentialZlib(_ png: [UInt8]) -> [UInt8]? {
+    png.withUnsafeBytes { bytes in
+      let chunks = PNGChunks(bytes)!
+      let stream = chunks.chunks.filter { $0.type == PNGChunks.idat }.flatMap { bytes[$0.data] }
+      let size = chunks.size(in: bytes)
+      var length = uLong(size.height * (size.width * 4 + 1))
+      var output = [UInt8](repeating: 0, count: Int(length))
+      guard uncompress(&output, &length, stream, uLong(stream.count)) == Z_OK else { return nil }
+      return output
+    }
+  }
+
+  static func replacingDirectory(of png: [UInt8], with data: [UInt8]) -> [UInt8] {
+    png.withUnsafeBytes { bytes in
+      let chunks = PNGChunks(bytes)!
+      var file = Array(bytes[0..<8])
+      for chunk in chunks.chunks {
+        file +=
+          chunk.type == PNGBandDirectory.type
+          ? PNGChunks.encode(type: PNGBandDirectory.type, data: data) : Array(bytes[chunk.whole])
+      }
+      return file
+    }
+  }
+
   /// libpng's PngSuite (`contrib/pngsuite`, its `interlaced` folder and `contrib/testpngs`,
   /// 164 files) and its crashers, from the Debian source package: `Scripts/pngsuite` fetches
   /// them and runs this test with `PNGSUITE_DIR` set.
