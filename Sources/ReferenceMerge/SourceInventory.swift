@@ -243,10 +243,14 @@ struct InventoryScanner {
     manifest?.images = []
     manifest?.unchangedImages = nil
     // A use whose image this source holds says no more than the image's test does: only the
-    // others (references a test compared and passed) are kept. `RunLedger` reads the places
+    // others (references a test compared and passed) are kept, so a fleet's merge does not hold
+    // every path twice. `RunLedger` reads the places
     // of the few shared paths' uses again.
     let unrendered = manifest?.referenceUses?.filter { images[$0.path]?.test != $0.test }
     manifest?.referenceUses = unrendered
+    // Likewise a verified path this source holds an image of: the image's item stands for it.
+    let verifiedOnly = manifest?.verifiedReferences.filter { images[$0] == nil }
+    if let verifiedOnly { manifest?.verifiedReferences = verifiedOnly }
     return SourceInventory(
       source: source, manifest: manifest, images: images.values.sorted { $0.path < $1.path },
       imageCount: images.count,
