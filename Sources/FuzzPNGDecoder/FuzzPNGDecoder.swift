@@ -3,8 +3,10 @@ import FuzzSupport
 import ReferenceImageCore
 
 /// A libFuzzer target for `PNGDecoder`: `size(of:)` and `decode` on arbitrary bytes, under small
-/// limits. Any input may be refused with a `PNGError`; none may crash, and what decodes must
-/// agree with its header size and survive an encode-decode round trip unchanged.
+/// limits. Any input may be refused with a `PNGError`; none may crash, the fast path for 8-bit
+/// RGBA and RGB (with its parallel bands) must give exactly what libspng alone gives, pixels or
+/// error, and what decodes must agree with its header size and survive an encode-decode round
+/// trip unchanged.
 ///
 /// Built with `-Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer` (see `Scripts/fuzz`) it is a
 /// libFuzzer binary; in a normal build it is a program that replays files and folders given as
@@ -14,13 +16,19 @@ enum PNGDecoderFuzz {
   /// Small enough that an input declaring a huge image is refused before memory is spent.
   static let decoder = PNGDecoder(
     limits: .init(
-      maximumWidth: 2048, maximumHeight: 2048, maximumDecodedBytes: 1 << 20,
+      // 4 MiB leaves room for files of two bands or more (1 MiB of filtered rows each).
+      maximumWidth: 2048, maximumHeight: 2048, maximumDecodedBytes: 4 << 20,
       maximumChunkBytes: 64 << 10))
 
   /// Runs one input through the checks; a broken invariant stops the process.
   static func run(_ input: [UInt8]) {
     let size = try? decoder.size(of: input)
-    guard let image = try? decoder.decode(input) else { return }
+    let fast = Result { () throws(PNGError) in try decoder.decode(input, commonCase: true) }
+    let libspng = Result { () throws(PNGError) in try decoder.decode(input, commonCase: false) }
+    guard fast == libspng else {
+      fatalError("the fast path gave \(fast), libspng alone \(libspng)")
+    }
+    guard case .success(let image) = fast else { return }
     guard let size, size == (image.width, image.height) else {
       fatalError(
         "decode gave \(image.width)×\(image.height), size(of:) said \(String(describing: size))")

@@ -10,7 +10,7 @@ import XCTest
 final class PNGCommonCaseTests: XCTestCase {
   func testDecode_everyFixture_sameAsLibspngAlone() throws {
     var files: [URL] = []
-    for folder in ["png", "malformed", "fuzz", "perceptual"] {
+    for folder in ["png", "malformed", "fuzz", "perceptual", "banded"] {
       let url = CoreFixtures.directory.appendingPathComponent(folder)
       let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
       files += names.filter { !$0.hasSuffix(".json") && !$0.hasSuffix(".rgba") }.map {
