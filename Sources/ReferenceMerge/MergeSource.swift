@@ -78,18 +78,15 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     return [MergeSource(location: .zip(url))]
   }
 
-  /// The record `reference-shards run` writes in a shard's output folder.
-  public static let shardRecordName = GenerationContract.shardRecordName
-  /// The folder of a shard's output that holds its workers' archives.
-  public static let shardArchivesFolderName = GenerationContract.shardArchivesFolderName
-
   private static func expandFolder(_ url: URL, limits: ArchiveLimits) throws(ArchiveError)
     -> [MergeSource]
   {
     // A shard's output folder (a CI artifact): its images are in the archives beside the
     // record, which is no image source itself. A shard that stored nothing has none.
-    if FileManager.default.fileExists(atPath: url.appendingPathComponent(shardRecordName).path) {
-      let archives = url.appendingPathComponent(shardArchivesFolderName)
+    if FileManager.default.fileExists(
+      atPath: url.appendingPathComponent(GenerationContract.shardRecordName).path)
+    {
+      let archives = url.appendingPathComponent(GenerationContract.shardArchivesFolderName)
       let names = (try? FileManager.default.contentsOfDirectory(atPath: archives.path)) ?? []
       return names.isEmpty ? [] : try expandFolder(archives, limits: limits)
     }

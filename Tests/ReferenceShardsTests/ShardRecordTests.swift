@@ -96,17 +96,12 @@ final class ShardRecordTests: XCTestCase {
     XCTAssertEqual(EventStream.listingName(ofTestID: "M.S"), "M.S")
   }
 
-  /// merge-refs finds a shard folder's archives by these names.
-  func testShardFolderNames_matchMergeSource() {
-    XCTAssertEqual(ShardRecord.fileName, MergeSource.shardRecordName)
-    XCTAssertEqual(ShardRecord.archivesFolderName, MergeSource.shardArchivesFolderName)
-  }
-
+  /// merge-refs finds a shard folder's archives by the names `reference-shards run` writes.
   func testMergeSource_shardFolder_expandsToItsArchivesNotTheRecord() throws {
     let folder = try makeTemporaryFolder(self)
-    let archives = folder.appendingPathComponent("archives")
+    let archives = folder.appendingPathComponent(ShardRecord.archivesFolderName)
     try FileManager.default.createDirectory(at: archives, withIntermediateDirectories: true)
-    try Data("{}".utf8).write(to: folder.appendingPathComponent("shard.json"))
+    try Data("{}".utf8).write(to: folder.appendingPathComponent(ShardRecord.fileName))
     XCTAssertEqual(try MergeSource.expand(folder.path), [], "a shard that stored nothing")
     try ZipWriter().write(
       [.init(path: "a.png", contents: .bytes([1]))], to: archives.appendingPathComponent("w.zip"))
