@@ -123,6 +123,7 @@ final class DestinationTests: XCTestCase {
     let moved = package.appendingPathComponent("Tests/RaceTests/moved")
     let sources = try (0..<3).map { try archive(40, seed: $0 * 100, name: "run\($0).zip") }
     var outcomes: [Int32: Int] = [:]
+    var swapsDuringMerges = 0
     for trial in 0..<30 {
       try? FileManager.default.removeItem(at: package.appendingPathComponent("Tests"))
       try FileManager.default.createDirectory(at: reference, withIntermediateDirectories: true)
@@ -136,11 +137,16 @@ final class DestinationTests: XCTestCase {
           usleep(UInt32(trial % 5) * 50)
           unlink(reference.path)
           rename(moved.path, reference.path)
+          stop.countSwap()
         }
         stop.finish()
       }
       swapper.start()
+      // The merge starts once the folder is being swapped, so each trial really races.
+      stop.waitForSwaps(1)
+      let before = stop.swaps
       let outcome = session().run(sourcePaths: [sources[trial % 3].path])
+      swapsDuringMerges += stop.swaps - before
       stop.set()
       stop.waitUntilFinished()
       outcomes[outcome.exitCode, default: 0] += 1
@@ -149,8 +155,9 @@ final class DestinationTests: XCTestCase {
       if !(try snapshot(outside)).isEmpty { break }
     }
     // Both kinds of outcome are fine (a refused link, or every file inside); only writing
-    // outside is not. The tally shows the race was really run.
-    print("outcomes by exit code over 30 trials: \(outcomes)")
+    // outside is not. The race really ran: the folder was swapped while merges were running.
+    XCTAssertGreaterThan(swapsDuringMerges, 0, "outcomes by exit code: \(outcomes)")
+    print("outcomes by exit code over 30 trials: \(outcomes), \(swapsDuringMerges) swaps")
   }
 
   // MARK: A full disk
@@ -347,6 +354,27 @@ private final class Flag: @unchecked Sendable {
   private let condition = NSCondition()
   private var stopped = false
   private var finished = false
+  private var swapCount = 0
+
+  /// How many times the swapper has swapped the folder and back.
+  var swaps: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return swapCount
+  }
+
+  func countSwap() {
+    condition.lock()
+    swapCount += 1
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func waitForSwaps(_ count: Int) {
+    condition.lock()
+    while swapCount < count { condition.wait() }
+    condition.unlock()
+  }
 
   var isSet: Bool {
     condition.lock()
