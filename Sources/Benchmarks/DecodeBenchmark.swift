@@ -96,9 +96,12 @@ enum DecodeBenchmark {
           + pad(cell(theirs["pillow"]), 17) + cell(theirs["fpng"]))
     }
 
-    print("\nread two PNG files, decode, perceptual count (threshold 0.1, anti-aliasing excluded)")
     print(
-      pad("pair", 34) + pad("ours", 10) + pad("ours before", 17) + pad("blazediff", 17)
+      "\nread two PNG files, decode, perceptual count (threshold 0.1, anti-aliasing excluded); "
+        + "faults: minor page faults per round")
+    print(
+      pad("pair", 24) + pad("ours (faults)", 18) + pad("reusing (faults) ÷ blazediff", 26)
+        + pad("ours before", 17) + pad("blazediff", 17)
         + pad("pixelhog", 17) + "counts (ours / blazediff / pixelhog)")
     let comparison = ImageComparison.perceptual(threshold: 0.1)
     for (a, b) in pairs {
@@ -111,7 +114,23 @@ enum DecodeBenchmark {
           [UInt8](Data(contentsOf: pathB)), commonCase: commonCase)
         return comparison.compare(second, to: first).differences?.differingPixelCount ?? 0
       }
+      var faults = minorFaults()
       let ours = Timing.measure(repetitions: repetitions) { blackHole(count(commonCase: true)) }
+      let oursFaults = (minorFaults() - faults) / (repetitions + 1)
+      // The same work decoding into the two images of the round before, as a loop over many
+      // pairs can (`PNGDecoder.decode(_:reusing:)`).
+      let recycler = Recycler()
+      faults = minorFaults()
+      let reusing = Timing.measure(repetitions: repetitions) {
+        recycler.first = try! PNGDecoder().decode(
+          [UInt8](Data(contentsOf: pathA)), reusing: recycler.take(\.first))
+        recycler.second = try! PNGDecoder().decode(
+          [UInt8](Data(contentsOf: pathB)), reusing: recycler.take(\.second))
+        blackHole(
+          comparison.compare(recycler.second, to: recycler.first).differences?
+            .differingPixelCount)
+      }
+      let reusingFaults = (minorFaults() - faults) / (repetitions + 1)
       let old = Timing.measure(repetitions: repetitions) { blackHole(count(commonCase: false)) }
       let theirs = peerPairs["\(a) \(b)"] ?? [:]
       func cell(_ seconds: Double?) -> String {
@@ -124,8 +143,12 @@ enum DecodeBenchmark {
           $0.map { String(Int($0)) } ?? "—"
         }
       print(
-        pad(a.replacingOccurrences(of: ".png", with: "") + " pair", 34)
-          + pad(Format.milliseconds(ours.median), 10) + pad(cell(old.median), 17)
+        pad(a.replacingOccurrences(of: ".png", with: "") + " pair", 24)
+          + pad(Format.milliseconds(ours.median) + " (\(oursFaults))", 18)
+          + pad(
+            Format.milliseconds(reusing.median) + " (\(reusingFaults)) "
+              + (theirs["blazediff"].map { Format.ratio(reusing.median / $0) } ?? ""), 26)
+          + pad(cell(old.median), 17)
           + pad(cell(theirs["blazediff"]), 17) + pad(cell(theirs["pixelhog"]), 17)
           + counts.joined(separator: " / "))
     }
@@ -145,6 +168,18 @@ enum DecodeBenchmark {
       print(
         "\(path) \(label): \(Format.milliseconds(timing.median)) median of \(repetitions), "
           + "\(Format.fixed(faults, 0)) minor page faults per decode")
+    }
+  }
+
+  /// Holds the images of the last round, handing each out with no other reference to it.
+  private final class Recycler {
+    var first = try! RGBAImage(width: 1, height: 1, color: .clear)
+    var second = try! RGBAImage(width: 1, height: 1, color: .clear)
+
+    func take(_ slot: ReferenceWritableKeyPath<Recycler, RGBAImage>) -> RGBAImage {
+      var taken = try! RGBAImage(width: 1, height: 1, color: .clear)
+      swap(&taken, &self[keyPath: slot])
+      return taken
     }
   }
 

@@ -25,8 +25,13 @@ extension PNGDecoder {
   }
 
   /// Decodes `bytes` when they are the common case; `nil` sends the caller to libspng.
-  /// - Parameter bytes: A PNG whose chunks before the image data libspng has read and checked.
-  func decodeCommonCase(_ bytes: UnsafeRawBufferPointer) -> RGBAImage? {
+  /// - Parameters:
+  ///   - bytes: A PNG whose chunks before the image data libspng has read and checked.
+  ///   - storage: Pixel memory to decode into, from an image the caller is done with (taken
+  ///     and left empty on success), or an empty array for a fresh buffer.
+  func decodeCommonCase(
+    _ bytes: UnsafeRawBufferPointer, reusing storage: inout [UInt8]
+  ) -> RGBAImage? {
     guard let chunks = PNGChunks(bytes), let header = Self.fastPathHeader(chunks, bytes),
       let idat = Self.imageData(chunks, bytes),
       chunksAfterImageDataAreValid(chunks, bytes, header: header)
@@ -41,44 +46,73 @@ extension PNGDecoder {
     // RGBA is unfiltered in place from the start of the buffer, which needs one byte a row
     // beyond the pixels; RGB's filtered rows sit at the end of the pixel buffer.
     let capacity = max(pixelBytes, filteredBytes)
-    guard let decompressor = LibDeflateDecompressor() else { return nil }
-    var succeeded = false
-    let pixels = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-      count = 0
-      let whole = UnsafeMutableRawBufferPointer(buffer)
-      if capacity >= Self.hugePageThreshold { ri_advise_huge_pages(whole.baseAddress, capacity) }
-      let filtered = UnsafeMutableRawBufferPointer(
-        rebasing: whole[(capacity - filteredBytes)..<capacity])
-      // Own files of several bands come back unfiltered too; everything else is unfiltered
-      // here, in one pass.
-      let inflated: (succeeded: Bool, unfiltered: Bool) = idat.withStream { stream in
-        if channels == 4,
-          let directory = PNGBandDirectory.read(
-            chunks, bytes, height: height, streamLength: stream.count),
-          Self.inflateBands(
-            stream, into: filtered, width: width, directory: directory, unfilter: true)
-        {
-          return (true, true)
-        }
-        return (decompressor.inflateZlib(stream, into: filtered), false)
-      }
-      guard inflated.succeeded else { return }
-      let input = filtered.baseAddress!.assumingMemoryBound(to: UInt8.self)
-      let output = whole.baseAddress!.assumingMemoryBound(to: UInt8.self)
-      let status: Int32
-      if inflated.unfiltered {
-        status = 0
-      } else if channels == 4 {
-        status = ri_png_unfilter_rgba8(input, output, nil, width, height)
-      } else {
-        status = Self.unfilterRGB(input, output, width: width, height: height)
-      }
-      guard status == 0 else { return }
-      count = pixelBytes
-      succeeded = true
+    let fill = { (whole: UnsafeMutableRawBufferPointer) -> Bool in
+      Self.fill(
+        whole, idat: idat, chunks: chunks, bytes: bytes, header: header,
+        filteredBytes: filteredBytes)
     }
-    guard succeeded else { return nil }
+    let pixels: [UInt8]
+    if storage.capacity > 0 {
+      // Only the difference in size is written before decoding: a same-sized image's pages
+      // are reused as they are.
+      if storage.count > capacity {
+        storage.removeLast(storage.count - capacity)
+      } else {
+        storage.append(contentsOf: repeatElement(0, count: capacity - storage.count))
+      }
+      guard storage.withUnsafeMutableBytes(fill) else { return nil }
+      storage.removeLast(capacity - pixelBytes)
+      pixels = storage
+      storage = []
+    } else {
+      var succeeded = false
+      pixels = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+        let whole = UnsafeMutableRawBufferPointer(buffer)
+        if capacity >= Self.hugePageThreshold { ri_advise_huge_pages(whole.baseAddress, capacity) }
+        succeeded = fill(whole)
+        count = succeeded ? pixelBytes : 0
+      }
+      guard succeeded else { return nil }
+    }
     return try? RGBAImage(width: width, height: height, pixels: pixels)
+  }
+
+  /// Inflates and unfilters the image into `whole`, `max(pixels, filteredBytes)` bytes whose
+  /// first `4 * width * height` receive the pixels.
+  private static func fill(
+    _ whole: UnsafeMutableRawBufferPointer, idat: ImageData, chunks: PNGChunks,
+    bytes: UnsafeRawBufferPointer, header: FastPathHeader, filteredBytes: Int
+  ) -> Bool {
+    let (width, height, channels) = (header.width, header.height, header.channels)
+    let capacity = whole.count
+    guard let decompressor = LibDeflateDecompressor() else { return false }
+    let filtered = UnsafeMutableRawBufferPointer(
+      rebasing: whole[(capacity - filteredBytes)..<capacity])
+    // Own files of several bands come back unfiltered too; everything else is unfiltered
+    // here, in one pass.
+    let inflated: (succeeded: Bool, unfiltered: Bool) = idat.withStream { stream in
+      if channels == 4,
+        let directory = PNGBandDirectory.read(
+          chunks, bytes, height: height, streamLength: stream.count),
+        inflateBands(
+          stream, into: filtered, width: width, directory: directory, unfilter: true)
+      {
+        return (true, true)
+      }
+      return (decompressor.inflateZlib(stream, into: filtered), false)
+    }
+    guard inflated.succeeded else { return false }
+    let input = filtered.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    let output = whole.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    let status: Int32
+    if inflated.unfiltered {
+      status = 0
+    } else if channels == 4 {
+      status = ri_png_unfilter_rgba8(input, output, nil, width, height)
+    } else {
+      status = unfilterRGB(input, output, width: width, height: height)
+    }
+    return status == 0
   }
 
   private static func unfilterRGB(

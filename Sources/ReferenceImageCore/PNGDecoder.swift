@@ -68,14 +68,41 @@ public struct PNGDecoder: Sendable {
     try decode(data, commonCase: true)
   }
 
+  /// Decodes PNG bytes into the pixel memory of an image the caller has finished with, so a
+  /// loop that decodes one file after another (a verify run, a merge, a review) writes the
+  /// same pages again instead of having fresh ones faulted in for every image.
+  ///
+  /// The memory is reused when `recycled` holds the only reference to its pixels (pass it with
+  /// `consume`: `image = try decoder.decode(next, reusing: consume image)`) and the file is
+  /// 8-bit RGBA or RGB; otherwise this is `decode(_:)`. The pixels are the same either way.
+  /// - Parameters:
+  ///   - data: The PNG bytes.
+  ///   - recycled: An image whose pixels are no longer needed.
+  /// - Returns: The decoded image.
+  /// - Throws: `PNGError` for anything that is not a valid PNG within the limits.
+  public func decode(
+    _ data: some ContiguousBytes, reusing recycled: consuming RGBAImage
+  ) throws(PNGError) -> RGBAImage {
+    var storage: [UInt8] = []
+    swap(&storage, &recycled.pixels)
+    return try decode(data, commonCase: true, reusing: &storage)
+  }
+
   /// Decodes PNG bytes, through the fast path for the common case when `commonCase` is true,
   /// or through libspng alone, as every version before the fast path did (the benchmarks'
   /// "before", and the tests' reference).
   package func decode(
     _ data: some ContiguousBytes, commonCase: Bool
   ) throws(PNGError) -> RGBAImage {
+    var storage: [UInt8] = []
+    return try decode(data, commonCase: commonCase, reusing: &storage)
+  }
+
+  private func decode(
+    _ data: some ContiguousBytes, commonCase: Bool, reusing storage: inout [UInt8]
+  ) throws(PNGError) -> RGBAImage {
     let image = try withContext(data) { context, bytes throws(PNGError) in
-      if commonCase, let image = decodeCommonCase(bytes) { return image }
+      if commonCase, let image = decodeCommonCase(bytes, reusing: &storage) { return image }
       var header = spng_ihdr()
       try context.check(spng_get_ihdr(context.pointer, &header), "reading the header")
       let width = Int(header.width)

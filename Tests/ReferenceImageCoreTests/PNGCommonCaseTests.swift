@@ -32,7 +32,7 @@ final class PNGCommonCaseTests: XCTestCase {
           let png = Self.png(image, channels: channels, filters: filters, idatSize: 97)
           let name = "\(width)×\(height), \(channels) channels, filters \(filters)"
           let decoded = try XCTUnwrap(
-            png.withUnsafeBytes { PNGDecoder().decodeCommonCase($0) }, name)
+            png.withUnsafeBytes { Self.fastPath($0) }, name)
           XCTAssertEqual(decoded.pixels, Self.expected(image, channels: channels), name)
           try Self.assertSameAsLibspng(png, name)
         }
@@ -92,7 +92,7 @@ final class PNGCommonCaseTests: XCTestCase {
         try Self.assertSameAsLibspng(file, "\(channels) channels, \(name)")
       }
       let valid = Array(png[..<iend]) + text + png[iend...]
-      XCTAssertNotNil(valid.withUnsafeBytes { PNGDecoder().decodeCommonCase($0) })
+      XCTAssertNotNil(valid.withUnsafeBytes { Self.fastPath($0) })
     }
   }
 
@@ -232,7 +232,45 @@ final class PNGCommonCaseTests: XCTestCase {
     XCTAssertEqual(crashers, 23)
   }
 
+  func testDecodeReusing_givesTheSamePixelsAndWritesIntoTheRecycledMemory() throws {
+    var generator = SplitMix64(seed: 34)
+    let images = [(40, 30), (40, 30), (7, 90), (300, 200), (1, 1)].map { size in
+      Self.randomImage(width: size.0, height: size.1, using: &generator)
+    }
+    var recycled = try RGBAImage(width: 50, height: 50, color: .white)
+    for (index, image) in images.enumerated() {
+      for channels in [3, 4] {
+        let png = Self.png(image, channels: channels, filters: [0, 1, 2, 3, 4], idatSize: 1000)
+        let capacity = recycled.pixels.capacity
+        let address = recycled.pixels.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+        recycled = try PNGDecoder().decode(png, reusing: consume recycled)
+        XCTAssertEqual(recycled.pixels, Self.expected(image, channels: channels), "\(index)")
+        if recycled.pixels.count + image.height <= capacity {
+          XCTAssertEqual(
+            recycled.pixels.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }, address,
+            "\(index): the memory was not reused")
+        }
+      }
+    }
+    // A shared image is never written: its copy keeps its pixels.
+    let kept = recycled
+    let other = try PNGDecoder().decode(
+      Self.png(images[0], channels: 4, filters: [1], idatSize: 100), reusing: recycled)
+    XCTAssertEqual(other, images[0])
+    XCTAssertEqual(kept.pixels, Self.expected(images[4], channels: 4))
+    // Other formats decode through libspng as with decode(_:).
+    let palette = try CoreFixtures.bytes("png/palette1_7x5.png")
+    XCTAssertEqual(
+      try PNGDecoder().decode(palette, reusing: other), try PNGDecoder().decode(palette))
+  }
+
   // MARK: Helpers
+
+  /// The fast path alone, into a fresh buffer.
+  static func fastPath(_ bytes: UnsafeRawBufferPointer) -> RGBAImage? {
+    var none: [UInt8] = []
+    return PNGDecoder().decodeCommonCase(bytes, reusing: &none)
+  }
 
   /// Both paths give the same pixels, or the same error.
   static func assertSameAsLibspng(
