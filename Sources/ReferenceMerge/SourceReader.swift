@@ -107,7 +107,11 @@ package struct SourceReader {
     }
     for path in paths {
       let name = (path as NSString).lastPathComponent
-      if name.hasPrefix(FileSystem.temporaryPrefix) || name.hasSuffix(GenerationContract.partialSuffix) { continue }
+      if name.hasPrefix(FileSystem.temporaryPrefix)
+        || name.hasSuffix(GenerationContract.partialSuffix)
+      {
+        continue
+      }
       let url = root.appendingPathComponent(path)
       let (kind, size) = try Self.status(of: url)
       if kind == .directory { continue }
