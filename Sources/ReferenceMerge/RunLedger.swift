@@ -65,7 +65,9 @@ struct RunLedger {
     let counts = { (index: Int, path: String) -> Bool in
       let run = runs[index]
       // Most merges (one run, or shards of one plan) order nothing: no key is built then.
-      guard !latest.isEmpty, run.isOrdered, let later = latest[run.host + "\u{0}" + path] else { return true }
+      guard !latest.isEmpty, run.isOrdered, let later = latest[run.host + "\u{0}" + path] else {
+        return true
+      }
       return later.run.key == run.key
     }
     var superseded: [MergePlan.Superseded] = []
