@@ -8,8 +8,12 @@ public struct ComparisonRecord: Codable, Sendable, Hashable {
 
   /// The comparison's kind.
   public enum Kind: String, Codable, Sendable {
+    /// `ImageComparison.exact`.
     case exact
+    /// `ImageComparison.tolerance(_:)`, with `tolerance`.
     case tolerance
+    /// `ImageComparison.perceptual(threshold:includeAntiAliasing:)`, with `threshold` and
+    /// `includeAntiAliasing`.
     case perceptual
   }
 
