@@ -145,19 +145,21 @@ struct Regeneration {
   }
 
   /// The archives the workers wrote, and the staging folder of any worker that crashed
-  /// (merge-refs reads it and flags it incomplete).
+  /// (merge-refs reads it and flags it incomplete); with them, the run records of passing
+  /// processes (`GenerationContract.runRecordSuffix`), which name the tests that verified a
+  /// reference, so a shared one is caught. Records alone mean no test stored an image: none.
   private func writtenArchives(in output: URL) throws -> [String] {
     let files = FileManager.default
-    // The run records of passing processes (`GenerationContract.runRecordSuffix`) count too:
-    // they name the tests that verified a reference, so a shared one is caught.
-    let zips = try files.contentsOfDirectory(atPath: output.path)
-      .filter { $0.hasSuffix(".zip") || $0.hasSuffix(".record.json") }.sorted()
+    let names = try files.contentsOfDirectory(atPath: output.path).sorted()
+    let zips = names.filter { $0.hasSuffix(".zip") }.map { output.appendingPathComponent($0).path }
+    let records = names.filter { $0.hasSuffix(".record.json") }
       .map { output.appendingPathComponent($0).path }
     // GenerationContract.stagingFolderName
     let staging = output.appendingPathComponent(".staging")
     let leftovers = ((try? files.contentsOfDirectory(atPath: staging.path)) ?? []).sorted()
       .map { staging.appendingPathComponent($0).path }
-    return zips + leftovers
+    guard !zips.isEmpty || !leftovers.isEmpty else { return [] }
+    return zips + records + leftovers
   }
 
   /// The lines of the test log a person wants: what ReferenceImages wrote, errors, totals; each
