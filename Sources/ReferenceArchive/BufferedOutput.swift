@@ -1,5 +1,4 @@
 import Foundation
-import ReferenceArchive
 
 #if canImport(Glibc)
   import Glibc
@@ -50,7 +49,7 @@ package final class BufferedOutput {
   }
 
   /// What an in-memory output holds after `finish()`.
-  private(set) var collected: [UInt8] = []
+  package private(set) var collected: [UInt8] = []
 
   deinit {
     if ownsDescriptor { close(descriptor) }
