@@ -1,0 +1,293 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+
+/// Reads sources into inventories, refusing unsafe or invalid entries.
+struct InventoryScanner {
+  let limits: ArchiveLimits
+  let decoder = PNGDecoder()
+  /// The destination, when known: entries its files already match are not read at all.
+  var destination: Destination?
+  /// Where entries that differ from the destination are kept for applying; nil for dry runs.
+  var staging: MergeStaging?
+
+  func scan(_ source: MergeSource) throws(ArchiveError) -> SourceInventory {
+    var manifest: ArchiveManifest?
+    var records: [String: ArchiveManifest.Image] = [:]
+    var images: [String: SourceInventory.Image] = [:]
+    // Images met before the manifest (hand-made or re-zipped archives; folders whose paths sort
+    // before it) are only hashed and header-checked: the manifest, once it arrives, vouches for
+    // their pixels as it does for the others. Only those it does not list are decoded, in a
+    // second pass, so entry order never turns a merge into a decode of every image.
+    var early: [String: (pngSHA256: SHA256Digest, width: Int, height: Int)] = [:]
+    // An entry whose manifest record matches the destination file byte for byte cannot change
+    // anything, so its contents are skipped: an up-to-date tree costs little more than hashing
+    // its own files.
+    var skipped: String?
+    let manifestExpected = expectsManifest(source)
+    var batch = DecodeBatch()
+    // A refused source must not leave a batch staging files behind it.
+    defer { batch.waitForInFlight() }
+    let wantsData = { (path: String) -> Bool in
+      guard let record = records[path], let destination else { return true }
+      guard let recorded = SHA256Digest(hex: record.pngSHA256) else { return true }
+      let wanted = destination.pngDigest(path) != recorded
+      skipped = wanted ? nil : path
+      return wanted
+    }
+    try SourceReader(limits: limits).forEachEntry(of: source, wantsData: wantsData) {
+      (entry) throws(ArchiveError) in
+      if entry.path == ArchiveManifest.entryName {
+        guard manifest == nil else { throw refuse(source, entry.path, "a second manifest") }
+        var decoded = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+        shareTestNames(&decoded)
+        // Record paths name files to land and folders to search for orphans: the same rules
+        // as entry paths hold for them.
+        for path in decoded.images.map(\.path) + decoded.verifiedReferences {
+          if let reason = EntryPath.validate(path) {
+            throw refuse(source, path, "a manifest record: \(reason)")
+          }
+        }
+        manifest = decoded
+        records = Dictionary(decoded.images.map { ($0.path, $0) }) { first, _ in first }
+        return
+      }
+      guard images[entry.path] == nil && early[entry.path] == nil && !batch.contains(entry.path)
+      else {
+        throw refuse(source, entry.path, "the path appears twice")
+      }
+      try check(entry, source: source)
+      if skipped == entry.path, let record = records[entry.path] {
+        images[entry.path] = .init(
+          path: entry.path, pngSHA256: recordedDigest(record.pngSHA256),
+          pixelSHA256: recordedDigest(record.pixelSHA256),
+          width: record.width, height: record.height, test: record.test)
+        return
+      }
+      if manifest == nil && !manifestExpected {
+        // Hashed, staged and decoded on every core, a batch at a time, while the next batch
+        // is read: this thread only reads.
+        batch.add(entry.path, entry.bytes)
+        if batch.isFull {
+          try batch.submit(into: &images, refusing: refuse(source), staging: stager(source))
+        }
+        return
+      }
+      let pngSHA256 = SHA256Digest(of: entry.bytes)
+      stageIfChanged(entry.bytes, pngSHA256: pngSHA256, source: source, path: entry.path)
+      if manifest == nil {
+        let size = try headerSize(entry, source: source)
+        early[entry.path] = (pngSHA256, size.width, size.height)
+      } else if records[entry.path] == nil {
+        batch.add(entry.path, entry.bytes, pngSHA256: pngSHA256)
+        if batch.isFull {
+          try batch.submit(into: &images, refusing: refuse(source), staging: stager(source))
+        }
+      } else {
+        images[entry.path] = try image(
+          entry, pngSHA256: pngSHA256, source: source, record: records[entry.path])
+      }
+    }
+    try batch.finish(into: &images, refusing: refuse(source), staging: stager(source))
+    var undecoded: [String: SHA256Digest] = [:]
+    for (path, seen) in early.sorted(by: { $0.key < $1.key }) {
+      if let record = records[path] {
+        images[path] = try vouched(
+          path, pngSHA256: seen.pngSHA256, size: (seen.width, seen.height), source: source,
+          record: record)
+      } else {
+        undecoded[path] = seen.pngSHA256
+      }
+    }
+    if !undecoded.isEmpty {
+      try SourceReader(limits: limits).forEachEntry(of: source) { (entry) throws(ArchiveError) in
+        guard let pngSHA256 = undecoded.removeValue(forKey: entry.path) else { return }
+        guard SHA256Digest(of: entry.bytes) == pngSHA256 else {
+          throw refuse(source, entry.path, "it changed while it was read; rerun the merge")
+        }
+        // Staged, if it differs, in the first pass already.
+        images[entry.path] = try image(entry, pngSHA256: pngSHA256, source: source, record: nil)
+      }
+      if let path = undecoded.keys.min() {
+        throw refuse(source, path, "it disappeared while it was read; rerun the merge")
+      }
+    }
+    try addUnchanged(manifest?.unchangedImages ?? [], to: &images, source: source)
+    let recorded = manifest?.images ?? []
+    for record in recorded {
+      if let image = images[record.path], image.pixelSHA256 != recordedDigest(record.pixelSHA256) {
+        throw refuse(source, record.path, "its pixels do not match its manifest record")
+      }
+      if let failure = record.failedComparison {
+        if let digest = failure.referencePixelSHA256, SHA256Digest(hex: digest) == nil {
+          throw refuse(source, record.path, "its compared reference digest is not SHA-256 hex")
+        }
+        images[record.path]?.failedComparison = .init(
+          failure, test: record.test, comparison: record.comparison)
+      }
+    }
+    // The per-image records now live in `images`; keeping a second copy of each would double
+    // the memory a merge of many archives needs.
+    manifest?.images = []
+    manifest?.unchangedImages = nil
+    // A use whose image this source holds says no more than the image's test does: only the
+    // others (references a test compared and passed) are kept, so a fleet's merge does not hold
+    // every path twice. `RunLedger` reads the places
+    // of the few shared paths' uses again.
+    let unrendered = manifest?.referenceUses?.filter { images[$0.path]?.test != $0.test }
+    manifest?.referenceUses = unrendered
+    // Likewise a verified path this source holds an image of: the image's item stands for it.
+    let verifiedOnly = manifest?.verifiedReferences.filter { images[$0] == nil }
+    if let verifiedOnly { manifest?.verifiedReferences = verifiedOnly }
+    return SourceInventory(
+      source: source, manifest: manifest, images: images.values.sorted { $0.path < $1.path },
+      imageCount: images.count,
+      generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(source),
+      missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
+  }
+
+  /// Adds the images the run recorded unchanged instead of archiving them: candidates with no
+  /// entry, which the plan counts unchanged only while the destination holds their pixels.
+  private func addUnchanged(
+    _ records: [ArchiveManifest.UnchangedImage], to images: inout [String: SourceInventory.Image],
+    source: MergeSource
+  ) throws(ArchiveError) {
+    for record in records {
+      if let reason = EntryPath.validate(record.path) {
+        throw refuse(source, record.path, "a manifest record: \(reason)")
+      }
+      guard images[record.path] == nil else {
+        throw refuse(source, record.path, "the path appears twice")
+      }
+      images[record.path] = .init(
+        path: record.path, pngSHA256: recordedDigest(record.pngSHA256),
+        pixelSHA256: recordedDigest(record.pixelSHA256), width: record.width,
+        height: record.height, test: record.test, isArchived: false)
+    }
+  }
+
+  /// Makes records that name the same test share one string: a run's tests each produce
+  /// many images, and the inventory keeps every record's test name.
+  private func shareTestNames(_ manifest: inout ArchiveManifest) {
+    var names: [String: String] = [:]
+    for index in manifest.images.indices {
+      let name = manifest.images[index].test
+      if let shared = names[name] {
+        manifest.images[index].test = shared
+      } else {
+        names[name] = name
+      }
+    }
+  }
+
+  /// Whether a manifest may come after some images. When it cannot (a zip whose directory
+  /// lists none; a folder, whose manifest is read first), images are decoded as they are read
+  /// and the source is read once; otherwise they wait for the manifest to vouch for them.
+  private func expectsManifest(_ source: MergeSource) -> Bool {
+    switch source.location {
+    case .zip(let url):
+      ZipDirectory.containsEntry(ArchiveManifest.entryName, in: .file(url)) ?? true
+    case .nestedZip, .runRecord: true
+    case .folder: false
+    }
+  }
+
+  /// Keeps an entry for applying when the destination does not already hold these bytes.
+  private func stageIfChanged(
+    _ bytes: [UInt8], pngSHA256: SHA256Digest, source: MergeSource, path: String
+  ) {
+    stager(source)(bytes, pngSHA256, path)
+  }
+
+  /// `stageIfChanged` for the entries of `source`, callable from the decoding threads.
+  private func stager(_ source: MergeSource) -> DecodeBatch.Stager {
+    let (staging, destination) = (staging, destination)
+    return { bytes, pngSHA256, path in
+      guard let staging, destination?.pngDigest(path) != pngSHA256 else { return }
+      staging.stage(bytes, source: source, path: path)
+    }
+  }
+
+  /// The rules every image entry follows: a safe path, a regular file, a `.png` name.
+  private func check(_ entry: ArchiveEntry, source: MergeSource) throws(ArchiveError) {
+    if let reason = EntryPath.validate(entry.path) { throw refuse(source, entry.path, reason) }
+    switch entry.kind {
+    case .regularFile: break
+    case .symbolicLink: throw refuse(source, entry.path, "it is a symbolic link")
+    case .hardLink: throw refuse(source, entry.path, "it is a hard link")
+    case .directory, .special: throw refuse(source, entry.path, "it is a device or special file")
+    }
+    guard entry.path.lowercased().hasSuffix(".png") else {
+      throw refuse(source, entry.path, "not a PNG (the manifest is the only other entry allowed)")
+    }
+  }
+
+  private func headerSize(
+    _ entry: ArchiveEntry, source: MergeSource
+  ) throws(ArchiveError) -> (width: Int, height: Int) {
+    do { return try decoder.size(of: entry.bytes) } catch {
+      throw refuse(source, entry.path, "not a valid PNG: \(error)")
+    }
+  }
+
+  /// An image whose bytes must be exactly those its manifest record hashed; the record's pixel
+  /// hash then holds without decoding.
+  private func vouched(
+    _ path: String, pngSHA256: SHA256Digest, size: (width: Int, height: Int),
+    source: MergeSource, record: ArchiveManifest.Image
+  ) throws(ArchiveError) -> SourceInventory.Image {
+    guard SHA256Digest(hex: record.pngSHA256) == pngSHA256 else {
+      throw refuse(source, path, "its bytes do not match its manifest record (corrupt?)")
+    }
+    guard size == (record.width, record.height) else {
+      throw refuse(source, path, "its size does not match its manifest record")
+    }
+    return .init(
+      path: path, pngSHA256: pngSHA256, pixelSHA256: recordedDigest(record.pixelSHA256),
+      width: size.width, height: size.height, test: record.test)
+  }
+
+  private func image(
+    _ entry: ArchiveEntry, pngSHA256: SHA256Digest, source: MergeSource,
+    record: ArchiveManifest.Image?
+  ) throws(ArchiveError) -> SourceInventory.Image {
+    if let record {
+      // The header is still checked, cheaply.
+      return try vouched(
+        entry.path, pngSHA256: pngSHA256, size: try headerSize(entry, source: source),
+        source: source, record: record)
+    }
+    let pixels: RGBAImage
+    do { pixels = try decoder.decode(entry.bytes) } catch {
+      throw refuse(source, entry.path, "not a valid PNG: \(error)")
+    }
+    return .init(
+      path: entry.path, pngSHA256: pngSHA256, pixelSHA256: SHA256Digest(of: pixels.pixels),
+      width: pixels.width, height: pixels.height, test: nil)
+  }
+
+  /// A manifest record's digest. Records are not checked when the manifest is read, so text
+  /// that is not lowercase hex stands for the digest of the text itself: equal texts still
+  /// match each other and no real digest, as when digests were compared as text.
+  private func recordedDigest(_ text: String) -> SHA256Digest {
+    SHA256Digest(hex: text) ?? SHA256Digest(of: Array(text.utf8))
+  }
+
+  private func refuse(_ source: MergeSource) -> @Sendable (String, String) -> ArchiveError {
+    { entry, reason in .refusedEntry(source: source.description, entry: entry, reason: reason) }
+  }
+
+  private func refuse(_ source: MergeSource, _ entry: String, _ reason: String) -> ArchiveError {
+    .refusedEntry(source: source.description, entry: entry, reason: reason)
+  }
+
+  private func modificationDate(_ source: MergeSource) -> Date {
+    let path: String
+    switch source.location {
+    case .zip(let url), .nestedZip(let url, _), .folder(let url), .runRecord(let url):
+      path = url.path
+    }
+    return (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
+      ?? .distantPast
+  }
+}
