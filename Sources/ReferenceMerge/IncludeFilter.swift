@@ -140,20 +140,6 @@ public struct IncludeFilter: Sendable, Equatable {
     }
   }
 
-  /// Moves every change outside the patterns (added, updated, conflict, orphan) from the plan's
-  /// items to its skipped items. Unchanged paths stay: nothing happens to them either way.
-  public func apply(to plan: inout MergePlan) {
-    var kept: [MergePlan.Item] = []
-    for item in plan.items {
-      if item.outcome == .unchanged || includes(item.path) {
-        kept.append(item)
-      } else {
-        plan.skipped.append(item)
-      }
-    }
-    plan.items = kept
-  }
-
   /// One approval the plan does not honour, and why.
   public struct StaleApproval: Sendable, Equatable {
     /// The package-relative path.
@@ -167,19 +153,16 @@ public struct IncludeFilter: Sendable, Equatable {
   /// is not the reviewed before-image (or a file appeared where there was none), or no source
   /// holds the path any more. A path whose destination already holds the reviewed after-image
   /// is honoured: that merge already happened.
-  /// - Parameters:
-  ///   - plan: The finished plan (after `apply`).
-  ///   - currentPixels: The destination's pixel digest at a path, nil when there is no file.
-  func staleApprovals(
-    in plan: MergePlan, currentPixels: (String) -> SHA256Digest?
-  ) -> [StaleApproval] {
+  /// - Parameter plan: The plan as `--include` narrowed it; each item's `before` is the
+  ///   destination's pixel digest its decision was made on.
+  func staleApprovals(in plan: MergePlan) -> [StaleApproval] {
     guard !approvals.isEmpty else { return [] }
     var found: Set<String> = []
     var stale: [StaleApproval] = []
     for item in plan.items {
       guard let approval = approvals[item.path] else { continue }
       found.insert(item.path)
-      if let reason = Self.staleReason(approval, item, currentPixels) {
+      if let reason = Self.staleReason(approval, item) {
         stale.append(.init(path: item.path, reason: reason))
       }
     }
@@ -193,7 +176,7 @@ public struct IncludeFilter: Sendable, Equatable {
   }
 
   private static func staleReason(
-    _ approval: Approval, _ item: MergePlan.Item, _ currentPixels: (String) -> SHA256Digest?
+    _ approval: Approval, _ item: MergePlan.Item
   ) -> String? {
     let name = { (digest: SHA256Digest?) in digest.map { "sha256 \($0.hex)" } ?? "no image" }
     switch item.outcome {
@@ -208,7 +191,7 @@ public struct IncludeFilter: Sendable, Equatable {
           + name(chosen)
       }
       guard item.outcome != .unchanged else { return nil }
-      let now = item.outcome == .added ? nil : currentPixels(item.path)
+      let now = item.before
       if now != approval.before {
         return "reviewed over the reference \(name(approval.before)), the destination now holds "
           + name(now)

@@ -2,7 +2,10 @@ import Foundation
 import ReferenceArchive
 import ReferenceImageCore
 
-/// What `merge-refs` will do (or did) for every destination path, decided by content alone.
+/// What `merge-refs` will do (or did) for every destination path, decided by content alone: the
+/// finished verdict. `MergePlanner` makes it whole, with every input (`--include` and its
+/// approvals, `--require-shards`' proof, skipped tests) already applied; applying, the summary,
+/// `--json`, the job summary, the annotations and the review only read it.
 public struct MergePlan: Sendable {
   /// One source's candidate image for a path.
   public struct Candidate: Sendable, Hashable {
@@ -44,6 +47,13 @@ public struct MergePlan: Sendable {
     public var conflictingPixels: Int?
     /// Whether the sources disagreed and `--on-conflict newest` picked one.
     public var resolvedByNewest: Bool
+    /// The pixel digest of the destination file the decision was made on: the chosen image's
+    /// for unchanged paths, the file's own for updated ones (nil when it holds no image, such
+    /// as a Git LFS pointer), nil for added paths, conflicts, unstable renders and orphans.
+    /// Approvals are checked against it, and the review shows it as the "before" pixels.
+    public var before: SHA256Digest? = nil
+    /// The pixel digest the decision lands or keeps: the chosen image's.
+    public var after: SHA256Digest? { chosen?.image.pixelSHA256 }
   }
 
   /// A source that could not be used, and why.
@@ -79,19 +89,19 @@ public struct MergePlan: Sendable {
   }
 
   /// The destination root.
-  public var destination: URL
+  public internal(set) var destination: URL
   /// The sources that were read.
-  public var inventories: [SourceInventory]
+  public internal(set) var inventories: [SourceInventory]
   /// Sources refused as corrupt or hostile.
-  public var badSources: [BadSource]
+  public internal(set) var badSources: [BadSource]
   /// Destination paths that cannot be written safely (a symbolic link on the way).
-  public var destinationProblems: [ArchiveError]
+  public internal(set) var destinationProblems: [ArchiveError]
   /// Updated paths whose destination file is a Git LFS pointer, not an image: never written.
-  public var gitLFSPointers: [String] = []
+  public internal(set) var gitLFSPointers: [String] = []
   /// Paths a run recorded unchanged (its render equalled the reference it found, so it archived
   /// nothing) whose destination file has since changed or gone: the pixels exist nowhere, so
   /// the merge refuses these paths (`MergeProblem.unarchivedImageChanged`) rather than lose them.
-  public var unarchivedChanged: [String] = []
+  public internal(set) var unarchivedChanged: [String] = []
   /// A reference that is not what a run compared its render with.
   public struct ReferenceChange: Sendable, Equatable {
     /// The package-relative path.
@@ -105,29 +115,28 @@ public struct MergePlan: Sendable {
   /// Paths whose render a run kept because its comparison failed, and whose reference is no
   /// longer the one it was compared with: landing the render would overwrite pixels nobody
   /// compared it with, so the merge refuses them (`MergeProblem.changedSinceComparison`).
-  public var changedSinceComparison: [ReferenceChange] = []
+  public internal(set) var changedSinceComparison: [ReferenceChange] = []
   /// Every path's decision, sorted by path.
-  public var items: [Item]
+  public internal(set) var items: [Item]
   /// Whether orphans were looked for (only when every test that could own one ran, unskipped:
   /// see `OrphanSearch`).
-  public var orphanSearchDone: Bool
+  public internal(set) var orphanSearchDone: Bool
   /// Why orphans were not looked for, when they were not.
-  public var orphanSearchRefusal: String?
+  public internal(set) var orphanSearchRefusal: String?
   /// The tests the runs recorded as skipped, sorted: they verified nothing.
-  public var skippedTests: [String] = []
+  public internal(set) var skippedTests: [String] = []
   /// Renders that a later run superseded, sorted by path: never written.
-  public var superseded: [Superseded] = []
+  public internal(set) var superseded: [Superseded] = []
   /// Paths two tests use, sorted by path: never written (`MergeProblem.sharedReference`).
-  public var sharedReferences: [SharedReference] = []
-  /// Changes left out by `--include` (see `IncludeFilter`): never written, never pruned.
-  public var skipped: [Item] = []
-
-  /// Drops the orphans found, when something shows that the runs did not cover every test.
-  public mutating func withholdOrphans(because reason: String) {
-    items.removeAll { $0.outcome == .orphan }
-    orphanSearchDone = false
-    orphanSearchRefusal = orphanSearchRefusal ?? reason
-  }
+  public internal(set) var sharedReferences: [SharedReference] = []
+  /// Changes left out by `--include` (see `IncludeFilter`), and with `--keep-going` approvals
+  /// whose pixels are not the ones reviewed: never written, never pruned.
+  public internal(set) var skipped: [Item] = []
+  /// Everything found while planning that stops the merge or, with `--keep-going`, is left out,
+  /// in the order found; their kinds decide the exit code (`MergeSession.Conclusion`).
+  public internal(set) var problems: [MergeProblem] = []
+  /// What the summary warns of: incomplete sources, and why orphans were not looked for.
+  public internal(set) var warnings: [String] = []
 
   /// Items with one outcome.
   public func items(_ outcome: Outcome) -> [Item] { items.filter { $0.outcome == outcome } }

@@ -46,9 +46,10 @@ public struct MergeSession: Sendable {
   /// for a report that travels in a CI artifact: the command then names the sources and the
   /// destination as given, relative ones staying relative to where the reader runs it.
   public var portableProgram: [String]?
-  /// A check of the finished plan that may stop the merge before anything is written, such as
-  /// `--require-shards`; its problems count like any other.
-  public var planCheck: (@Sendable (MergePlan) -> PlanCheck)?
+  /// A check of the runs read that may stop the merge before anything is written, such as
+  /// `--require-shards`; the planner takes it in (`MergePlanner.check`), and its problems count
+  /// like any other.
+  public var planCheck: (@Sendable ([SourceInventory]) -> PlanCheck)?
   /// Writes the review report of the finished plan to the `reportURL` the session was made
   /// with, before anything is applied, and returns the page to open: `merge-refs` sets
   /// `ReviewReport.write(_:request:)` from the `ReferenceReview` module, so the merge itself
@@ -89,42 +90,67 @@ public struct MergeSession: Sendable {
       let command = landCommand(sourcePaths: sourcePaths)
       outcome.landCommand =
         (command.program + ["--include-from", ReportRequest.decisionFileName]
-        + command.arguments).map(Self.shellQuoted).joined(separator: " ")
+        + command.arguments).map(ShellWord.quoted).joined(separator: " ")
     }
     return outcome
   }
 
-  /// A word as the shell reads it back (`ShellWord.quoted`).
-  static func shellQuoted(_ word: String) -> String { ShellWord.quoted(word) }
-
+  /// The merge in its steps: read and plan, write the report, then stop or apply.
   private func merge(sourcePaths: [String]) -> Conclusion {
-    var problems: [MergeProblem] = []
-    var sources: [MergeSource] = []
-    for path in sourcePaths {
-      do {
-        sources += try MergeSource.expand(path, limits: options.limits)
-      } catch {
-        problems.append(.unlistableSource(error))
-      }
-    }
+    let (sources, unlistable) = expand(sourcePaths)
     let destination: Destination
     do {
       destination = try Destination(root: self.destination, calls: fileCalls)
     } catch {
-      return Conclusion(
-        plan: MergePlan(
-          destination: self.destination, inventories: [], badSources: [],
-          destinationProblems: [], items: [], orphanSearchDone: false),
-        problems: problems + [.writeFailed(error)], warnings: [], report: nil, options: options,
-        dryRun: writesNothing)
+      return unreachable(error, unlistable: unlistable)
     }
     // Dry runs write nothing, not even the hidden staging folder. Staging only spares a second
     // read of the sources: a destination where it cannot be created is reported when applying.
     let staging = writesNothing ? nil : try? MergeStaging(destination: destination)
     defer { staging?.remove() }
+    let plan = makePlan(sources, unlistable: unlistable, destination, staging)
+    var problems = plan.problems
+    let reportPath = writeReport(plan, &problems, sourcePaths: sourcePaths, destination)
+    if let stopped = outcomeIfStopping(
+      plan: plan, problems: problems, warnings: plan.warnings, report: reportPath)
+    {
+      return stopped
+    }
+    return apply(plan, problems: problems, report: reportPath, destination, staging)
+  }
+
+  /// The sources the arguments name, and the errors of those that could not be listed.
+  private func expand(_ sourcePaths: [String]) -> ([MergeSource], [ArchiveError]) {
+    var sources: [MergeSource] = []
+    var unlistable: [ArchiveError] = []
+    for path in sourcePaths {
+      do {
+        sources += try MergeSource.expand(path, limits: options.limits)
+      } catch {
+        unlistable.append(error)
+      }
+    }
+    return (sources, unlistable)
+  }
+
+  /// The conclusion when the destination cannot even be opened.
+  private func unreachable(_ error: ArchiveError, unlistable: [ArchiveError]) -> Conclusion {
+    Conclusion(
+      plan: MergePlan(
+        destination: destination, inventories: [], badSources: [], destinationProblems: [],
+        items: [], orphanSearchDone: false),
+      problems: unlistable.map { .unlistableSource($0) } + [.writeFailed(error)], warnings: [],
+      report: nil, options: options, dryRun: writesNothing)
+  }
+
+  /// Reads the sources and plans, with progress.
+  private func makePlan(
+    _ sources: [MergeSource], unlistable: [ArchiveError], _ destination: Destination,
+    _ staging: MergeStaging?
+  ) -> MergePlan {
     let progress = progress
-    var plan = MergePlanner(options: options).plan(
-      sources: sources, destination: destination, staging: staging
+    let plan = MergePlanner(options: options, check: planCheck).plan(
+      sources: sources, unlistable: unlistable, destination: destination, staging: staging
     ) {
       progress.update("reading sources", $0, $1)
     }
@@ -132,120 +158,54 @@ public struct MergeSession: Sendable {
     // What reading the sources needed (their lists of images, buffers) is freed by now; its
     // pages go back to the system instead of adding to what applying needs.
     ri_release_free_memory()
-    let unlistable = problems.count
-    problems += plan.badSources.map { .refusedSource($0.error) }
-    let check = planCheck?(plan) ?? PlanCheck()
-    problems += check.problems
-    problems += plan.destinationProblems.map { .unsafeDestination($0) }
-    problems += plan.sharedReferences.map { .sharedReference(path: $0.path, owners: $0.owners) }
-    problems += plan.unarchivedChanged.filter { options.include?.includes($0) ?? true }.map {
-      .unarchivedImageChanged(path: plan.destination.appendingPathComponent($0).path)
-    }
-    problems += plan.changedSinceComparison.filter { options.include?.includes($0.path) ?? true }
-      .map {
-        .changedSinceComparison(
-          path: plan.destination.appendingPathComponent($0.path).path,
-          compared: $0.compared.map { "sha256 \($0.hex)" } ?? "none: there was no reference",
-          now: $0.now.map { "sha256 \($0.hex)" } ?? "none: the reference is gone")
+    return plan
+  }
+
+  /// Writes the review report, when one was asked for, before applying, so "before" shows the
+  /// references as they were; returns the page to open. A report that cannot be written is a
+  /// problem of its own.
+  private func writeReport(
+    _ plan: MergePlan, _ problems: inout [MergeProblem], sourcePaths: [String],
+    _ destination: Destination
+  ) -> String? {
+    guard let reportURL else { return nil }
+    do throws(ArchiveError) {
+      guard let report else {
+        throw .io(
+          operation: "write the review report", path: reportURL.path,
+          message: "this program was built without the review report")
       }
-    plan.skippedTests = Array(Set(plan.skippedTests + check.skippedTests)).sorted()
-    if let reason = orphanRefusal(problems: problems, unlistable: unlistable, check: check, plan) {
-      plan.withholdOrphans(because: reason)
+      // Landed exactly when the merge goes on to apply: the same rule decides.
+      let stops = outcomeIfStopping(plan: plan, problems: problems, warnings: [], report: nil)
+      let request = ReportRequest(
+        url: reportURL, limits: options.limits,
+        landCommand: landCommand(sourcePaths: sourcePaths),
+        problems: problems.map(\.description), warnings: plan.warnings,
+        destination: destination,
+        changes: writesNothing ? .pending : stops == nil ? .landed : .stopped)
+      return try report(plan, request).path
+    } catch {
+      problems.append(.reportNotWritten(error))
+      return nil
     }
-    // The plan is a finished value from here on: a step that narrows what lands (--include)
-    // applies here, before the report shows the plan and the outcome counts it.
-    options.include?.apply(to: &plan)
-    problems += staleApprovals(&plan, destination: destination)
-    let updated = Set(plan.items(.updated).map(\.path))
-    problems += plan.gitLFSPointers.filter(updated.contains).map {
-      .gitLFSPointer(path: plan.destination.appendingPathComponent($0).path)
-    }
-    var warnings = plan.incompleteSources.map {
-      "\($0.source.description) is incomplete: \($0.incompleteReason ?? "")"
-    }
-    if let warning = OrphanSearch.warning(for: plan) { warnings.append(warning) }
-    // Before the report, so it shows this problem too and knows whether the merge writes.
-    if options.requireComplete && !plan.incompleteSources.isEmpty {
-      problems.append(.incompleteSources)
-    }
-    var reportPath: String?
-    if let reportURL {
-      // Written before applying, so "before" shows the references as they were.
-      do throws(ArchiveError) {
-        guard let report else {
-          throw .io(
-            operation: "write the review report", path: reportURL.path,
-            message: "this program was built without the review report")
-        }
-        let request = ReportRequest(
-          url: reportURL, limits: options.limits,
-          landCommand: landCommand(sourcePaths: sourcePaths),
-          problems: problems.map(\.description), warnings: warnings, destination: destination,
-          // Landed exactly when the merge goes on to apply below: the same rule decides.
-          changes: writesNothing
-            ? .pending
-            : outcomeIfStopping(plan: plan, problems: problems, warnings: [], report: nil) == nil
-              ? .landed : .stopped)
-        reportPath = try report(plan, request).path
-      } catch {
-        problems.append(.reportNotWritten(error))
-      }
-    }
-    if let stopped = outcomeIfStopping(
-      plan: plan, problems: problems, warnings: warnings, report: reportPath)
-    {
-      return stopped
-    }
-    // A failed write comes back with what was written before it, so the summary counts only
-    // files really written.
+  }
+
+  /// Applies the plan. A failed write comes back with what was written before it, so the
+  /// summary counts only files really written.
+  private func apply(
+    _ plan: MergePlan, problems: [MergeProblem], report: String?, _ destination: Destination,
+    _ staging: MergeStaging?
+  ) -> Conclusion {
+    let progress = progress
     let result = MergeApplier(options: options).apply(plan, to: destination, staging: staging) {
       progress.update("writing", $0, $1)
     }
     progress.clear()
-    warnings += result.leftoversRemoved.map { "removed \($0), left by an interrupted merge" }
+    let warnings =
+      plan.warnings + result.leftoversRemoved.map { "removed \($0), left by an interrupted merge" }
     return Conclusion(
       plan: plan, problems: problems + (result.failure.map { [.writeFailed($0)] } ?? []),
-      warnings: warnings, report: reportPath, options: options, dryRun: false, applied: result)
-  }
-
-  /// The approvals of the decision file whose pixels are not the ones reviewed, as problems.
-  /// With `--keep-going` their paths leave the plan, so the rest lands and they do not.
-  private func staleApprovals(_ plan: inout MergePlan, destination: Destination)
-    -> [MergeProblem]
-  {
-    let stale =
-      options.include?.staleApprovals(in: plan) { path in
-        guard case .image(_, _, let pixelSHA256) = destination.pixelIdentity(path) else {
-          return nil
-        }
-        return SHA256Digest(hex: pixelSHA256)
-      } ?? []
-    guard !stale.isEmpty else { return [] }
-    if options.keepGoing {
-      let paths = Set(stale.map(\.path))
-      plan.skipped += plan.items.filter { paths.contains($0.path) }
-      plan.items.removeAll { paths.contains($0.path) }
-    }
-    return stale.map { .changedSinceReview(path: $0.path, reason: $0.reason) }
-  }
-
-  /// Why orphans must not be listed although the planner found the sources whole, or nil: a
-  /// refused merge, or a check that proves less than the manifests seemed to.
-  private func orphanRefusal(
-    problems: [MergeProblem], unlistable: Int, check: PlanCheck, _ plan: MergePlan
-  ) -> String? {
-    // A source that could not even be listed may hold references of tests of its own.
-    if unlistable > 0 {
-      return "\(unlistable) source(s) could not be read, and their tests may own references"
-    }
-    if !problems.isEmpty { return "the merge is refused, so the runs prove nothing" }
-    if let refusal = check.orphanRefusal { return refusal }
-    if !check.skippedTests.isEmpty {
-      return OrphanSearch.refusal(
-        inventories: plan.inventories, refusedSources: 0, skippedTests: plan.skippedTests,
-        proof: options.orphanProof)
-    }
-    return nil
+      warnings: warnings, report: report, options: options, dryRun: false, applied: result)
   }
 
   /// The outcome when nothing is to be written (a dry run, or problems that stop the merge),

@@ -19,10 +19,10 @@ struct ShardInputs: Sendable {
     (sources, readProblems) = ShardFolder.records(in: paths, readingEvidence: requireAll)
   }
 
-  /// The `--require-shards` check of a finished plan: the problems, the skipped tests, and why
+  /// The `--require-shards` check of the runs read: the problems, the skipped tests, and why
   /// orphans must not be looked for when a shard's tests failed.
-  func proof(of plan: MergePlan) -> PlanCheck {
-    let archives = plan.inventories.compactMap { inventory -> ShardCheck.Archive? in
+  func proof(of inventories: [SourceInventory]) -> PlanCheck {
+    let archives = inventories.compactMap { inventory -> ShardCheck.Archive? in
       guard let durations = inventory.manifest?.testDurations else { return nil }
       return .init(name: inventory.source.description, tests: durations.map(\.test))
     }

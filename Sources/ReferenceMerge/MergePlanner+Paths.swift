@@ -1,0 +1,235 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+
+/// The decision for each path, from its candidates and the destination's file: the part of the
+/// plan that is about pixels.
+extension MergePlanner {
+  /// Every path's item, and apart the paths refused by what the runs recorded about them.
+  struct PathDecisions {
+    /// The items, sorted by path.
+    var items: [MergePlan.Item]
+    /// See `MergePlan.unarchivedChanged`.
+    var unarchivedChanged: [String]
+    /// See `MergePlan.changedSinceComparison`.
+    var changedSinceComparison: [MergePlan.ReferenceChange]
+  }
+
+  /// Every path's item, and apart the paths whose chosen image was recorded unchanged but
+  /// whose destination no longer holds its pixels (see `MergePlan.unarchivedChanged`), and
+  /// those whose render was kept by a failed comparison with a reference the destination no
+  /// longer holds (`MergePlan.changedSinceComparison`).
+  func decidePaths(_ inventories: [SourceInventory], destination: Destination)
+    -> PathDecisions
+  {
+    // Every image of every source, by position, sorted by path: each path's candidates are
+    // then one run of neighbours. A table of candidate lists per path cost a merge of many
+    // archives an array and a table slot for every image.
+    let total = inventories.reduce(0) { $0 + $1.images.count }
+    var positions: [(source: Int32, image: Int32)] = []
+    positions.reserveCapacity(total)
+    for (source, inventory) in inventories.enumerated() {
+      for image in inventory.images.indices { positions.append((Int32(source), Int32(image))) }
+    }
+    let image = { (position: (source: Int32, image: Int32)) in
+      inventories[Int(position.source)].images[Int(position.image)]
+    }
+    // Stable, and each inventory is already sorted: a single source costs one pass.
+    positions.sort { image($0).path < image($1).path }
+    let isFirstOfPath = { (index: Int) in
+      index == 0 || image(positions[index]).path != image(positions[index - 1]).path
+    }
+    // Sized once: an array grown by doubling would hold up to twice the plan.
+    var items: [MergePlan.Item] = []
+    items.reserveCapacity(positions.indices.lazy.filter(isFirstOfPath).count)
+    var unarchivedChanged: [String] = []
+    var changedSinceComparison: [MergePlan.ReferenceChange] = []
+    var start = 0
+    while start < positions.count {
+      var end = start + 1
+      while end < positions.count && !isFirstOfPath(end) { end += 1 }
+      let candidates = positions[start..<end].map {
+        MergePlan.Candidate(sourceIndex: Int($0.source), image: image($0))
+      }
+      let item = decide(candidates, inventories: inventories, destination: destination)
+      if let chosen = item.chosen, !chosen.image.isArchived, item.outcome != .unchanged {
+        unarchivedChanged.append(item.path)
+      } else if let change = referenceChange(item, destination: destination) {
+        changedSinceComparison.append(change)
+      } else {
+        items.append(item)
+      }
+      start = end
+    }
+    return PathDecisions(
+      items: items, unarchivedChanged: unarchivedChanged,
+      changedSinceComparison: changedSinceComparison)
+  }
+
+  /// For a render kept by a failed comparison that would be written: the change, when the
+  /// destination no longer holds the reference it was compared with (or now holds a file where
+  /// there was none). Landing it would replace pixels nobody compared it with.
+  private func referenceChange(_ item: MergePlan.Item, destination: Destination)
+    -> MergePlan.ReferenceChange?
+  {
+    guard item.outcome == .added || item.outcome == .updated,
+      let failure = item.chosen?.image.failedComparison
+    else { return nil }
+    let now: SHA256Digest?
+    switch destination.pixelIdentity(item.path) {
+    case .image(_, _, let pixelSHA256): now = SHA256Digest(hex: pixelSHA256)
+    case nil: now = nil
+    case .gitLFSPointer, .undecodable: return nil  // refused or reported by their own rules
+    }
+    guard now != failure.referencePixels else { return nil }
+    return .init(path: item.path, compared: failure.referencePixels, now: now)
+  }
+
+  /// The decision for one path, from every source's image for it.
+  private func decide(
+    _ all: [MergePlan.Candidate], inventories: [SourceInventory], destination: Destination
+  ) -> MergePlan.Item {
+    let path = all[0].image.path
+    // Newest first; among equals, the later source on the command line wins.
+    let ordered = all.sorted {
+      let (a, b) = (
+        inventories[$0.sourceIndex].generatedAt, inventories[$1.sourceIndex].generatedAt
+      )
+      return a != b ? a > b : $0.sourceIndex > $1.sourceIndex
+    }
+    var rivals: [MergePlan.Candidate] = []
+    for candidate in ordered
+    where !rivals.contains(where: { $0.image.pixelSHA256 == candidate.image.pixelSHA256 }) {
+      rivals.append(candidate)
+    }
+    // Replicas disagree: whatever the conflict policy, no render of a nondeterministic test is
+    // a reference.
+    if rivals.count > 1 && areReplicas(rivals, inventories: inventories) {
+      return MergePlan.Item(
+        path: path, outcome: .unstable, chosen: nil, rivals: rivals, conflictingPixels: nil,
+        resolvedByNewest: false)
+    }
+    if rivals.count > 1 && options.onConflict == .fail {
+      return MergePlan.Item(
+        path: path, outcome: .conflict, chosen: nil, rivals: rivals,
+        conflictingPixels: nil, resolvedByNewest: false)
+    }
+    let chosen = archivedIfAny(like: ordered[0], among: ordered)
+    let (outcome, before) = outcome(of: chosen.image, destination: destination)
+    return MergePlan.Item(
+      path: path, outcome: outcome, chosen: chosen, rivals: rivals.count > 1 ? rivals : [],
+      conflictingPixels: nil, resolvedByNewest: rivals.count > 1, before: before)
+  }
+
+  /// `chosen`, or a candidate with the same pixels that holds them in its source: a run that
+  /// recorded the image unchanged and one that archived it agree, and only the archived one
+  /// can be written if the destination has changed since.
+  private func archivedIfAny(like chosen: MergePlan.Candidate, among all: [MergePlan.Candidate])
+    -> MergePlan.Candidate
+  {
+    guard !chosen.image.isArchived else { return chosen }
+    return all.first {
+      $0.image.isArchived && $0.image.pixelSHA256 == chosen.image.pixelSHA256
+    } ?? chosen
+  }
+
+  /// Whether disagreeing renders are replicas: one test's renders from runs that repeat the
+  /// tests on purpose (`reference-shards --replicas`, the plugin's `--repeat`). Other sources
+  /// that disagree stay a conflict, which `--on-conflict newest` may resolve.
+  private func areReplicas(_ rivals: [MergePlan.Candidate], inventories: [SourceInventory])
+    -> Bool
+  {
+    guard let test = rivals[0].image.test else { return false }
+    return rivals.allSatisfy {
+      $0.image.test == test && (inventories[$0.sourceIndex].manifest?.replicas ?? 1) > 1
+    }
+  }
+
+  /// Added, updated or unchanged, by content: equal bytes, else equal decoded pixels; with the
+  /// destination's pixel digest it was decided on (`MergePlan.Item.before`). A Git LFS pointer
+  /// at the path is unchanged when it points at exactly the image's bytes, and otherwise updated
+  /// (`gitLFSPointers` lists it, and the plan refuses to write it).
+  private func outcome(of image: SourceInventory.Image, destination: Destination)
+    -> (MergePlan.Outcome, before: SHA256Digest?)
+  {
+    guard let digest = destination.pngDigest(image.path) else { return (.added, nil) }
+    if digest == image.pngSHA256 { return (.unchanged, image.pixelSHA256) }
+    switch destination.pixelIdentity(image.path) {
+    case .image(let width, let height, let pixelSHA256):
+      let before = SHA256Digest(hex: pixelSHA256)
+      let samePixels = width == image.width && height == image.height && before == image.pixelSHA256
+      return (samePixels ? .unchanged : .updated, before)
+    case .gitLFSPointer(let pointer):
+      let same = pointer.objectID == "sha256:\(image.pngSHA256.hex)"
+      return same ? (.unchanged, image.pixelSHA256) : (.updated, nil)
+    case .undecodable, nil:
+      return (.updated, nil)
+    }
+  }
+
+  /// Fills in how many pixels the first two rivals of each conflict differ by. Conflicts are
+  /// rare, so decoding their images costs little.
+  func countConflictingPixels(
+    _ items: [MergePlan.Item], inventories: [SourceInventory]
+  ) -> [MergePlan.Item] {
+    let requests = items.filter { $0.rivals.count > 1 }.flatMap { item in
+      item.rivals.prefix(2).map {
+        SourceFetcher.Request(sourceIndex: $0.sourceIndex, path: item.path)
+      }
+    }
+    guard !requests.isEmpty else { return items }
+    let images = SourceFetcher(limits: options.limits).images(requests, inventories: inventories)
+    return items.map { item in
+      guard item.rivals.count > 1 else { return item }
+      var item = item
+      let pair = item.rivals.prefix(2).map {
+        images[SourceFetcher.Request(sourceIndex: $0.sourceIndex, path: item.path)]
+      }
+      if let first = pair[0], let second = pair[1], first.width == second.width,
+        first.height == second.height
+      {
+        let result = ImageComparison.exact.compare(first, to: second)
+        item.conflictingPixels = result.differences?.differingPixelCount ?? 0
+      }
+      return item
+    }
+  }
+
+  // MARK: Orphans
+
+  /// PNGs in the reference folders the runs used that no run produced or verified.
+  /// - Parameter produced: The plan's items for the images of the runs, sorted by path: searched
+  ///   instead of a set of every path, which a merge of many archives would pay for twice.
+  func orphans(
+    _ inventories: [SourceInventory], produced: [MergePlan.Item], destination: Destination
+  ) -> [MergePlan.Item] {
+    var verified = Set<String>()
+    for inventory in inventories {
+      verified.formUnion(inventory.manifest?.verifiedReferences ?? [])
+    }
+    var folders = Set<String>()
+    for item in produced { folders.insert(Destination.split(item.path).folder) }
+    for path in verified { folders.insert(Destination.split(path).folder) }
+    let isProduced = { (path: String) -> Bool in
+      var low = 0
+      var high = produced.count
+      while low < high {
+        let middle = (low + high) / 2
+        if produced[middle].path < path { low = middle + 1 } else { high = middle }
+      }
+      return low < produced.count && produced[low].path == path
+    }
+    var orphans: [MergePlan.Item] = []
+    for folder in folders.sorted() {
+      for name in destination.pngFiles(in: folder) {
+        let path = folder.isEmpty ? name : "\(folder)/\(name)"
+        guard !verified.contains(path) && !isProduced(path) else { continue }
+        orphans.append(
+          .init(
+            path: path, outcome: .orphan, chosen: nil, rivals: [], conflictingPixels: nil,
+            resolvedByNewest: false))
+      }
+    }
+    return orphans
+  }
+}
