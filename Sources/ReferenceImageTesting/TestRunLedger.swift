@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import ReferenceArchive
+
+/// What one test process ran and verified: the tests that started, their durations and skips,
+/// the coverage of the run, the reference paths compared against, and every assertion's use of a
+/// reference with each path's owner. The manifest's record of the run, apart from its images.
+///
+/// Thread-safe: Swift Testing runs tests concurrently.
+final class TestRunLedger: @unchecked Sendable {
+  /// The run's record for the manifest, taken at one moment.
+  struct Snapshot {
+    /// The tests that started, in order, each once.
+    var tests: [String]
+    /// The reference paths compared against, sorted.
+    var verified: [String]
+    /// Every assertion's use of a reference, in order.
+    var uses: [ArchiveManifest.ReferenceUse]
+    /// The XCTest tests that finished, with their durations.
+    var durations: [ArchiveManifest.TestDuration]
+    /// The XCTest tests that were skipped.
+    var skipped: [String]
+    /// Whether XCTest ran its whole bundle or selected tests; nil when no root suite started.
+    var coverage: ArchiveManifest.Coverage.Scope?
+  }
+
+  private struct State {
+    var tests: [String] = []
+    var knownTests: Set<String> = []
+    var currentXCTest: String?
+    /// The running XCTest test's `swift test list` name, for the `--filter` a message prints.
+    var currentXCTestListing: String?
+    /// When the running XCTest test started (monotonic nanoseconds), by its listing name.
+    var xcTestStarts: [String: UInt64] = [:]
+    var durations: [ArchiveManifest.TestDuration] = []
+    var skipped: [String] = []
+    /// Set when XCTest starts its root suite: "All tests", or "Selected tests" under a filter.
+    var coverage: ArchiveManifest.Coverage.Scope?
+    var verified: Set<String> = []
+    /// Every assertion's use of a reference, in order, and each path's first use: a second test
+    /// using the same path is refused by name.
+    var uses: [ArchiveManifest.ReferenceUse] = []
+    var owners: [String: ArchiveManifest.ReferenceUse] = [:]
+    /// The package root of the first assertion: where a run record goes.
+    var packageRoot: URL?
+  }
+
+  private let lock = NSLock()
+  private var state = State()
+
+  /// Notes that a test started, for the manifest's list of tests.
+  func testStarted(_ name: String, isXCTest: Bool) {
+    locked {
+      if isXCTest { $0.currentXCTest = name }
+      if $0.knownTests.insert(name).inserted { $0.tests.append(name) }
+    }
+  }
+
+  /// Notes that an XCTest test started, timing it by its `swift test list` name.
+  func xcTestStarted(listingName: String) {
+    let now = DispatchTime.now().uptimeNanoseconds
+    locked {
+      $0.xcTestStarts[listingName] = now
+      $0.currentXCTestListing = listingName
+    }
+  }
+
+  /// Notes that an XCTest test finished: its duration goes into the manifest.
+  func xcTestFinished(listingName: String) {
+    let now = DispatchTime.now().uptimeNanoseconds
+    locked { state in
+      guard let start = state.xcTestStarts.removeValue(forKey: listingName) else { return }
+      let seconds = Double(now &- start) / 1e9
+      state.durations.append(.init(test: listingName, seconds: seconds))
+    }
+  }
+
+  /// Notes that an XCTest test was skipped: it ran, but verified nothing.
+  func xcTestSkipped(listingName: String) {
+    locked { $0.skipped.append(listingName) }
+  }
+
+  /// Notes XCTest's root suite: whether this process runs its whole bundle or selected tests.
+  func xcTestRootSuiteStarted(runsWholeBundle: Bool) {
+    locked { state in
+      guard state.coverage == nil else { return }
+      state.coverage = runsWholeBundle ? .wholeBundle : .selectedTests
+    }
+  }
+
+  /// The XCTest test running now, if any.
+  var currentXCTestName: String? { locked { $0.currentXCTest } }
+
+  /// The XCTest test running now, by its `swift test list` name, if any.
+  var currentXCTestListingName: String? { locked { $0.currentXCTestListing } }
+
+  /// The package root of the first claimed reference, if any.
+  var packageRoot: URL? { locked { $0.packageRoot } }
+
+  /// Notes that a reference path was compared against.
+  func noteVerified(_ path: String) {
+    _ = locked { $0.verified.insert(path) }
+  }
+
+  /// Claims a reference path for one test's assertion; see `ImageCoordinator.claim`.
+  /// - Throws: `ReferenceImageError.sharedReference` when another test used the path before.
+  func claim(_ use: ArchiveManifest.ReferenceUse, packageRoot: URL) throws(ReferenceImageError) {
+    lock.lock()
+    defer { lock.unlock() }
+    state.verified.insert(use.path)
+    if state.packageRoot == nil { state.packageRoot = packageRoot }
+    guard let owner = state.owners[use.path] else {
+      state.owners[use.path] = use
+      return
+    }
+    guard owner.test == use.test else {
+      throw .sharedReference(path: use.path, first: owner.place, second: use.place)
+    }
+  }
+
+  /// Records what came of an assertion.
+  func recordUse(_ use: ArchiveManifest.ReferenceUse) {
+    locked { $0.uses.append(use) }
+  }
+
+  /// The record so far.
+  func snapshot() -> Snapshot {
+    locked {
+      Snapshot(
+        tests: $0.tests, verified: $0.verified.sorted(), uses: $0.uses, durations: $0.durations,
+        skipped: $0.skipped, coverage: $0.coverage)
+    }
+  }
+
+  private func locked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&state)
+  }
+}
