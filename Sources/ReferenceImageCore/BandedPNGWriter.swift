@@ -134,7 +134,7 @@ struct BandedPNGWriter {
   private func png(
     _ image: RGBAImage, zlibStream: [UInt8], directory: PNGBandDirectory?
   ) -> [UInt8] {
-    var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    var file = PNGFileHeader.signature
     file.reserveCapacity(zlibStream.count + 64)
     // Width, height, bit depth 8, colour type 6 (RGBA), deflate, adaptive filtering, no
     // interlacing.

@@ -19,7 +19,7 @@ package struct PNGChunks {
   /// - Returns: `nil` unless the file has the PNG signature, starts with IHDR and every chunk
   ///   up to IEND lies inside the data; bytes after IEND are ignored, as decoders do.
   package init?(_ bytes: UnsafeRawBufferPointer) {
-    guard bytes.count >= 8, bytes.starts(with: PNGDecoder.signature) else { return nil }
+    guard bytes.count >= 8, bytes.starts(with: PNGFileHeader.signature) else { return nil }
     var chunks: [Chunk] = []
     var offset = 8
     while true {
@@ -40,12 +40,9 @@ package struct PNGChunks {
     self.chunks = chunks
   }
 
-  /// Width and height from IHDR.
+  /// Width and height from IHDR, which `init` found first, right after the signature.
   package func size(in bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int) {
-    let start = chunks[0].data.lowerBound
-    return (
-      Int(Self.bigEndianWord(bytes, at: start)), Int(Self.bigEndianWord(bytes, at: start + 4))
-    )
+    PNGFileHeader.declaredSize(bytes)
   }
 
   /// The complete bytes of a chunk: length, type, data and CRC.

@@ -176,7 +176,7 @@ public struct PNGDecoder: Sendable {
     _ bytes: UnsafeRawBufferPointer,
     _ body: (SpngContext, UnsafeRawBufferPointer) throws(PNGError) -> Result
   ) throws(PNGError) -> Result {
-    guard bytes.count >= 8, bytes.starts(with: Self.signature) else {
+    guard bytes.count >= 8, bytes.starts(with: PNGFileHeader.signature) else {
       if let pointer = GitLFSPointer(bytes) { throw .gitLFSPointer(pointer) }
       throw .notPNG(byteCount: bytes.count)
     }
@@ -194,7 +194,8 @@ public struct PNGDecoder: Sendable {
     var header = spng_ihdr()
     let status = spng_get_ihdr(context.pointer, &header)
     if status == Int32(SPNG_EUSER_WIDTH.rawValue) || status == Int32(SPNG_EUSER_HEIGHT.rawValue) {
-      let size = Self.headerSize(bytes)
+      // libspng read the signature and IHDR to get this far.
+      let size = PNGFileHeader.size(of: bytes) ?? (0, 0)
       throw .tooLarge(width: size.width, height: size.height, limits: limits)
     }
     try context.check(status, "reading the header")
@@ -203,16 +204,4 @@ public struct PNGDecoder: Sendable {
     try context.check(spng_decode_chunks(context.pointer), "reading the chunks before the pixels")
     return try body(context, bytes)
   }
-
-  /// Reads the IHDR dimensions straight from the bytes, for error messages about limits.
-  private static func headerSize(_ bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int) {
-    guard bytes.count >= 24 else { return (0, 0) }
-    func bigEndian(_ offset: Int) -> Int {
-      (16..<20).reduce(0) { value, index in value << 8 | Int(bytes[offset + index - 16]) }
-    }
-    return (bigEndian(16), bigEndian(20))
-  }
-
-  /// The eight bytes every PNG file starts with.
-  static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 }

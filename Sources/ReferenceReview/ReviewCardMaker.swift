@@ -185,13 +185,6 @@ struct ReviewCardMaker: Sendable {
 enum PNGHeader {
   /// The IHDR width and height; nil when the bytes do not start like a PNG.
   static func size(of bytes: [UInt8]) -> ImageSize? {
-    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    guard bytes.count >= 24, Array(bytes[0..<8]) == signature,
-      bytes[12..<16].elementsEqual("IHDR".utf8)
-    else { return nil }
-    let number = { (start: Int) in
-      bytes[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }
-    }
-    return ImageSize(width: number(16), height: number(20))
+    PNGFileHeader.size(of: bytes).map { ImageSize(width: $0.width, height: $0.height) }
   }
 }
