@@ -11,138 +11,197 @@ struct InventoryScanner {
   /// Where entries that differ from the destination are kept for applying; nil for dry runs.
   var staging: MergeStaging?
 
-  func scan(_ source: MergeSource) throws(ArchiveError) -> SourceInventory {
+  /// One source's reading in progress: what its entries and manifest have taught so far.
+  private final class Reading {
+    let source: MergeSource
+    /// Whether a manifest may come after some images (see `expectsManifest`).
+    let manifestExpected: Bool
     var manifest: ArchiveManifest?
     var records: [String: ArchiveManifest.Image] = [:]
     var images: [String: SourceInventory.Image] = [:]
-    // Images met before the manifest (hand-made or re-zipped archives; folders whose paths sort
-    // before it) are only hashed and header-checked: the manifest, once it arrives, vouches for
-    // their pixels as it does for the others. Only those it does not list are decoded, in a
-    // second pass, so entry order never turns a merge into a decode of every image.
+    /// Images met before the manifest (hand-made or re-zipped archives; folders whose paths
+    /// sort before it) are only hashed and header-checked: the manifest, once it arrives,
+    /// vouches for their pixels as it does for the others. Only those it does not list are
+    /// decoded, in a second pass, so entry order never turns a merge into a decode of every
+    /// image.
     var early: [String: (pngSHA256: SHA256Digest, width: Int, height: Int)] = [:]
-    // An entry whose manifest record matches the destination file byte for byte cannot change
-    // anything, so its contents are skipped: an up-to-date tree costs little more than hashing
-    // its own files.
+    /// The entry whose manifest record matches the destination file byte for byte: it cannot
+    /// change anything, so its contents are skipped, and an up-to-date tree costs little more
+    /// than hashing its own files.
     var skipped: String?
-    let manifestExpected = expectsManifest(source)
     var batch = DecodeBatch()
+
+    init(_ source: MergeSource, manifestExpected: Bool) {
+      self.source = source
+      self.manifestExpected = manifestExpected
+    }
+
+    /// Whether an entry of this path was met already.
+    func holds(_ path: String) -> Bool {
+      images[path] != nil || early[path] != nil || batch.contains(path)
+    }
+  }
+
+  /// Reads a source once (twice for images met before a manifest that does not list them),
+  /// checking every entry, and returns what it holds.
+  func scan(_ source: MergeSource) throws(ArchiveError) -> SourceInventory {
+    let reading = Reading(source, manifestExpected: expectsManifest(source))
     // A refused source must not leave a batch staging files behind it.
-    defer { batch.waitForInFlight() }
-    let wantsData = { (path: String) -> Bool in
-      guard let record = records[path], let destination else { return true }
-      guard let recorded = SHA256Digest(hex: record.pngSHA256) else { return true }
-      let wanted = destination.pngDigest(path) != recorded
-      skipped = wanted ? nil : path
-      return wanted
+    defer { reading.batch.waitForInFlight() }
+    try SourceReader(limits: limits).forEachEntry(
+      of: source, wantsData: { wantsData($0, reading) }
+    ) { (entry) throws(ArchiveError) in
+      try take(entry, into: reading)
     }
-    try SourceReader(limits: limits).forEachEntry(of: source, wantsData: wantsData) {
-      (entry) throws(ArchiveError) in
-      if entry.path == ArchiveManifest.entryName {
-        guard manifest == nil else { throw refuse(source, entry.path, "a second manifest") }
-        var decoded = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
-        shareTestNames(&decoded)
-        // Record paths name files to land and folders to search for orphans: the same rules
-        // as entry paths hold for them.
-        for path in decoded.images.map(\.path) + decoded.verifiedReferences {
-          if let reason = EntryPath.validate(path) {
-            throw refuse(source, path, "a manifest record: \(reason)")
-          }
-        }
-        manifest = decoded
-        records = Dictionary(decoded.images.map { ($0.path, $0) }) { first, _ in first }
-        return
-      }
-      guard images[entry.path] == nil && early[entry.path] == nil && !batch.contains(entry.path)
-      else {
-        throw refuse(source, entry.path, "the path appears twice")
-      }
-      try check(entry, source: source)
-      if skipped == entry.path, let record = records[entry.path] {
-        images[entry.path] = .init(
-          path: entry.path, pngSHA256: recordedDigest(record.pngSHA256),
-          pixelSHA256: recordedDigest(record.pixelSHA256),
-          width: record.width, height: record.height, test: record.test)
-        return
-      }
-      if manifest == nil && !manifestExpected {
-        // Hashed, staged and decoded on every core, a batch at a time, while the next batch
-        // is read: this thread only reads.
-        batch.add(entry.path, entry.bytes)
-        if batch.isFull {
-          try batch.submit(into: &images, refusing: refuse(source), staging: stager(source))
-        }
-        return
-      }
-      let pngSHA256 = SHA256Digest(of: entry.bytes)
-      stageIfChanged(entry.bytes, pngSHA256: pngSHA256, source: source, path: entry.path)
-      if manifest == nil {
-        let size = try headerSize(entry, source: source)
-        early[entry.path] = (pngSHA256, size.width, size.height)
-      } else if records[entry.path] == nil {
-        batch.add(entry.path, entry.bytes, pngSHA256: pngSHA256)
-        if batch.isFull {
-          try batch.submit(into: &images, refusing: refuse(source), staging: stager(source))
-        }
-      } else {
-        images[entry.path] = try image(
-          entry, pngSHA256: pngSHA256, source: source, record: records[entry.path])
+    try reading.batch.finish(
+      into: &reading.images, refusing: refuse(source), staging: stager(source))
+    try settleEarlyEntries(reading)
+    try addUnchanged(reading.manifest?.unchangedImages ?? [], to: &reading.images, source: source)
+    try attachRecords(reading)
+    return inventory(reading)
+  }
+
+  /// Whether an entry's bytes are needed: not when its manifest record matches the destination
+  /// file byte for byte.
+  private func wantsData(_ path: String, _ reading: Reading) -> Bool {
+    guard let record = reading.records[path], let destination else { return true }
+    guard let recorded = SHA256Digest(hex: record.pngSHA256) else { return true }
+    let wanted = destination.pngDigest(path) != recorded
+    reading.skipped = wanted ? nil : path
+    return wanted
+  }
+
+  /// Takes one entry: the manifest, or an image to vouch for, batch for decoding, or keep for
+  /// the manifest to come.
+  private func take(_ entry: ArchiveEntry, into reading: Reading) throws(ArchiveError) {
+    let source = reading.source
+    if entry.path == ArchiveManifest.entryName { return try takeManifest(entry, into: reading) }
+    guard !reading.holds(entry.path) else {
+      throw refuse(source, entry.path, "the path appears twice")
+    }
+    try check(entry, source: source)
+    if reading.skipped == entry.path, let record = reading.records[entry.path] {
+      reading.images[entry.path] = .init(
+        path: entry.path, pngSHA256: recordedDigest(record.pngSHA256),
+        pixelSHA256: recordedDigest(record.pixelSHA256),
+        width: record.width, height: record.height, test: record.test)
+      return
+    }
+    if reading.manifest == nil && !reading.manifestExpected {
+      // Hashed, staged and decoded on every core, a batch at a time, while the next batch is
+      // read: this thread only reads.
+      return try addToBatch(entry, pngSHA256: nil, reading)
+    }
+    let pngSHA256 = SHA256Digest(of: entry.bytes)
+    stageIfChanged(entry.bytes, pngSHA256: pngSHA256, source: source, path: entry.path)
+    if reading.manifest == nil {
+      let size = try headerSize(entry, source: source)
+      reading.early[entry.path] = (pngSHA256, size.width, size.height)
+    } else if let record = reading.records[entry.path] {
+      reading.images[entry.path] = try image(
+        entry, pngSHA256: pngSHA256, source: source, record: record)
+    } else {
+      try addToBatch(entry, pngSHA256: pngSHA256, reading)
+    }
+  }
+
+  /// Adds an entry to the decode batch, submitting the batch when it is full.
+  private func addToBatch(_ entry: ArchiveEntry, pngSHA256: SHA256Digest?, _ reading: Reading)
+    throws(ArchiveError)
+  {
+    reading.batch.add(entry.path, entry.bytes, pngSHA256: pngSHA256)
+    guard reading.batch.isFull else { return }
+    try reading.batch.submit(
+      into: &reading.images, refusing: refuse(reading.source), staging: stager(reading.source))
+  }
+
+  /// Reads the manifest, refusing a second one and records whose paths break the entry rules.
+  private func takeManifest(_ entry: ArchiveEntry, into reading: Reading) throws(ArchiveError) {
+    let source = reading.source
+    guard reading.manifest == nil else { throw refuse(source, entry.path, "a second manifest") }
+    var decoded = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+    shareTestNames(&decoded)
+    // Record paths name files to land and folders to search for orphans: the same rules as
+    // entry paths hold for them.
+    for path in decoded.images.map(\.path) + decoded.verifiedReferences {
+      if let reason = EntryPath.validate(path) {
+        throw refuse(source, path, "a manifest record: \(reason)")
       }
     }
-    try batch.finish(into: &images, refusing: refuse(source), staging: stager(source))
+    reading.manifest = decoded
+    reading.records = Dictionary(decoded.images.map { ($0.path, $0) }) { first, _ in first }
+  }
+
+  /// The images met before the manifest: vouched for by their records, or, for those the
+  /// manifest does not list, read again and decoded.
+  private func settleEarlyEntries(_ reading: Reading) throws(ArchiveError) {
+    let source = reading.source
     var undecoded: [String: SHA256Digest] = [:]
-    for (path, seen) in early.sorted(by: { $0.key < $1.key }) {
-      if let record = records[path] {
-        images[path] = try vouched(
+    for (path, seen) in reading.early.sorted(by: { $0.key < $1.key }) {
+      if let record = reading.records[path] {
+        reading.images[path] = try vouched(
           path, pngSHA256: seen.pngSHA256, size: (seen.width, seen.height), source: source,
           record: record)
       } else {
         undecoded[path] = seen.pngSHA256
       }
     }
-    if !undecoded.isEmpty {
-      try SourceReader(limits: limits).forEachEntry(of: source) { (entry) throws(ArchiveError) in
-        guard let pngSHA256 = undecoded.removeValue(forKey: entry.path) else { return }
-        guard SHA256Digest(of: entry.bytes) == pngSHA256 else {
-          throw refuse(source, entry.path, "it changed while it was read; rerun the merge")
-        }
-        // Staged, if it differs, in the first pass already.
-        images[entry.path] = try image(entry, pngSHA256: pngSHA256, source: source, record: nil)
+    guard !undecoded.isEmpty else { return }
+    try SourceReader(limits: limits).forEachEntry(of: source) { (entry) throws(ArchiveError) in
+      guard let pngSHA256 = undecoded.removeValue(forKey: entry.path) else { return }
+      guard SHA256Digest(of: entry.bytes) == pngSHA256 else {
+        throw refuse(source, entry.path, "it changed while it was read; rerun the merge")
       }
-      if let path = undecoded.keys.min() {
-        throw refuse(source, path, "it disappeared while it was read; rerun the merge")
-      }
+      // Staged, if it differs, in the first pass already.
+      reading.images[entry.path] = try image(
+        entry, pngSHA256: pngSHA256, source: source, record: nil)
     }
-    try addUnchanged(manifest?.unchangedImages ?? [], to: &images, source: source)
-    let recorded = manifest?.images ?? []
-    for record in recorded {
-      if let image = images[record.path], image.pixelSHA256 != recordedDigest(record.pixelSHA256) {
+    if let path = undecoded.keys.min() {
+      throw refuse(source, path, "it disappeared while it was read; rerun the merge")
+    }
+  }
+
+  /// Checks each image against its manifest record and attaches the record's failed
+  /// comparison.
+  private func attachRecords(_ reading: Reading) throws(ArchiveError) {
+    let source = reading.source
+    for record in reading.manifest?.images ?? [] {
+      if let image = reading.images[record.path],
+        image.pixelSHA256 != recordedDigest(record.pixelSHA256)
+      {
         throw refuse(source, record.path, "its pixels do not match its manifest record")
       }
-      if let failure = record.failedComparison {
-        if let digest = failure.referencePixelSHA256, SHA256Digest(hex: digest) == nil {
-          throw refuse(source, record.path, "its compared reference digest is not SHA-256 hex")
-        }
-        images[record.path]?.failedComparison = .init(
-          failure, test: record.test, comparison: record.comparison)
+      guard let failure = record.failedComparison else { continue }
+      if let digest = failure.referencePixelSHA256, SHA256Digest(hex: digest) == nil {
+        throw refuse(source, record.path, "its compared reference digest is not SHA-256 hex")
       }
+      reading.images[record.path]?.failedComparison = .init(
+        failure, test: record.test, comparison: record.comparison)
     }
+  }
+
+  /// The inventory, with the manifest trimmed to what the plan needs beside the images.
+  private func inventory(_ reading: Reading) -> SourceInventory {
+    let images = reading.images
+    var manifest = reading.manifest
+    let recorded = manifest?.images ?? []
     // The per-image records now live in `images`; keeping a second copy of each would double
     // the memory a merge of many archives needs.
     manifest?.images = []
     manifest?.unchangedImages = nil
     // A use whose image this source holds says no more than the image's test does: only the
     // others (references a test compared and passed) are kept, so a fleet's merge does not hold
-    // every path twice. `RunLedger` reads the places
-    // of the few shared paths' uses again.
+    // every path twice. `RunLedger` reads the places of the few shared paths' uses again.
     let unrendered = manifest?.referenceUses?.filter { images[$0.path]?.test != $0.test }
     manifest?.referenceUses = unrendered
     // Likewise a verified path this source holds an image of: the image's item stands for it.
-    let verifiedOnly = manifest?.verifiedReferences.filter { images[$0] == nil }
-    if let verifiedOnly { manifest?.verifiedReferences = verifiedOnly }
+    if let verifiedOnly = manifest?.verifiedReferences.filter({ images[$0] == nil }) {
+      manifest?.verifiedReferences = verifiedOnly
+    }
     return SourceInventory(
-      source: source, manifest: manifest, images: images.values.sorted { $0.path < $1.path },
-      imageCount: images.count,
-      generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(source),
+      source: reading.source, manifest: manifest,
+      images: images.values.sorted { $0.path < $1.path }, imageCount: images.count,
+      generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(reading.source),
       missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
   }
 
