@@ -1,0 +1,119 @@
+import Foundation
+import ReferenceArchive
+
+/// The summary as `--json` prints it: one object whose fields are a contract.
+extension MergeSummary {
+  /// Indented JSON with sorted keys; nil values are left out.
+  public func json() -> String {
+    let output = BufferedOutput()
+    writeJSON(to: output)
+    try? output.finish()
+    return String(decoding: output.collected, as: UTF8.self)
+  }
+
+  /// Writes `json()` and a new line to an open file descriptor (1 for standard output) as it
+  /// is made, change by change, never holding the whole text.
+  /// - Parameter descriptor: The descriptor; it stays open.
+  /// - Returns: Whether every write succeeded.
+  @discardableResult
+  public func writeJSON(toDescriptor descriptor: Int32) -> Bool {
+    let output = BufferedOutput(descriptor: descriptor, name: "standard output")
+    writeJSON(to: output)
+    output.write("\n")
+    return (try? output.finish()) != nil
+  }
+
+  func writeJSON(to output: BufferedOutput) {
+    var json = JSONStream(output)
+    json.beginObject()
+    json.member("added", added)
+    json.key("applied")
+    json.bool(applied)
+    json.key("changes")
+    write(changes, to: &json)
+    json.member("conflicts", conflicts)
+    json.member("destination", destination)
+    json.key("dryRun")
+    json.bool(dryRun)
+    json.member("errors", strings: errors)
+    json.member("notWritten", notWritten)
+    json.key("orphanSearchDone")
+    json.bool(orphanSearchDone)
+    if let orphanSearchRefusal { json.member("orphanSearchRefusal", orphanSearchRefusal) }
+    json.member("orphans", orphans)
+    if let pruneCommand { json.member("pruneCommand", pruneCommand) }
+    json.member("pruned", pruned)
+    json.member("refused", refused)
+    if let report { json.member("report", report) }
+    json.key("skipped")
+    write(skipped, to: &json)
+    json.member("skippedTests", strings: skippedTests)
+    json.key("superseded")
+    json.beginArray()
+    for item in superseded {
+      json.beginObject()
+      json.member("laterRunStart", item.laterRunStart)
+      json.key("laterRunRenderedAgain")
+      json.bool(item.laterRunRenderedAgain)
+      json.member("path", item.path)
+      json.member("source", item.source)
+      if let test = item.test { json.member("test", test) }
+      json.endObject()
+    }
+    json.endArray()
+    json.key("sources")
+    json.beginArray()
+    for source in sources {
+      json.beginObject()
+      json.key("complete")
+      json.bool(source.complete)
+      json.member("images", source.images)
+      if let reason = source.incompleteReason { json.member("incompleteReason", reason) }
+      json.member("name", source.name)
+      if let worker = source.worker { json.member("worker", worker) }
+      json.endObject()
+    }
+    json.endArray()
+    json.member("unchanged", unchanged)
+    json.member("unstable", unstable)
+    json.member("updated", updated)
+    json.member("warnings", strings: warnings)
+    json.endObject()
+  }
+
+  private func write(_ changes: [Change], to json: inout JSONStream) {
+    json.beginArray()
+    for change in changes {
+      json.beginObject()
+      if let pixels = change.differingPixels { json.member("differingPixels", pixels) }
+      if let failure = change.failedComparison { write(failure, to: &json) }
+      if change.notWritten == true {
+        json.key("notWritten")
+        json.bool(true)
+      }
+      json.member("outcome", change.outcome.rawValue)
+      json.member("path", change.path)
+      json.key("resolvedByNewest")
+      json.bool(change.resolvedByNewest)
+      json.member("sources", strings: change.sources)
+      json.member("workers", strings: change.workers)
+      json.endObject()
+    }
+    json.endArray()
+  }
+
+  private func write(_ failure: SourceInventory.FailedComparison, to json: inout JSONStream) {
+    let record = failure.record
+    json.key("failedComparison")
+    json.beginObject()
+    json.member("comparison", record.comparison)
+    if let pixels = record.differingPixels { json.member("differingPixels", pixels) }
+    json.member("file", record.file)
+    json.member("line", record.line)
+    if let digest = record.referencePixelSHA256 { json.member("referencePixelSHA256", digest) }
+    if let test = failure.test { json.member("test", test) }
+    json.member("totalPixels", record.totalPixels)
+    json.member("verdict", record.verdict)
+    json.endObject()
+  }
+}

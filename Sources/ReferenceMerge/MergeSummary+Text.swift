@@ -1,0 +1,156 @@
+import Foundation
+import ReferenceArchive
+
+/// The summary as `merge-refs` prints it for people.
+extension MergeSummary {
+  /// The report for a terminal: the sources, every change, warnings, errors, then one summary
+  /// line.
+  /// - Parameter verbose: List every source with its image count and worker, instead of one
+  ///   line counting them.
+  public func text(verbose: Bool = false) -> String {
+    var lines: [String] = []
+    forEachTextLine(verbose: verbose) { lines.append($0) }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The lines of `text(verbose:)`, one at a time, without building the whole text. Each part
+  /// is a section of its own, in the order printed, so a new kind of line has one place to go.
+  public func forEachTextLine(verbose: Bool = false, _ body: (String) -> Void) {
+    sourceLines(verbose: verbose, body)
+    problemLines(body)
+    changeLines(body)
+    skippedLines(body)
+    supersededLines(verbose: verbose, body)
+    for warning in warnings { body("warning: \(warning)") }
+    for error in errors { body("error: \(error)") }
+    if let report { body("review report: \(report)") }
+    if let pruneCommand, orphans > 0, pruned == 0 {
+      body("to delete the orphans: \(pruneCommand)")
+    }
+    body(summaryLine)
+  }
+
+  /// Every source on a line of its own when verbose; otherwise one line counting them (the
+  /// incomplete and refused ones are named by the warnings and errors).
+  private func sourceLines(verbose: Bool, _ body: (String) -> Void) {
+    if verbose {
+      body("sources (\(sources.count)):")
+      for source in sources {
+        var line = "  \(source.name): \(source.images) image\(source.images == 1 ? "" : "s")"
+        if let worker = source.worker { line += ", \(worker)" }
+        if let reason = source.incompleteReason { line += " — INCOMPLETE: \(reason)" }
+        body(line)
+      }
+      return
+    }
+    let images = count(sources.reduce(0) { $0 + $1.images }, "image", "images")
+    var line = "\(count(sources.count, "source", "sources")): \(images)"
+    if sources.count > 1 { line += " in \(sources.count { $0.images > 0 }) of them" }
+    let incomplete = sources.count { !$0.complete }
+    if incomplete > 0 { line += ", \(incomplete) incomplete or refused" }
+    if sources.count > 1 { line += " (--verbose lists each)" }
+    body(line)
+  }
+
+  private func problemLines(_ body: (String) -> Void) {
+    let conflictList = changes.lazy.filter { $0.outcome == .conflict }
+    if !conflictList.isEmpty {
+      body("conflicts (sources disagree; nothing was written):")
+      for change in conflictList {
+        body("  \(change.path): \(describe(change))")
+      }
+    }
+    let unstableList = changes.lazy.filter { $0.outcome == .unstable }
+    if !unstableList.isEmpty {
+      body("unstable (replicated runs of one test rendered different pixels; not written):")
+      for change in unstableList {
+        body("  \(change.path): \(describe(change))")
+      }
+    }
+  }
+
+  /// Added, updated and orphan paths; when applying failed, the paths it did not reach are
+  /// listed apart, so no heading claims a file that was not written.
+  private func changeLines(_ body: (String) -> Void) {
+    for outcome in [MergePlan.Outcome.added, .updated, .orphan] {
+      let list = changes.lazy.filter { $0.outcome == outcome && $0.notWritten != true }
+      guard !list.isEmpty else { continue }
+      body(outcome == .orphan ? "orphans (no test produced or verified them):" : "\(outcome):")
+      for change in list {
+        var line = "  \(change.path)"
+        if change.resolvedByNewest { line += " (conflict resolved by newest: \(describe(change)))" }
+        if let failure = change.failedComparison?.record {
+          line += " (failed at \(failure.file):\(failure.line): \(failure.verdict))"
+        }
+        body(line)
+      }
+    }
+    let unreached = changes.lazy.filter { $0.notWritten == true }
+    if !unreached.isEmpty {
+      body("not written (a write failed first; these files are as they were):")
+      for change in unreached { body("  \(change.path) (\(change.outcome))") }
+    }
+  }
+
+  /// The superseded renders: a later run of the same tests passed or rendered them again.
+  private func supersededLines(verbose: Bool, _ body: (String) -> Void) {
+    guard !superseded.isEmpty else { return }
+    body("superseded (a later run used these paths again; the earlier renders do not land):")
+    let shown = verbose ? superseded[...] : superseded.prefix(10)
+    for item in shown {
+      let why = item.laterRunRenderedAgain ? "rendered again" : "compared again and passed"
+      body(
+        "  \(item.path)\(item.test.map { " (\($0))" } ?? ""): \(why) by the run of "
+          + item.laterRunStart)
+    }
+    if shown.count < superseded.count {
+      body("  … and \(superseded.count - shown.count) more (--verbose lists them)")
+    }
+  }
+
+  private func skippedLines(_ body: (String) -> Void) {
+    if !skipped.isEmpty {
+      body("skipped (not included; left as they are):")
+      for change in skipped { body("  \(change.path) (\(change.outcome))") }
+    }
+    if !skippedTests.isEmpty {
+      body("tests skipped (they verified nothing; references they may own are kept):")
+      for test in skippedTests.prefix(20) { body("  \(test)") }
+      if skippedTests.count > 20 { body("  … and \(skippedTests.count - 20) more") }
+    }
+  }
+
+  /// "3 added, 1 updated, 40 unchanged, 0 conflicts, 2 orphans, 0 refused".
+  public var summaryLine: String {
+    var line =
+      "\(added) added, \(updated) updated, \(unchanged) unchanged, \(conflicts) conflicts, "
+      + "\(orphans) orphans\(pruned > 0 ? " (\(pruned) pruned)" : ""), \(refused) refused"
+    if !skipped.isEmpty { line += ", \(skipped.count) skipped" }
+    if unstable > 0 { line += ", \(unstable) unstable" }
+    if !superseded.isEmpty { line += ", \(superseded.count) superseded" }
+    if !skippedTests.isEmpty {
+      line += ", \(skippedTests.count) test\(skippedTests.count == 1 ? "" : "s") skipped"
+    }
+    if notWritten > 0 { line += ", \(notWritten) not written" }
+    // Only a failed apply leaves paths not written; what it did write stays counted.
+    if dryRun {
+      line += " (dry run: nothing written)"
+    } else if notWritten > 0 && added + updated + pruned > 0 {
+      line += " (stopped by a failed write)"
+    } else if !applied {
+      line += " (nothing written)"
+    }
+    return line
+  }
+
+  private func count(_ number: Int, _ one: String, _ many: String) -> String {
+    "\(number) \(number == 1 ? one : many)"
+  }
+
+  private func describe(_ change: Change) -> String {
+    let holders = zip(change.sources, change.workers).map { "\($0) [\($1)]" }
+    var text = holders.joined(separator: " vs ")
+    if let pixels = change.differingPixels { text += ", \(pixels) pixels differ" }
+    return text
+  }
+}
