@@ -98,15 +98,9 @@ package final class BufferedOutput {
       collected.append(contentsOf: bytes)
       return
     }
-    var offset = 0
-    while offset < bytes.count {
-      let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else {
-        failure = .io(operation: "write", path: path, message: String(cString: strerror(errno)))
-        return
-      }
-      offset += written
+    let code = FileSystem.writeAll(bytes) { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+    if let code {
+      failure = .io(operation: "write", path: path, message: String(cString: strerror(code)))
     }
   }
 

@@ -27,19 +27,13 @@ public enum FileSystem {
       throw .io(operation: "read", path: url.path, message: "not a regular file")
     }
     var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-    var offset = 0
-    while offset < bytes.count {
-      let count = bytes.withUnsafeMutableBytes { buffer in
-        Foundation.read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-      }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else {
-        if count == 0 { break }
-        throw ioError("read", url)
-      }
-      offset += count
+    let (count, failure) = bytes.withUnsafeMutableBytes { buffer in
+      readAll(into: buffer) { rest, _ in Foundation.read(descriptor, rest.baseAddress, rest.count) }
     }
-    if offset < bytes.count { bytes.removeLast(bytes.count - offset) }
+    if let failure {
+      throw .io(operation: "read", path: url.path, message: String(cString: strerror(failure)))
+    }
+    if count < bytes.count { bytes.removeLast(bytes.count - count) }
     return bytes
   }
 
@@ -54,10 +48,9 @@ public enum FileSystem {
     let hasher = SHA256.Hasher()
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-      let count = buffer.withUnsafeMutableBytes {
-        Foundation.read(descriptor, $0.baseAddress, $0.count)
+      let count = buffer.withUnsafeMutableBytes { buffer in
+        retryOnInterrupt { Foundation.read(descriptor, buffer.baseAddress, buffer.count) }
       }
-      if count < 0 && errno == EINTR { continue }
       guard count >= 0 else { throw ioError("read", url) }
       if count == 0 { break }
       buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
@@ -155,16 +148,11 @@ public enum FileSystem {
       throw .io(operation: "create", path: url.path, message: String(cString: strerror(errno)))
     }
     defer { close(descriptor) }
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { buffer in
-        Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-      }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else {
-        throw .io(operation: "write", path: url.path, message: String(cString: strerror(errno)))
-      }
-      offset += written
+    let failure = bytes.withUnsafeBytes { buffer in
+      writeAll(buffer) { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+    }
+    if let failure {
+      throw .io(operation: "write", path: url.path, message: String(cString: strerror(failure)))
     }
   }
 

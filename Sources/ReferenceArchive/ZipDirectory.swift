@@ -285,20 +285,14 @@ private final class OpenFile {
 
   func read(_ offset: Int, _ count: Int) -> [UInt8]? {
     guard offset >= 0, count >= 0, offset + count <= size else { return nil }
-    var complete = true
+    let descriptor = descriptor
     let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, done in
-      done = 0
-      while done < count {
-        let read = pread(
-          descriptor, buffer.baseAddress! + done, count - done, off_t(offset + done))
-        if read < 0 && errno == EINTR { continue }
-        guard read > 0 else {
-          complete = false
-          return
-        }
-        done += read
-      }
+      // A file that ends early is as incomplete as a failed read.
+      done =
+        FileSystem.readAll(into: UnsafeMutableRawBufferPointer(buffer)) { rest, before in
+          pread(descriptor, rest.baseAddress, rest.count, off_t(offset + before))
+        }.count
     }
-    return complete ? bytes : nil
+    return bytes.count == count ? bytes : nil
   }
 }

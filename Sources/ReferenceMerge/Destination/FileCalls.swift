@@ -1,5 +1,6 @@
 import CSystemCalls
 import Foundation
+import ReferenceArchive
 
 #if canImport(Glibc)
   import Glibc
@@ -75,16 +76,11 @@ extension FileCalls {
   func readAll(_ handle: Int32, size: Int) -> [UInt8]? {
     var failed = false
     let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-      count = 0
-      while count < size {
-        let read = self.read(
-          handle,
-          UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[count...]))
-        if read < 0 && errno == EINTR { continue }
-        if read < 0 { failed = true }
-        if read <= 0 { break }
-        count += read
+      let result = FileSystem.readAll(into: UnsafeMutableRawBufferPointer(buffer)) { rest, _ in
+        self.read(handle, rest)
       }
+      count = result.count
+      failed = result.failure != nil
     }
     return failed ? nil : bytes
   }
@@ -93,20 +89,9 @@ extension FileCalls {
   /// - Returns: nil on success, else the `errno` of the failure (`ENOSPC` when nothing more
   ///   could be written).
   func writeAll(_ bytes: [UInt8], to handle: Int32) -> Int32? {
-    var offset = 0
-    var failure: Int32?
     bytes.withUnsafeBytes { buffer in
-      while offset < buffer.count {
-        let written = write(handle, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else {
-          failure = written < 0 ? errno : ENOSPC
-          return
-        }
-        offset += written
-      }
+      FileSystem.writeAll(buffer) { write(handle, $0) }
     }
-    return failure
   }
 }
 
