@@ -60,6 +60,20 @@ static inline void unfilter_average(
   }
 }
 
+static inline i16x4 absolute(i16x4 v) { return __builtin_elementwise_abs(v); }
+
+/// The Paeth predictor of a (left), b (above) and c (above left) given pa = |b - c|, with the
+/// PNG rule's tie order a, b, c. Only a enters through the differences that follow it, so the
+/// chain from one pixel to the next is a few operations long.
+static inline i16x4 paeth_predictor(i16x4 a, i16x4 b, i16x4 c, i16x4 signedA, i16x4 pa) {
+  i16x4 signedB = a - c;
+  i16x4 pb = absolute(signedB), pc = absolute(signedA + signedB);
+  i16x4 smallest = __builtin_elementwise_min(pa, __builtin_elementwise_min(pb, pc));
+  i16x4 takeB = pb == smallest, takeA = pa == smallest;
+  i16x4 bOrC = (takeB & b) | (~takeB & c);
+  return (takeA & a) | (~takeA & bOrC);
+}
+
 static inline void unfilter_paeth(
   const uint8_t *in, uint8_t *out, const uint8_t *up, size_t count, size_t bpp
 ) {
@@ -67,18 +81,67 @@ static inline void unfilter_paeth(
   for (size_t i = 0; i < count; i += bpp) {
     i16x4 b = __builtin_convertvector(load4(up + i, bpp), i16x4);
     i16x4 x = __builtin_convertvector(load4(in + i, bpp), i16x4);
-    // p = a + b - c; pa = |p - a| = |b - c|, pb = |a - c|, pc = |(b - c) + (a - c)|.
-    i16x4 signedA = b - c, signedB = a - c, signedC = signedA + signedB;
-    i16x4 pa = (signedA ^ (signedA >> 15)) - (signedA >> 15);
-    i16x4 pb = (signedB ^ (signedB >> 15)) - (signedB >> 15);
-    i16x4 pc = (signedC ^ (signedC >> 15)) - (signedC >> 15);
-    // The first of a, b, c whose distance is smallest, ties in that order (the PNG rule).
-    i16x4 takeA = (pa <= pb) & (pa <= pc);
-    i16x4 takeB = ~takeA & (pb <= pc);
-    i16x4 predictor = (takeA & a) | (takeB & b) | (~(takeA | takeB) & c);
-    a = (x + predictor) & 0xFF;
+    i16x4 signedA = b - c;
+    a = (x + paeth_predictor(a, b, c, signedA, absolute(signedA))) & 0xFF;
     c = b;
     store4(out + i, __builtin_convertvector(a, u8x4), bpp);
+  }
+}
+
+typedef int16_t i16x8 __attribute__((vector_size(16)));
+typedef uint8_t u8x8 __attribute__((vector_size(8)));
+
+/// Two pixels in one vector: the 4 bytes at `low` in lanes 0–3, those at `high` in lanes 4–7.
+static inline i16x8 load_pair(const uint8_t *low, const uint8_t *high) {
+  u8x8 v;
+  memcpy(&v, low, 4);
+  memcpy((uint8_t *)&v + 4, high, 4);
+  return __builtin_convertvector(v, i16x8);
+}
+
+/// `paeth_predictor` for two pixels at once.
+static inline i16x8 paeth_predictor2(i16x8 a, i16x8 b, i16x8 c, i16x8 signedA, i16x8 pa) {
+  i16x8 signedB = a - c;
+  i16x8 pb = __builtin_elementwise_abs(signedB), pc = __builtin_elementwise_abs(signedA + signedB);
+  i16x8 smallest = __builtin_elementwise_min(pa, __builtin_elementwise_min(pb, pc));
+  i16x8 takeB = pb == smallest, takeA = pa == smallest;
+  i16x8 bOrC = (takeB & b) | (~takeB & c);
+  return (takeA & a) | (~takeA & bOrC);
+}
+
+/// Two consecutive Paeth rows of 8-bit RGBA (`width` >= 3) at once: row 1 runs two pixels
+/// behind row 0, so each pixel's inputs from the row above are written, and the two chains
+/// from one pixel to the next (Paeth's cost: each pixel waits for its left neighbour) share
+/// the vector lanes and overlap in time. Row 1 is written to `out1`, which must not overlap
+/// `in0` (in the in-place layout, row 1's pixels would overwrite row 0's unread bytes).
+static void unfilter_paeth_rows(
+  const uint8_t *in0, uint8_t *out0, const uint8_t *up, const uint8_t *in1, uint8_t *out1,
+  size_t width
+) {
+  unfilter_paeth(in0, out0, up, 8, 4);
+  i16x8 left = load_pair(out0 + 4, (const uint8_t[4]){0, 0, 0, 0});
+  const uint8_t *aboveLeft1 = (const uint8_t[4]){0, 0, 0, 0};
+  for (size_t i = 2; i < width; i++) {
+    size_t j = i - 2;
+    i16x8 b = load_pair(up + 4 * i, out0 + 4 * j);
+    i16x8 c = load_pair(up + 4 * (i - 1), aboveLeft1);
+    i16x8 x = load_pair(in0 + 4 * i, in1 + 4 * j);
+    i16x8 signedA = b - c;
+    left = (x + paeth_predictor2(left, b, c, signedA, __builtin_elementwise_abs(signedA))) & 0xFF;
+    u8x8 bytes = __builtin_convertvector(left, u8x8);
+    memcpy(out0 + 4 * i, &bytes, 4);
+    memcpy(out1 + 4 * j, (uint8_t *)&bytes + 4, 4);
+    aboveLeft1 = out0 + 4 * j;
+  }
+  // Row 1's last two pixels.
+  i16x4 a = {left[4], left[5], left[6], left[7]};
+  for (size_t j = width - 2; j < width; j++) {
+    i16x4 b = __builtin_convertvector(load4(out0 + 4 * j, 4), i16x4);
+    i16x4 c = __builtin_convertvector(load4(out0 + 4 * (j - 1), 4), i16x4);
+    i16x4 x = __builtin_convertvector(load4(in1 + 4 * j, 4), i16x4);
+    i16x4 signedA = b - c;
+    a = (x + paeth_predictor(a, b, c, signedA, absolute(signedA))) & 0xFF;
+    store4(out1 + 4 * j, __builtin_convertvector(a, u8x4), 4);
   }
 }
 
@@ -101,16 +164,24 @@ int ri_png_unfilter_rgba8(
   const uint8_t *filtered, uint8_t *output, const uint8_t *previous, size_t width, size_t rows
 ) {
   size_t count = 4 * width;
-  uint8_t *zeros = NULL;
-  if (previous == NULL) {
-    zeros = calloc(count, 1);
-    if (zeros == NULL) return -1;
-    previous = zeros;
-  }
+  // Zeros for the row above the first, and the second row of a Paeth pair, written here
+  // first and copied to its place once the first row has read all its bytes.
+  uint8_t *zeros = calloc(2 * count, 1);
+  if (zeros == NULL) return -1;
+  uint8_t *pairRow = zeros + count;
+  if (previous == NULL) previous = zeros;
   int status = 0;
   for (size_t y = 0; y < rows && status == 0; y++) {
     const uint8_t *in = filtered + y * (count + 1);
     uint8_t *out = output + y * count;
+    const uint8_t *next = in + count + 1;
+    if (in[0] == 4 && y + 1 < rows && next[0] == 4 && width >= 3) {
+      unfilter_paeth_rows(in + 1, out, previous, next + 1, pairRow, width);
+      memcpy(out + count, pairRow, count);
+      previous = out + count;
+      y++;
+      continue;
+    }
     status = unfilter_row(in[0], in + 1, out, previous, count, 4);
     previous = out;
   }

@@ -164,38 +164,6 @@ extension PNGDecoder {
     }
     return ImageData(bytes: bytes, ranges: idat.map(\.data))
   }
-
-  /// The zlib stream of the image data, which may be split over several IDAT chunks.
-  struct ImageData {
-    var bytes: UnsafeRawBufferPointer
-    var ranges: [Range<Int>]
-
-    /// The total length of the zlib stream.
-    var count: Int { ranges.reduce(0) { $0 + $1.count } }
-
-    /// Runs `body` with the stream in one piece: the file's own bytes for a single IDAT, a
-    /// joined copy otherwise (compressed data, small beside the image).
-    func withStream<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-      if ranges.count == 1 { return body(UnsafeRawBufferPointer(rebasing: bytes[ranges[0]])) }
-      let total = count
-      // Files from libpng and Pillow split their data into chunks of 8–64 KiB, so a noisy
-      // image's joined copy is as large as its pixels: huge pages spare it thousands of faults.
-      let joined = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-        let target = UnsafeMutableRawBufferPointer(buffer)
-        if total >= PNGDecoder.hugePageThreshold {
-          ri_advise_huge_pages(target.baseAddress, total)
-        }
-        var offset = 0
-        for range in ranges {
-          UnsafeMutableRawBufferPointer(rebasing: target[offset..<(offset + range.count)])
-            .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[range]))
-          offset += range.count
-        }
-        initialized = total
-      }
-      return joined.withUnsafeBytes(body)
-    }
-  }
 }
 
 extension PNGDecoder {

@@ -26,9 +26,11 @@ final class PNGCommonCaseTests: XCTestCase {
   func testDecode_everyFilterTypeAndSplitImageData_givesThePixels() throws {
     var generator = SplitMix64(seed: 30)
     for channels in [3, 4] {
-      for (width, height) in [(1, 1), (1, 9), (5, 3), (17, 23), (300, 40)] {
+      // Widths 2 and 3 and runs of Paeth rows of both parities: the unfiltering of Paeth
+      // rows in pairs and its edges.
+      for (width, height) in [(1, 1), (1, 9), (2, 6), (3, 5), (5, 3), (17, 23), (300, 40)] {
         let image = Self.randomImage(width: width, height: height, using: &generator)
-        for filters: [UInt8] in [[0], [1], [2], [3], [4], [0, 1, 2, 3, 4]] {
+        for filters: [UInt8] in [[0], [1], [2], [3], [4], [0, 1, 2, 3, 4], [4, 4, 4, 2, 4, 4]] {
           let png = Self.png(image, channels: channels, filters: filters, idatSize: 97)
           let name = "\(width)×\(height), \(channels) channels, filters \(filters)"
           let decoded = try XCTUnwrap(
