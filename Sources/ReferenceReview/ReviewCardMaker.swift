@@ -4,9 +4,10 @@ import ReferenceImageCore
 import ReferenceMerge
 
 /// Makes one card: copies the before and after PNG bytes into the report's `images/` folder
-/// as they are (never decoded and encoded again), and for a change decodes both, compares
-/// them, and writes the difference image and its changed regions. Safe to run for several
-/// cards at once: each card writes only its own files.
+/// as they are (never decoded and encoded again), and for a change decodes both (into the
+/// memory of images earlier cards are done with), compares them, and writes the difference
+/// image and its changed regions. Safe to run for several cards at once: each card writes only
+/// its own files.
 struct ReviewCardMaker: Sendable {
   /// What one card is made from.
   struct Job: Sendable {
@@ -31,7 +32,10 @@ struct ReviewCardMaker: Sendable {
 
   /// The report's `images/` folder.
   let images: URL
-  let destination: Destination
+  /// Where the current references come from.
+  let reader: ReviewImages
+  /// Decoded images the cards are done with.
+  let pool = ImagePool()
 
   /// Makes the card of a job.
   /// - Throws: `ArchiveError.io` when an image file cannot be written.
@@ -77,19 +81,19 @@ struct ReviewCardMaker: Sendable {
   }
 
   private func addBeforeAndDifference(_ job: Job, to card: inout ReviewCard) throws(ArchiveError) {
-    guard let bytes = currentFile(job.item.path) else {
+    guard let before = reader.decodedReference(at: job.item.path, reusing: pool.take()) else {
       card.meta.append("the current file could not be read")
       return
     }
-    guard let beforeImage = try? PNGDecoder().decode(bytes) else {
+    guard let beforeImage = before.image, let beforeDigest = before.pixelSHA256?.hex else {
       card.meta.append("the current file is not a PNG image that decodes")
       return
     }
-    card.before = try copy(bytes, as: "\(job.id)-before.png", size: beforeImage.size)
-    let beforeDigest =
-      PNGPixelDigest.read(fromPNG: bytes)?.pixelSHA256 ?? SHA256.hex(beforeImage.pixels)
+    defer { pool.recycle(beforeImage) }
+    card.before = try copy(before.bytes, as: "\(job.id)-before.png", size: beforeImage.size)
     card.beforePixels = beforeDigest
-    guard let after = job.after, let afterImage = try? PNGDecoder().decode(after) else { return }
+    guard let after = job.after, let afterImage = pool.decode(after) else { return }
+    defer { pool.recycle(afterImage) }
     if let chosen = job.item.chosen {
       card.group = "\(beforeDigest)->\(chosen.image.pixelSHA256.hex)"
     }
@@ -104,13 +108,15 @@ struct ReviewCardMaker: Sendable {
   /// The rivals that recorded the path unchanged, each shown with a copy of the current file
   /// when its pixels are still the ones the rival saw.
   private func referenceRivals(_ job: Job) throws(ArchiveError) -> [ReviewCard.Rival] {
-    guard !job.rivalsSeeingTheReference.isEmpty, let bytes = currentFile(job.item.path),
-      let image = try? PNGDecoder().decode(bytes)
+    guard !job.rivalsSeeingTheReference.isEmpty,
+      let current = reader.decodedReference(at: job.item.path, reusing: pool.take())
     else { return [] }
-    let pixels = image.pixels.withUnsafeBytes { SHA256Digest(of: $0) }
+    if let image = current.image { pool.recycle(image) }
+    guard let pixels = current.pixelSHA256 else { return [] }
     var rivals: [ReviewCard.Rival] = []
     for seeing in job.rivalsSeeingTheReference where seeing.pixels == pixels {
-      try FileSystem.write(bytes, to: images.appendingPathComponent(seeing.rival.image.file))
+      try FileSystem.write(
+        current.bytes, to: images.appendingPathComponent(seeing.rival.image.file))
       rivals.append(seeing.rival)
     }
     return rivals
@@ -122,8 +128,9 @@ struct ReviewCardMaker: Sendable {
   {
     let decoded = rivals.prefix(2).compactMap { rival in
       (try? FileSystem.read(images.appendingPathComponent(rival.image.file)))
-        .flatMap { try? PNGDecoder().decode($0) }
+        .flatMap { pool.decode($0) }
     }
+    defer { for image in decoded { pool.recycle(image) } }
     guard decoded.count == 2 else { return }
     let (meta, difference, comparison) = try compare(
       decoded[1], to: decoded[0], file: "\(id)-difference.png")
@@ -156,17 +163,10 @@ struct ReviewCardMaker: Sendable {
     return (difference.result.description, written, comparison)
   }
 
-  /// The destination file's bytes, unless it is missing or a Git LFS pointer.
-  private func currentFile(_ path: String) -> [UInt8]? {
-    guard let bytes = destination.read(path)?.bytes, !GitLFSPointer.isPointer(bytes) else {
-      return nil
-    }
-    return bytes
-  }
-
   /// The current file copied into the report, when it is a PNG (orphans, conflicts).
   private func copyCurrentFile(_ job: Job) throws(ArchiveError) -> ReviewCard.Image? {
-    guard let bytes = currentFile(job.item.path), let size = PNGHeader.size(of: bytes) else {
+    guard let bytes = reader.reference(at: job.item.path), let size = PNGHeader.size(of: bytes)
+    else {
       return nil
     }
     return try copy(bytes, as: "\(job.id)-before.png", size: size)

@@ -4,15 +4,20 @@ import ReferenceMerge
 
 /// The cards of a report in the order they are made, each with what it needs from the
 /// sources: added and updated paths source by source with their archive entry's bytes (each
-/// source read once, only the wanted entries), then conflicts, then orphans.
+/// source read once, only the wanted entries, the next batch read while the last is made into
+/// cards), then conflicts, then orphans.
 struct ReviewJobs {
   let plan: MergePlan
-  let limits: ArchiveLimits
+  /// Where the images come from.
+  let reader: ReviewImages
+  /// How many images are read ahead at once.
+  let batchSize: Int
   private var nextID = 0
 
-  init(plan: MergePlan, limits: ArchiveLimits) {
+  init(plan: MergePlan, reader: ReviewImages, batchSize: Int) {
     self.plan = plan
-    self.limits = limits
+    self.reader = reader
+    self.batchSize = batchSize
   }
 
   /// Hands every job to `body`, one at a time.
@@ -39,10 +44,13 @@ struct ReviewJobs {
       bySource[chosen.sourceIndex, default: [:]][item.path] = item
     }
     var seen = Set<String>()
-    for (sourceIndex, items) in bySource.sorted(by: { $0.key < $1.key }) {
-      try forEachEntry(of: sourceIndex, wanted: Set(items.keys)) { (entry) throws(ArchiveError) in
-        guard let item = items[entry.path], seen.insert(entry.path).inserted else { return }
-        try body(job(item, meta: meta(item), after: entry.bytes))
+    try reader.forEachImage(in: bySource.mapValues { Set($0.keys) }, batchSize: batchSize) {
+      (batch) throws(ArchiveError) in
+      for image in batch {
+        guard let item = bySource[image.sourceIndex]?[image.path],
+          seen.insert(image.path).inserted
+        else { continue }
+        try body(job(item, meta: meta(item), after: image.bytes))
       }
     }
     // Entries a source no longer yields (changed or removed since planning) keep their card.
@@ -68,14 +76,15 @@ struct ReviewJobs {
       }
     }
     var written = Set<String>()
-    for sourceIndex in plan.inventories.indices {
-      let wanted = Set(files.compactMap { $0.value[sourceIndex] != nil ? $0.key : nil })
-      guard !wanted.isEmpty else { continue }
-      try forEachEntry(of: sourceIndex, wanted: wanted) { (entry) throws(ArchiveError) in
-        guard let file = files[entry.path]?[sourceIndex], written.insert(file).inserted else {
-          return
-        }
-        try FileSystem.write(entry.bytes, to: images.appendingPathComponent(file))
+    var wanted: [Int: Set<String>] = [:]
+    for (path, bySource) in files {
+      for sourceIndex in bySource.keys { wanted[sourceIndex, default: []].insert(path) }
+    }
+    try reader.forEachImage(in: wanted, batchSize: batchSize) { (batch) throws(ArchiveError) in
+      for image in batch {
+        guard let file = files[image.path]?[image.sourceIndex], written.insert(file).inserted
+        else { continue }
+        try FileSystem.write(image.bytes, to: images.appendingPathComponent(file))
       }
     }
     for item in conflicts {
@@ -98,27 +107,6 @@ struct ReviewJobs {
       }
       try body(job)
     }
-  }
-
-  /// The wanted entries of one source with their bytes. A source that cannot be read again
-  /// only leaves its cards without images; what `body` throws stops the report.
-  private func forEachEntry(
-    of sourceIndex: Int, wanted: Set<String>,
-    _ body: (ArchiveEntry) throws(ArchiveError) -> Void
-  ) throws(ArchiveError) {
-    var failure: ArchiveError?
-    try? SourceReader(limits: limits).forEachEntry(
-      of: plan.inventories[sourceIndex].source, wantsData: { wanted.contains($0) }
-    ) { (entry) throws(ArchiveError) in
-      guard failure == nil, wanted.contains(entry.path) else { return }
-      do throws(ArchiveError) {
-        try body(entry)
-      } catch {
-        failure = error
-        throw error
-      }
-    }
-    if let failure { throw failure }
   }
 
   private mutating func job(_ item: MergePlan.Item, meta: [String], after: [UInt8]?)

@@ -66,7 +66,7 @@ public struct ReviewReport: Sendable {
   ///   - url: The report: a folder, or one file when it ends in `.html`.
   /// - Throws: `ArchiveError.io` when the report cannot be written.
   public func write(_ plan: MergePlan, to url: URL) throws(ArchiveError) {
-    try write(plan, destination: try Destination(root: plan.destination), to: url)
+    try write(plan, reader: try ReviewImages(plan: plan, limits: limits), to: url)
   }
 
   /// Writes the report a merge asks for: the writer `merge-refs` gives `MergeSession.report`.
@@ -82,12 +82,12 @@ public struct ReviewReport: Sendable {
     report.problems = request.problems
     report.warnings = request.warnings
     report.changes = request.changes
-    try report.write(plan, destination: request.destination, to: request.url)
+    try report.write(plan, reader: ReviewImages(plan: plan, request: request), to: request.url)
     return page(for: request.url)
   }
 
-  /// Writes the report, reading the current references through `destination`.
-  func write(_ plan: MergePlan, destination: Destination, to url: URL) throws(ArchiveError) {
+  /// Writes the report, reading the references and the sources' images through `reader`.
+  func write(_ plan: MergePlan, reader: ReviewImages, to url: URL) throws(ArchiveError) {
     let target = ReportTarget(url: url)
     let work = try target.makeWorkFolder()
     let images = work.appendingPathComponent("images")
@@ -98,7 +98,7 @@ public struct ReviewReport: Sendable {
         let output = try BufferedOutput(creating: file)
         output.write(head)
         let earlier = try writeData(
-          plan, destination: destination, images: images, to: output, target: target)
+          plan, reader: reader, images: images, to: output, target: target)
         output.write(tail)
         try output.finish()
         try writeEarlierReferences(earlier, to: target.earlierReferences)
@@ -110,7 +110,7 @@ public struct ReviewReport: Sendable {
         }
         let output = try BufferedOutput(creating: work.appendingPathComponent(ReviewPage.data))
         let earlier = try writeData(
-          plan, destination: destination, images: images, to: output, target: target)
+          plan, reader: reader, images: images, to: output, target: target)
         try output.finish()
         try writeEarlierReferences(
           earlier, to: work.appendingPathComponent(ReportTarget.earlierReferencesName))
@@ -126,15 +126,15 @@ public struct ReviewReport: Sendable {
   /// - Returns: On a landed report, the references the merge replaces: each updated card's
   ///   path and its copy of the earlier file in `images`, kept for `writeEarlierReferences`.
   private func writeData(
-    _ plan: MergePlan, destination: Destination, images: URL, to output: BufferedOutput,
+    _ plan: MergePlan, reader: ReviewImages, images: URL, to output: BufferedOutput,
     target: ReportTarget
   ) throws(ArchiveError) -> [ZipWriter.Entry] {
     // In one file the images live on only as data URIs.
     let inline = target.isSingleFile
     var data = ReviewData(output, imageSource: inline ? .dataURI(images: images) : .file)
     data.begin(header(plan, target: target))
-    let maker = ReviewCardMaker(images: images, destination: destination)
-    var jobs = ReviewJobs(plan: plan, limits: limits)
+    let maker = ReviewCardMaker(images: images, reader: reader)
+    var jobs = ReviewJobs(plan: plan, reader: reader, batchSize: batchSize)
     var pending: [ReviewCardMaker.Job] = []
     var earlier: [ZipWriter.Entry] = []
     func flush() throws(ArchiveError) {
