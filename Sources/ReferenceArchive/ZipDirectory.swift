@@ -8,7 +8,13 @@ package enum ZipDirectory {
   /// read (then callers must not assume either way).
   package static func containsEntry(_ name: String, in input: ZipReader.Input) -> Bool? {
     guard let (read, size) = reader(of: input) else { return nil }
-    return containsEntry(name, read: read, size: size)
+    let wanted = Array(name.utf8)
+    var found = false
+    let walked = walkRecords(read: read, size: size) { record in
+      found = record.name.elementsEqual(wanted)
+      return !found
+    }
+    return walked ? found : nil
   }
 
   /// Every entry the directory lists, in order, as entries without bytes, with the kind
@@ -91,31 +97,45 @@ package enum ZipDirectory {
 
   /// Every record of the central directory, in order; nil when it cannot be read.
   private static func records(read: (Int, Int) -> [UInt8]?, size: () -> Int?) -> [Record]? {
+    var records: [Record] = []
+    let walked = walkRecords(read: read, size: size) { record in
+      records.append(record)
+      return true
+    }
+    return walked ? records : nil
+  }
+
+  /// The one walk of the central directory: hands each record to `visit`, in order, until it
+  /// returns false.
+  /// - Returns: false when the directory cannot be read or a record before the stop is
+  ///   malformed (then nothing it listed can be trusted).
+  private static func walkRecords(
+    read: (Int, Int) -> [UInt8]?, size: () -> Int?, visit: (Record) -> Bool
+  ) -> Bool {
     guard let (offset, length) = directoryRange(read: read, size: size),
       length < 1 << 30, let directory = read(offset, length)
-    else { return nil }
-    var records: [Record] = []
+    else { return false }
     var position = 0
     while position < directory.count {
       guard position + 46 <= directory.count, le32(directory, position) == 0x0201_4b50 else {
-        return nil
+        return false
       }
       let nameLength = le16(directory, position + 28)
       let extraLength = le16(directory, position + 30)
       let nameStart = position + 46
-      guard nameStart + nameLength <= directory.count else { return nil }
+      guard nameStart + nameLength <= directory.count else { return false }
       let madeOnUnix = directory[position + 5] == 3
       let extra =
         directory[
           nameStart + nameLength..<min(nameStart + nameLength + extraLength, directory.count)]
-      records.append(
-        Record(
-          name: directory[nameStart..<nameStart + nameLength],
-          mode: madeOnUnix ? le32(directory, position + 38) >> 16 : 0,
-          localHeaderOffset: localHeaderOffset(directory, record: position, extra: extra)))
+      let record = Record(
+        name: directory[nameStart..<nameStart + nameLength],
+        mode: madeOnUnix ? le32(directory, position + 38) >> 16 : 0,
+        localHeaderOffset: localHeaderOffset(directory, record: position, extra: extra))
+      guard visit(record) else { return true }
       position = nameStart + nameLength + extraLength + le16(directory, position + 32)
     }
-    return records
+    return true
   }
 
   /// A record's local header offset; archives past 4 GiB keep it in the zip64 extra field,
@@ -137,31 +157,6 @@ package enum ZipDirectory {
       field += 4 + length
     }
     return offset
-  }
-
-  private static func containsEntry(
-    _ name: String, read: (Int, Int) -> [UInt8]?, size: () -> Int?
-  ) -> Bool? {
-    guard let (offset, length) = directoryRange(read: read, size: size),
-      length < 1 << 30, let directory = read(offset, length)
-    else { return nil }
-    let wanted = Array(name.utf8)
-    var position = 0
-    while position + 46 <= directory.count {
-      guard le32(directory, position) == 0x0201_4b50 else { return nil }
-      let nameLength = le16(directory, position + 28)
-      let extraLength = le16(directory, position + 30)
-      let commentLength = le16(directory, position + 32)
-      let nameStart = position + 46
-      guard nameStart + nameLength <= directory.count else { return nil }
-      if nameLength == wanted.count
-        && directory[nameStart..<nameStart + nameLength].elementsEqual(wanted)
-      {
-        return true
-      }
-      position = nameStart + nameLength + extraLength + commentLength
-    }
-    return false
   }
 
   /// Reads ranges of an archive on disk or in memory, and its size; nil when the file cannot
