@@ -69,12 +69,24 @@ public struct IncludeFilter: Sendable, Equatable {
     } catch {
       throw FileError(path: url.path, reason: (error as NSError).localizedDescription)
     }
+    return try parse(text, path: url.path)
+  }
+
+  /// The decision-file grammar, whose cases the review page's export is tested against too
+  /// (`decision-file-cases.json`). Lines end at ASCII line breaks only (LF, CR LF, CR): a
+  /// path may hold U+2028 and the like. Surrounding white space is dropped, except a last
+  /// character escaped with `\` (the page escapes a path's leading `#` and white space at
+  /// either end, so every path it writes reads back as itself).
+  /// - Parameters:
+  ///   - text: The file's text.
+  ///   - path: The file, for messages.
+  /// - Returns: The patterns and approvals, in file order.
+  /// - Throws: `IncludeFilter.FileError` naming the file and line of a malformed bound line.
+  public static func parse(_ text: String, path: String) throws(FileError) -> File {
     var file = File(patterns: [], approvals: [])
-    for (index, rawLine) in text.split(
-      omittingEmptySubsequences: false, whereSeparator: \.isNewline
-    )
-    .enumerated() {
-      let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+    let lines = text.split(omittingEmptySubsequences: false) { $0.isNewline && $0.isASCII }
+    for (index, rawLine) in lines.enumerated() {
+      let line = trimmed(rawLine)
       guard !line.isEmpty, !line.hasPrefix("#") else { continue }
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
       guard fields.count > 1 else {
@@ -85,7 +97,7 @@ public struct IncludeFilter: Sendable, Equatable {
         fields[1] == "-" || SHA256Digest(hex: fields[1]) != nil
       else {
         throw FileError(
-          path: url.path,
+          path: path,
           reason: "line \(index + 1) is not PATH<TAB>BEFORE<TAB>AFTER with pixel digests in hex "
             + "(BEFORE - for an added image): \(line)")
       }
@@ -95,6 +107,26 @@ public struct IncludeFilter: Sendable, Equatable {
           path: literalPath(fields[0]), before: SHA256Digest(hex: fields[1]), after: after))
     }
     return file
+  }
+
+  /// The white space a line drops at its ends, spelled out rather than Foundation's
+  /// `whitespacesAndNewlines`, which differs between platforms (Linux's holds U+200B); the
+  /// review page escapes exactly these at a path's ends.
+  static let lineSpace = CharacterSet(
+    charactersIn: "\t\n\u{0B}\u{0C}\r \u{85}\u{A0}\u{1680}\u{2028}\u{2029}\u{202F}\u{205F}\u{3000}"
+  )
+  .union(CharacterSet(charactersIn: "\u{2000}"..."\u{200B}"))
+
+  /// A line without its surrounding white space, except a last white-space character that a
+  /// backslash escapes (an odd run of them before it).
+  private static func trimmed(_ line: Substring) -> String {
+    let text = line.trimmingCharacters(in: lineSpace)
+    let backslashes = text.reversed().prefix { $0 == "\\" }.count
+    // Only white space follows the text's last character, its last backslash.
+    guard backslashes % 2 == 1, let slash = line.lastIndex(of: "\\"),
+      line.index(after: slash) < line.endIndex
+    else { return text }
+    return text + String(line[line.index(after: slash)])
   }
 
   /// The patterns of an include file, bound lines included (see `read(fileAt:)`).

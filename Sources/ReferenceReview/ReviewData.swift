@@ -2,9 +2,14 @@ import Foundation
 import ReferenceArchive
 import ReferenceMerge
 
-/// Writes `review-data.js`, version 1: one statement, `window.REFERENCE_REVIEW = {...};`,
-/// streamed: the report's facts first, then each card as it is made.
+/// Writes `review-data.js`: one statement, `window.REFERENCE_REVIEW = {...};`, streamed: the
+/// report's facts first, then each card as it is made. The one owner of the data's format: the
+/// page's `types.d.ts` is type-checked against a sample of what this writes (`Scripts/lint-page`,
+/// kept the shape of a real report by `ReviewReportTests.testDataSample_...`).
 struct ReviewData {
+  /// The format's version, which the page checks before it reads anything else.
+  static let version = 1
+
   /// The facts of the report that come before the cards.
   struct Header {
     var id: String
@@ -52,7 +57,7 @@ struct ReviewData {
   mutating func begin(_ header: Header) {
     output.write("window.REFERENCE_REVIEW = ")
     json.beginObject()
-    json.member("version", 1)
+    json.member("version", Self.version)
     json.member("id", header.id)
     json.member("destination", header.destination)
     json.member("generatedAt", ISO8601DateFormatter().string(from: header.generatedAt))

@@ -94,14 +94,14 @@ final class ReviewReportTests: XCTestCase {
   /// A destination with two references that change the same way, one that changes size, one
   /// orphan; a first archive that updates them and adds one, and a second archive that
   /// disagrees with the first about one more path (a conflict).
-  private struct Fixture {
+  struct Fixture {
     var destination: URL
     var archives: [URL]
     var archivePNG: [String: [UInt8]]
     var secondPNG: [String: [UInt8]]
   }
 
-  private func makeFixture() throws -> Fixture {
+  func makeFixture() throws -> Fixture {
     let root = try makeTemporaryFolder(self)
     let destination = root.appendingPathComponent("package")
     let screen = try noiseImage(seed: 1, width: 96, height: 64)

@@ -213,10 +213,22 @@ function restoreText() {
 }
 
 /**
- * The path as an --include-from line that matches only itself: `*`, `?` and `\` escaped.
+ * The white space an --include-from line drops at its ends: IncludeFilter.lineSpace (tab, the
+ * ASCII line breaks, Unicode's space separators, U+0085, U+200B, U+2028, U+2029).
+ */
+const LINE_SPACE = '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200b'
+  + '\\u2028\\u2029\\u202f\\u205f\\u3000';
+/** A path's first or last character that the reader would not keep as it is. */
+const EDGE = new RegExp(`^[#${LINE_SPACE}]|[${LINE_SPACE}]$`, 'g');
+
+/**
+ * The path as an --include-from line that matches only itself and reads back as itself: `*`,
+ * `?` and `\` escaped, and so are a leading `#` (which starts a comment) and white space at
+ * either end (which the reader drops). The grammar is IncludeFilter.parse's; both sides are
+ * tested with the cases of Tests/MergeRefsTests/__Fixtures__/decision-file-cases.json.
  * @param {string} path
  */
-const globEscaped = (path) => path.replace(/[\\*?]/g, '\\$&');
+const globEscaped = (path) => path.replace(/[\\*?]/g, '\\$&').replace(EDGE, '\\$&');
 
 /** @type {string | null} */
 let exportURL = null;

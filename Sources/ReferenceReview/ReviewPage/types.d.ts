@@ -53,9 +53,14 @@ interface ReviewSource {
   incomplete?: string | null;
 }
 
-/** window.REFERENCE_REVIEW: the whole report's metadata (version 1). */
+/**
+ * window.REFERENCE_REVIEW: the whole report's metadata. Owned by ReviewData.swift: Scripts/lint-page
+ * type-checks a sample it writes (Tests/MergeRefsTests/__Fixtures__/review-data-sample.json)
+ * against these types, every field required.
+ */
 interface ReviewData {
-  version: number;
+  /** ReviewData.version; the page reads no other. */
+  version: 1;
   id: string;
   destination?: string;
   generatedAt?: string | null;
