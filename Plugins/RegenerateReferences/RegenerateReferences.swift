@@ -20,7 +20,7 @@ struct RegenerateReferences: CommandPlugin {
       request = try RegenerationRequest(arguments: arguments, package: package)
     } catch let error as RegenerationRequest.UsageError {
       Diagnostics.error(error.message)
-      finish(64, statusFile: error.statusFile)
+      finish(ExitStatus.invalidArguments.rawValue, statusFile: error.statusFile)
     }
     if request.showHelp {
       print(RegenerationRequest.usage)

@@ -99,7 +99,9 @@ struct Regeneration {
           scratch.path,
         ], environment: environment, log: log, in: package)
       printHighlights(of: log)
-      if status == 3 || status == 64 {
+      if status == ExitStatus.refusedInput.rawValue
+        || status == ExitStatus.invalidArguments.rawValue
+      {
         throw RegenerationError(
           message: "reference-shards could not run the tests (exit \(status)); see \(log.path)")
       }

@@ -26,10 +26,14 @@ struct RegenerationRequest {
     verified, looked for only without --filter (every test runs, and the merge proves it).
     Orphans found without --prune are listed with the command that deletes them.
 
-    The plugin exits with merge-refs' status (0 success, 1 write failed, 2 conflicts, 3 refused
-    input, 5 unstable renders, 64 invalid arguments); `swift package` reports any failure as 1, so the status is
-    printed, and --status-file FILE receives it for scripts.
+    The plugin exits with merge-refs' status (\(ExitStatus.list(pluginStatuses)));
+    `swift package` reports any failure as 1, so the status is printed, and --status-file FILE
+    receives it for scripts.
     """
+
+  /// The statuses the plugin can end with: merge-refs' own, less `--check`'s, which it never
+  /// passes.
+  static let pluginStatuses = ExitStatus.allCases.filter { $0 != .checkFoundChanges }
 
   var mode = "all"
   var filter: String?

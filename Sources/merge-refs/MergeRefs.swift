@@ -23,22 +23,7 @@ struct MergeRefs: ParsableCommand {
       Sources that disagree about a path are a conflict: nothing is written unless \
       --on-conflict newest is given.
 
-      Exit codes:
-        0   success; with --check, the references are up to date
-        1   a write failed (a reference, or the --report page): the error names
-            the file, the cause and the fix; files written are complete, the
-            others as they were, and the summary counts only what was written
-        2   sources conflict; nothing was written
-        3   refused, corrupt or (with --require-complete) incomplete input, or
-            (with --require-shards) shards that do not prove the plan ran
-            exactly once, or an image recorded unchanged (or a failed
-            comparison's render) whose reference changed since the run, or an
-            approval whose pixels are not the ones reviewed; nothing was
-            written (with --keep-going, the rest was)
-        4   --check: the merge would change the references
-        5   replicated runs of a test rendered different pixels (unstable); those
-            paths were not written, the others were
-        64  invalid arguments
+      \(ExitStatus.helpBlock)
       """,
     version: ToolVersion.number)
 
@@ -94,7 +79,10 @@ struct MergeRefs: ParsableCommand {
   @Flag(name: .customLong("dry-run"), help: "Print the plan; write nothing.")
   var dryRun = false
 
-  @Flag(help: "Write nothing; exit 4 if the merge would change anything (a CI gate).")
+  @Flag(
+    help: ArgumentHelp(
+      "Write nothing; exit \(ExitStatus.checkFoundChanges.rawValue) if the merge would change "
+        + "anything (a CI gate)."))
   var check = false
 
   @Flag(help: "Print the summary as JSON instead of text.")
@@ -124,8 +112,8 @@ struct MergeRefs: ParsableCommand {
   @Flag(
     name: .customLong("require-shards"),
     help: ArgumentHelp(
-      "Each SOURCE is a folder written by `reference-shards run`: refuse (exit 3, nothing "
-        + "written) unless they cover every shard of one plan and their archives and event "
+      "Each SOURCE is a folder written by `reference-shards run`: refuse "
+        + "(exit \(ExitStatus.refusedInput.rawValue), nothing written) unless they cover every shard of one plan and their archives and event "
         + "streams, as the records list them, prove that every planned test ran once."))
   var requireShards = false
 
@@ -218,7 +206,8 @@ struct MergeRefs: ParsableCommand {
       outcome.summary.forEachTextLine(verbose: verbose) { print($0) }
     }
     let exitCode: Int32 =
-      check && outcome.exitCode == 0 && outcome.hasChanges ? 4 : outcome.exitCode
+      check && outcome.exitCode == 0 && outcome.hasChanges
+      ? ExitStatus.checkFoundChanges.rawValue : outcome.exitCode
     try report(outcome, shards: shards, exitCode: exitCode)
     if exitCode != 0 { throw ExitCode(exitCode) }
   }
@@ -232,7 +221,7 @@ struct MergeRefs: ParsableCommand {
         try shards.writeTimings(to: timingsOutput)
       } catch {
         printError("could not write the timings to \(timingsOutput): \(error)")
-        throw ExitCode(MergeSession.ExitCodes.writeFailed)
+        throw ExitCode(ExitStatus.writeFailed.rawValue)
       }
     }
     let summary = outcome.summary
@@ -269,7 +258,7 @@ struct MergeRefs: ParsableCommand {
         try file.close()
       } catch {
         printError("could not write the Markdown summary to \(summaryMarkdown): \(error)")
-        throw ExitCode(MergeSession.ExitCodes.writeFailed)
+        throw ExitCode(ExitStatus.writeFailed.rawValue)
       }
     }
     if githubAnnotations {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReferenceArchive
 import ReferenceShards
 
 /// The options that say which shard of which plan.
@@ -68,9 +69,9 @@ struct ShardOptions: ParsableArguments {
   }
 }
 
-/// Exit statuses of `reference-shards`.
+/// Exit statuses of `reference-shards`: merge-refs' numbers for what they share.
 enum ShardExit {
-  static let refused: Int32 = 3
+  static let refused = ExitStatus.refusedInput.rawValue
 }
 
 /// Prints an error and exits with 3.

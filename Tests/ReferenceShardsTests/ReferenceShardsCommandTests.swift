@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceShards
 import TestSupport
 import XCTest
@@ -67,7 +68,7 @@ final class ReferenceShardsCommandTests: XCTestCase {
     let result = try run(
       ["plan", "--index", "0", "--count", "2", "--replicas", "3", "--list", list.path],
       in: list.deletingLastPathComponent())
-    XCTAssertEqual(result.status, 64, result.all)
+    XCTAssertEqual(result.status, ExitStatus.invalidArguments.rawValue, result.all)
     XCTAssertTrue(result.error.contains("--replicas must be from 1 to 2"), result.error)
   }
 
@@ -85,7 +86,7 @@ final class ReferenceShardsCommandTests: XCTestCase {
     let result = try run(
       ["plan", "--index", "0", "--count", "2", "--list", list.path],
       in: list.deletingLastPathComponent())
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.status, ExitStatus.refusedInput.rawValue, result.all)
     XCTAssertTrue(result.error.contains("\(list.path)"), result.error)
     XCTAssertTrue(result.error.contains("names no test"), result.error)
   }
@@ -97,17 +98,17 @@ final class ReferenceShardsCommandTests: XCTestCase {
     let result = try run(
       ["plan", "--index", "0", "--count", "1", "--list", list.path, "--timings", timings.path],
       in: list.deletingLastPathComponent())
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.status, ExitStatus.refusedInput.rawValue, result.all)
     XCTAssertTrue(result.error.contains(timings.path), result.error)
   }
 
   func testRun_badShard_exits64() throws {
     let folder = try makeTemporaryFolder(self)
     let result = try run(["run", "--index", "2", "--count", "2", "--commit", "c"], in: folder)
-    XCTAssertEqual(result.status, 64, result.all)
+    XCTAssertEqual(result.status, ExitStatus.invalidArguments.rawValue, result.all)
     XCTAssertTrue(result.error.contains("shard 2 of 2 does not exist"), result.error)
     let missing = try run(["run", "--commit", "c"], in: folder)
-    XCTAssertEqual(missing.status, 64, missing.all)
+    XCTAssertEqual(missing.status, ExitStatus.invalidArguments.rawValue, missing.all)
     XCTAssertTrue(missing.error.contains("REFERENCE_SHARD_INDEX"), missing.error)
   }
 
@@ -116,7 +117,7 @@ final class ReferenceShardsCommandTests: XCTestCase {
     let folder = try makeTemporaryFolder(self)
     let result = try run(
       ["run", "--index", "0", "--count", "2", "--commit", "c", "--output", "out"], in: folder)
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.status, ExitStatus.refusedInput.rawValue, result.all)
     XCTAssertTrue(result.error.contains("swift test list --skip-build` failed"), result.error)
     XCTAssertFalse(
       FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/shard.json").path))

@@ -1,0 +1,1 @@
+../../Sources/ReferenceArchive/ExitStatus.swift
