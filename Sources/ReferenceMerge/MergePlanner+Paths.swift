@@ -118,7 +118,8 @@ extension MergePlanner {
     let (outcome, before) = outcome(of: chosen.image, destination: destination)
     return MergePlan.Item(
       path: path, outcome: outcome, chosen: chosen, rivals: rivals.count > 1 ? rivals : [],
-      conflictingPixels: nil, resolvedByNewest: rivals.count > 1, before: before)
+      conflictingPixels: nil, resolvedByNewest: rivals.count > 1,
+      replaced: outcome == .updated ? before.map(MergePlan.ReplacedPixels.init) : nil)
   }
 
   /// `chosen`, or a candidate with the same pixels that holds them in its source: a run that
