@@ -104,6 +104,13 @@ package struct JSONStream {
   /// A JSON string literal. `<` is escaped too, so the text can sit inside a `<script>`
   /// element without ever closing it; U+2028 and U+2029, so older JavaScript parses it.
   package static func quoted(_ text: String) -> String {
+    // Most strings (paths, digests, names) need nothing escaped, and are copied whole. 0xE2
+    // starts U+2028 and U+2029 (and the rest of U+2000–U+2FFF, which the loop copies as is).
+    let plain = !text.utf8.contains { byte in
+      byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+        || byte == UInt8(ascii: "<") || byte == 0xE2
+    }
+    if plain { return "\"" + text + "\"" }
     var result = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

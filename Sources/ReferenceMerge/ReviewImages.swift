@@ -93,24 +93,25 @@ public struct ReviewImages: Sendable {
   }
 
   /// Reads the wanted images of the plan's sources, each source once, and hands them to `body`
-  /// in batches of at most `batchSize`: sources in index order, each source's images in the
+  /// in batches of about `batchBytes` (at least one image): sources in index order, each
+  /// source's images in the
   /// order it holds them. The next batch is read on a thread of its own while `body` works on
   /// the current one, so reading and what the caller does with the images (on every core) go
   /// on at once; at most two batches are held. A source that cannot be read again yields what
   /// it could: its other images are missing from the batches.
   /// - Parameters:
   ///   - wanted: The paths wanted, by source index.
-  ///   - batchSize: The most images in one batch.
+  ///   - batchBytes: The bytes of images after which a batch is handed over.
   ///   - body: Receives each batch, on the calling thread; an error it throws stops the reading.
   /// - Throws: What `body` throws.
   public func forEachImage(
-    in wanted: [Int: Set<String>], batchSize: Int,
+    in wanted: [Int: Set<String>], batchBytes: Int,
     _ body: ([SourceImage]) throws(ArchiveError) -> Void
   ) throws(ArchiveError) {
     let queue = BatchQueue()
     let (sources, limits) = (sources, limits)
     let reader = Thread {
-      Self.read(wanted, of: sources, limits: limits, batchSize: max(batchSize, 1), into: queue)
+      Self.read(wanted, of: sources, limits: limits, batchBytes: batchBytes, into: queue)
     }
     reader.start()
     // Also when `body` throws: the reader stops, and is gone before this returns.
@@ -127,9 +128,10 @@ public struct ReviewImages: Sendable {
   /// The reading thread's work: the wanted entries, batch by batch, until done or cancelled.
   private static func read(
     _ wanted: [Int: Set<String>], of sources: [MergeSource], limits: ArchiveLimits,
-    batchSize: Int, into queue: BatchQueue
+    batchBytes: Int, into queue: BatchQueue
   ) {
     var batch: [SourceImage] = []
+    var bytes = 0
     for (index, paths) in wanted.sorted(by: { $0.key < $1.key }) where !paths.isEmpty {
       guard sources.indices.contains(index) else { continue }
       try? SourceReader(limits: limits).forEachEntry(
@@ -137,9 +139,10 @@ public struct ReviewImages: Sendable {
       ) { (entry) throws(ArchiveError) in
         guard paths.contains(entry.path) else { return }
         batch.append(SourceImage(sourceIndex: index, path: entry.path, bytes: entry.bytes))
-        guard batch.count >= batchSize else { return }
+        bytes += entry.bytes.count
+        guard bytes >= batchBytes else { return }
         guard queue.put(batch) else { throw Self.stopped }
-        batch = []
+        (batch, bytes) = ([], 0)
       }
       if queue.isCancelled { break }
     }

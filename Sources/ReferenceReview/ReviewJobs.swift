@@ -10,14 +10,17 @@ struct ReviewJobs {
   let plan: MergePlan
   /// Where the images come from.
   let reader: ReviewImages
-  /// How many images are read ahead at once.
-  let batchSize: Int
+  /// How many bytes of images are read ahead at once.
+  let readAhead: Int
+  /// Each source as the cards name it, by index: made once, not once per card.
+  private let sourceLabels: [String]
   private var nextID = 0
 
-  init(plan: MergePlan, reader: ReviewImages, batchSize: Int) {
+  init(plan: MergePlan, reader: ReviewImages, readAhead: Int) {
     self.plan = plan
     self.reader = reader
-    self.batchSize = batchSize
+    self.readAhead = readAhead
+    sourceLabels = plan.inventories.map { "\($0.source.description) (\($0.workerSummary))" }
   }
 
   /// Hands every job to `body`, one at a time.
@@ -44,7 +47,7 @@ struct ReviewJobs {
       bySource[chosen.sourceIndex, default: [:]][item.path] = item
     }
     var seen = Set<String>()
-    try reader.forEachImage(in: bySource.mapValues { Set($0.keys) }, batchSize: batchSize) {
+    try reader.forEachImage(in: bySource.mapValues { Set($0.keys) }, batchBytes: readAhead) {
       (batch) throws(ArchiveError) in
       for image in batch {
         guard let item = bySource[image.sourceIndex]?[image.path],
@@ -80,7 +83,7 @@ struct ReviewJobs {
     for (path, bySource) in files {
       for sourceIndex in bySource.keys { wanted[sourceIndex, default: []].insert(path) }
     }
-    try reader.forEachImage(in: wanted, batchSize: batchSize) { (batch) throws(ArchiveError) in
+    try reader.forEachImage(in: wanted, batchBytes: readAhead) { (batch) throws(ArchiveError) in
       for image in batch {
         guard let file = files[image.path]?[image.sourceIndex], written.insert(file).inserted
         else { continue }
@@ -92,9 +95,8 @@ struct ReviewJobs {
       var job = job(item, meta: meta(item), after: nil)
       for (position, rival) in item.rivals.enumerated() {
         let file = "\(id)-rival-\(position).png"
-        let inventory = plan.inventories[rival.sourceIndex]
         var shown = ReviewCard.Rival(
-          label: "\(inventory.source.description) (\(inventory.workerSummary))",
+          label: sourceLabels[rival.sourceIndex],
           image: .init(file: file, width: rival.image.width, height: rival.image.height))
         if written.contains(file) {
           job.rivals.append(shown)
@@ -120,8 +122,7 @@ struct ReviewJobs {
   private func meta(_ item: MergePlan.Item) -> [String] {
     let candidates = item.chosen.map { [$0] } ?? item.rivals
     var lines = candidates.map { candidate in
-      let inventory = plan.inventories[candidate.sourceIndex]
-      var text = "from \(inventory.source.description) (\(inventory.workerSummary))"
+      var text = "from " + sourceLabels[candidate.sourceIndex]
       if let test = candidate.image.test { text += ", test \(test)" }
       return text
     }

@@ -47,6 +47,9 @@ public struct ReviewReport: Sendable {
   /// How many cards are made at once: a couple per core keeps every core busy while one
   /// card's files are written.
   var batchSize = 2 * ProcessInfo.processInfo.activeProcessorCount
+  /// How many bytes of the sources' images are read ahead while cards are made: enough that
+  /// the reading thread seldom waits, a few megabytes whatever the number of changes.
+  var readAhead = 4 << 20
 
   /// The file to open for a report written to `url`: the folder's `index.html`, or the file.
   /// - Parameter url: The `--report` path.
@@ -134,7 +137,7 @@ public struct ReviewReport: Sendable {
     var data = ReviewData(output, imageSource: inline ? .dataURI(images: images) : .file)
     data.begin(header(plan, target: target))
     let maker = ReviewCardMaker(images: images, reader: reader)
-    var jobs = ReviewJobs(plan: plan, reader: reader, batchSize: batchSize)
+    var jobs = ReviewJobs(plan: plan, reader: reader, readAhead: readAhead)
     var pending: [ReviewCardMaker.Job] = []
     var earlier: [ZipWriter.Entry] = []
     func flush() throws(ArchiveError) {
