@@ -44,7 +44,7 @@ public enum ReferenceImages {
     throws(ReferenceImageError) -> RGBAImage
   {
     do {
-      return try PNGDecoder().decode(bytes)
+      return try PNGDecoder.Recycler.shared.decode(bytes)
     } catch .gitLFSPointer {
       throw .gitLFSPointer(path: location.url.path)
     } catch {

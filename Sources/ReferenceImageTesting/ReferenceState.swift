@@ -45,8 +45,11 @@ enum ReferenceState: Equatable {
     }
     do {
       let reference = try ReferenceImages.decodeReference(file, at: location)
-      return .compared(
-        reference: reference, result: comparison.compare(image, to: reference, bound: bound))
+      let result = comparison.compare(image, to: reference, bound: bound)
+      // A passing comparison's decision drops the reference once made, so the next
+      // assertion's decode can write into its memory.
+      if result.passed { PNGDecoder.Recycler.shared.recycle(copy reference) }
+      return .compared(reference: reference, result: result)
     } catch {
       return .unreadable(error)
     }

@@ -32,9 +32,10 @@ struct SourceFetcher {
       try? SourceReader(limits: limits).forEachEntry(
         of: inventories[sourceIndex].source, wantsData: { paths.contains($0) }
       ) { entry in
-        guard paths.contains(entry.path), let image = try? PNGDecoder().decode(entry.bytes) else {
-          return
-        }
+        // Into memory that hashing destination files left, when the planning did that.
+        guard paths.contains(entry.path),
+          let image = try? PNGDecoder.Recycler.shared.decode(entry.bytes)
+        else { return }
         body(Request(sourceIndex: sourceIndex, path: entry.path), image)
       }
     }

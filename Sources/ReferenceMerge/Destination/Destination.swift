@@ -222,8 +222,13 @@ package final class Destination: @unchecked Sendable {
     if let digest = PNGPixelDigest.read(fromPNG: bytes) {
       return .image(width: digest.width, height: digest.height, pixelSHA256: digest.pixelSHA256)
     }
-    guard let image = try? PNGDecoder().decode(bytes) else { return .undecodable }
-    return .image(width: image.width, height: image.height, pixelSHA256: SHA256.hex(image.pixels))
+    // Decoded only to be hashed: its memory serves the next file's decode.
+    let recycler = PNGDecoder.Recycler.shared
+    guard let image = try? recycler.decode(bytes) else { return .undecodable }
+    let identity = PixelIdentity.image(
+      width: image.width, height: image.height, pixelSHA256: SHA256.hex(image.pixels))
+    recycler.recycle(image)
+    return identity
   }
 
   /// Whether the file at a path is a Git LFS pointer rather than an image.
