@@ -169,6 +169,8 @@ let package = Package(
       name: "MergeRefsTests",
       dependencies: [
         "ReferenceArchive", "ReferenceMerge", "ReferenceReview", "ReferenceShards", "TestSupport",
+        // The command itself, which `MergeInProcess` parses and runs in the test process.
+        "merge-refs",
       ],
       exclude: ["__Fixtures__"]
     ),
