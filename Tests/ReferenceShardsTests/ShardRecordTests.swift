@@ -48,13 +48,19 @@ final class ShardRecordTests: XCTestCase {
   }
 
   func testTimings_combining_keepsTheLongerAndWritesSortedKeys() throws {
-    let records = [record(ran: [("M.b", 1)]), record(ran: [("M.a", 2), ("M.b", 3)])]
+    // The longer duration of M.b comes first and of M.c last, so neither "first" nor "last"
+    // would pass for "longer"; four keys make a sorted order by chance unlikely (1 in 24).
+    let records = [
+      record(ran: [("M.d", 1), ("M.b", 3), ("M.c", 1)]),
+      record(ran: [("M.b", 1), ("M.a", 2), ("M.c", 4)]),
+    ]
     let timings = TestTimings.combining(records)
-    XCTAssertEqual(timings.tests, ["M.a": 2, "M.b": 3])
+    XCTAssertEqual(timings.tests, ["M.a": 2, "M.b": 3, "M.c": 4, "M.d": 1])
     let text = String(decoding: timings.encoded(), as: UTF8.self)
-    XCTAssertLessThan(
-      try XCTUnwrap(text.range(of: "M.a")).lowerBound,
-      try XCTUnwrap(text.range(of: "M.b")).lowerBound)
+    let positions = try ["M.a", "M.b", "M.c", "M.d"].map {
+      try XCTUnwrap(text.range(of: $0)).lowerBound
+    }
+    XCTAssertEqual(positions, positions.sorted(), text)
     XCTAssertTrue(text.contains("\"formatVersion\" : 1"), text)
   }
 
