@@ -49,7 +49,7 @@ public struct ReviewReport: Sendable {
   var batchSize = 2 * ProcessInfo.processInfo.activeProcessorCount
   /// How many bytes of the sources' images are read ahead while cards are made: enough that
   /// the reading thread seldom waits, a few megabytes whatever the number of changes.
-  var readAhead = 4 << 20
+  var readAhead = 1 << 20
 
   /// The file to open for a report written to `url`: the folder's `index.html`, or the file.
   /// - Parameter url: The `--report` path.
