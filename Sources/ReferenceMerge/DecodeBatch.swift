@@ -108,8 +108,11 @@ struct DecodeBatch {
     let toDecode = firstIndex.values.sorted()
     let decoded = ConcurrentSlots.perform(toDecode.count) { position in
       Result { () throws(PNGError) -> Decoded in
-        let pixels = try PNGDecoder().decode(entries[toDecode[position]].bytes)
-        return (pixels.width, pixels.height, SHA256Digest(of: pixels.pixels))
+        // Decoded only to be hashed: its memory serves the next entry's decode.
+        let pixels = try PNGDecoder.Recycler.shared.decode(entries[toDecode[position]].bytes)
+        let decoded = (pixels.width, pixels.height, SHA256Digest(of: pixels.pixels))
+        PNGDecoder.Recycler.shared.recycle(pixels)
+        return decoded
       }
     }
     var thisBatch: [SHA256Digest: Result<Decoded, PNGError>] = [:]
