@@ -4,8 +4,11 @@ import ReferenceImageCore
 /// The one JSON entry of every generation archive: who produced it, how the run ended, and what
 /// each image is. Its schema is versioned by `formatVersion` and documented in README.md.
 public struct ArchiveManifest: Codable, Sendable, Equatable {
-  /// The schema version this code writes.
-  public static let currentFormatVersion = 1
+  /// The schema version this code writes. Version 2 names every test as `swift test list`
+  /// prints it (`TestName`); version 1 named the tests that ran, the images' tests and the
+  /// references' users by XCTest's own name (`Class.testMethod`, `-[Class testMethod]`) or Swift
+  /// Testing's ID, and readers of version 1 refuse version 2 by its number.
+  public static let currentFormatVersion = 2
   /// The entry name of the manifest inside an archive and inside a staging folder.
   public static let entryName = "ReferenceImages-manifest.json"
 
@@ -23,7 +26,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   public struct Image: Codable, Sendable, Equatable {
     /// The path relative to the package root, with `/` separators.
     public var path: String
-    /// The test that produced it, such as `ChartTests.testBarChart()`.
+    /// The test that produced it, by its `swift test list` name, such as
+    /// `ChartTests.BarChartTests/testBars` (XCTest's own name in version 1).
     public var test: String
     /// The width in pixels.
     public var width: Int
@@ -102,7 +106,7 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   public struct UnchangedImage: Codable, Sendable, Equatable {
     /// The path relative to the package root, with `/` separators.
     public var path: String
-    /// The test that produced it.
+    /// The test that produced it, named as in `images[].test`.
     public var test: String
     /// The width in pixels.
     public var width: Int
@@ -263,7 +267,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   public var endedAt: Date?
   /// Whether the run finished or was cut short.
   public var completion: Completion
-  /// The tests that ran, in the order they started.
+  /// The tests that ran, in the order they started, by `swift test list` name (XCTest's own
+  /// name in version 1).
   public var tests: [String]
   /// Every image the run stored, sorted by path.
   public var images: [Image]

@@ -58,9 +58,12 @@ final class CoordinatorObserver: NSObject, XCTestObservation, @unchecked Sendabl
     self.coordinator = coordinator
   }
 
+  /// Every record of the test names it by its `swift test list` name, as the shard plans and
+  /// the Swift Testing event streams do.
   func testCaseWillStart(_ testCase: XCTestCase) {
-    coordinator.testStarted(testCase.name, isXCTest: true)
-    coordinator.xcTestStarted(listingName: Self.listingName(of: testCase))
+    let name = Self.listingName(of: testCase)
+    coordinator.testStarted(name, isXCTest: true)
+    coordinator.xcTestStarted(listingName: name)
   }
 
   func testCaseDidFinish(_ testCase: XCTestCase) {

@@ -14,12 +14,10 @@ struct TestContext {
   /// Whether the caller runs under Swift Testing.
   var isSwiftTesting: Bool { Test.current != nil }
 
-  /// A name for the running test: `Module.Suite/function()` or XCTest's `-[Class test]` name.
+  /// The running test's name for the manifest and messages: as `swift test list` prints it
+  /// (`Module.Suite/function()`, `Module.Class/testMethod`), the name every record uses.
   func testName(coordinator: ImageCoordinator) -> String {
-    if let test = Test.current {
-      return String(describing: test.id)
-    }
-    return coordinator.currentXCTestName ?? "(no test running)"
+    listingName(coordinator: coordinator) ?? "(no test running)"
   }
 
   /// The running test as `swift test list` names it, for a `--filter` that selects exactly it;

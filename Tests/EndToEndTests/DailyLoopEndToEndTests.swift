@@ -106,7 +106,7 @@ final class DailyLoopEndToEndTests: XCTestCase {
     XCTAssertNotEqual(plugin.status, 0, plugin.all)
     XCTAssertTrue(plugin.all.contains("merge-refs exited with status 3"), plugin.all)
     XCTAssertTrue(plugin.all.contains("\(smallCells) is the reference of 2 tests"), plugin.all)
-    XCTAssertTrue(plugin.all.contains("CheckerTests.testSmallCells"), plugin.all)
+    XCTAssertTrue(plugin.all.contains("ChartTests.CheckerTests/testSmallCells"), plugin.all)
     XCTAssertEqual(try bytes([smallCells]), owned)
 
     for index in 0..<2 {
@@ -211,7 +211,8 @@ final class DailyLoopEndToEndTests: XCTestCase {
       merge.all.contains("\(smallCells) is the reference of 2 tests"), merge.all, file: file,
       line: line)
     XCTAssertTrue(
-      merge.all.contains("CheckerTests.testSmallCells"), merge.all, file: file, line: line)
+      merge.all.contains("ChartTests.CheckerTests/testSmallCells"), merge.all, file: file,
+      line: line)
     XCTAssertTrue(
       merge.all.contains("SharedReference/smallCells()"), merge.all, file: file, line: line)
     XCTAssertTrue(merge.all.contains("SharedReference.swift:14"), merge.all, file: file, line: line)

@@ -49,7 +49,7 @@ final class GenerationEndToEndTests: XCTestCase {
     XCTAssertEqual(manifest.tests.count, 8)
     XCTAssertEqual(Set(manifest.verifiedReferences), Set(xctestImages))
     let bars = try XCTUnwrap(manifest.images.first { $0.path.hasSuffix("/bars.png") })
-    XCTAssertEqual(bars.test, "BarChartTests.testBars")
+    XCTAssertEqual(bars.test, "ChartTests.BarChartTests/testBars")
     XCTAssertEqual([bars.width, bars.height], [120, 80])
     XCTAssertFalse(
       FileManager.default.fileExists(

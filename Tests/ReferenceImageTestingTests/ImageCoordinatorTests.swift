@@ -182,6 +182,27 @@ final class ImageCoordinatorTests: XCTestCase {
     XCTAssertEqual(manifest.mode, "missing")
   }
 
+  /// Every record of an XCTest test names it by its `swift test list` name: the tests that
+  /// ran, the images, the durations.
+  func testObserver_namesTheTestByItsListingNameEverywhere() throws {
+    let package = try TemporaryPackage(self)
+    let coordinator = makeCoordinator(output: try makeTemporaryFolder(self))
+    let observer = CoordinatorObserver(coordinator: coordinator)
+    observer.testCaseWillStart(self)
+    let name =
+      "ReferenceImageTestingTests.ImageCoordinatorTests/"
+      + "testObserver_namesTheTestByItsListingNameEverywhere"
+    XCTAssertEqual(coordinator.currentXCTestName, name)
+    let test = try XCTUnwrap(coordinator.currentXCTestName)
+    try coordinator.store(try sampleImage(seed: 4), at: try package.location("named"), test: test)
+    observer.testCaseDidFinish(self)
+    let manifest = try XCTUnwrap(ArchiveContents(try XCTUnwrap(coordinator.finishRun())).manifest)
+    XCTAssertEqual(manifest.formatVersion, 2)
+    XCTAssertEqual(manifest.tests, [name])
+    XCTAssertEqual(manifest.images.map(\.test), [name])
+    XCTAssertEqual(manifest.testDurations?.map(\.test), [name])
+  }
+
   func testFinishRun_imagesFromSeveralPackagesFolders_keepPackageRelativePaths() throws {
     let package = try TemporaryPackage(self)
     let output = try makeTemporaryFolder(self)
