@@ -37,9 +37,12 @@ extension ReviewReportTests {
       .appendingPathComponent("__Fixtures__")
   }
 
-  /// The data as the sample keeps it: indented, the temporary folder as `/tmp/review-sample`.
+  /// The data as the sample keeps it: indented, the temporary folder as `/tmp/review-sample`,
+  /// the report's id and time fixed, so the sample changes only with the format.
   private static func sampleText(_ json: Data, root: URL) throws -> String {
-    let object = try JSONSerialization.jsonObject(with: json)
+    var object = try XCTUnwrap(JSONSerialization.jsonObject(with: json) as? [String: Any])
+    object["id"] = String(repeating: "0", count: 32)
+    object["generatedAt"] = "2026-01-01T00:00:00Z"
     let pretty = try JSONSerialization.data(
       withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     return String(decoding: pretty, as: UTF8.self)
