@@ -94,11 +94,10 @@ public struct ReviewImages: Sendable {
 
   /// Reads the wanted images of the plan's sources, each source once, and hands them to `body`
   /// in batches of about `batchBytes` (at least one image): sources in index order, each
-  /// source's images in the
-  /// order it holds them. The next batch is read on a thread of its own while `body` works on
-  /// the current one, so reading and what the caller does with the images (on every core) go
-  /// on at once; at most two batches are held. A source that cannot be read again yields what
-  /// it could: its other images are missing from the batches.
+  /// source's images in the order it holds them. The next batch is read on a thread of its own
+  /// while `body` works on the current one, so reading and what the caller does with the images
+  /// (on every core) go on at once; at most two batches are held. A source that cannot be read
+  /// again yields what it could: its other images are missing from the batches.
   /// - Parameters:
   ///   - wanted: The paths wanted, by source index.
   ///   - batchBytes: The bytes of images after which a batch is handed over.
