@@ -19,16 +19,17 @@ struct RegenerationRequest {
     page: a folder (default .build/reference-review; open its index.html), or one file when the
     name ends in .html. --filter passes REGEX to `swift test --filter`.
     --repeat N runs the tests N times (up to 10): renders of one test that differ between the
-    runs are unstable, and merge-refs lands none of them (exit 5).
+    runs are unstable, and merge-refs lands none of them \
+    (exit \(ExitStatus.unstableRenders.rawValue)).
     --sources merges archives collected elsewhere (a folder of CI artifacts) instead of running
     the tests. Relative paths start at the package root.
     --prune deletes orphans: references in the folders the tests used that no test produced or
     verified, looked for only without --filter (every test runs, and the merge proves it).
     Orphans found without --prune are listed with the command that deletes them.
 
-    The plugin exits with merge-refs' status (\(ExitStatus.list(pluginStatuses)));
-    `swift package` reports any failure as 1, so the status is printed, and --status-file FILE
-    receives it for scripts.
+    The plugin exits with merge-refs' status; `swift package` reports any failure as 1, so the
+    status is printed, and --status-file FILE receives it for scripts. The statuses:
+    \(ExitStatus.list(pluginStatuses)).
     """
 
   /// The statuses the plugin can end with: merge-refs' own, less `--check`'s, which it never
