@@ -113,8 +113,9 @@ struct MergeRefs: ParsableCommand {
     name: .customLong("require-shards"),
     help: ArgumentHelp(
       "Each SOURCE is a folder written by `reference-shards run`: refuse "
-        + "(exit \(ExitStatus.refusedInput.rawValue), nothing written) unless they cover every shard of one plan and their archives and event "
-        + "streams, as the records list them, prove that every planned test ran once."))
+        + "(exit \(ExitStatus.refusedInput.rawValue), nothing written) unless they cover every "
+        + "shard of one plan and their archives and event streams, as the records list them, "
+        + "prove that every planned test ran once."))
   var requireShards = false
 
   @Option(
