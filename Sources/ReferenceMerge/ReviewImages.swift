@@ -55,31 +55,18 @@ public struct ReviewImages: Sendable {
     public var pixelSHA256: SHA256Digest?
   }
 
-  /// The current reference at a path, decoded into the memory of an image the caller is done
-  /// with (`PNGDecoder.decode(_:reusing:)`), so a report that decodes one reference after
-  /// another reuses the same pages.
-  /// - Parameters:
-  ///   - path: The package-relative path.
-  ///   - recycled: An image whose pixels are no longer needed, passed with `consume`.
+  /// The current reference at a path, decoded into memory an earlier decode left
+  /// (`PNGDecoder.Recycler.shared`), so a report that decodes one reference after another
+  /// reuses the same pages; give the image back to that recycler when done with it.
+  /// - Parameter path: The package-relative path.
   /// - Returns: nil when `reference(at:)` is nil.
-  public func decodedReference(at path: String, reusing recycled: consuming RGBAImage?)
-    -> DecodedReference?
-  {
+  public func decodedReference(at path: String) -> DecodedReference? {
     guard let bytes = reference(at: path) else { return nil }
-    let image = Self.decode(bytes, reusing: recycled)
+    let image = try? PNGDecoder.Recycler.shared.decode(bytes)
     let digest =
       PNGPixelDigest.read(fromPNG: bytes).flatMap { SHA256Digest(hex: $0.pixelSHA256) }
       ?? image.map { decoded in decoded.pixels.withUnsafeBytes { SHA256Digest(of: $0) } }
     return DecodedReference(bytes: bytes, image: image, pixelSHA256: digest)
-  }
-
-  /// PNG bytes decoded, into the memory of `recycled` when there is one; nil when they do not
-  /// decode.
-  private static func decode(_ bytes: [UInt8], reusing recycled: consuming RGBAImage?)
-    -> RGBAImage?
-  {
-    guard let recycled = consume recycled else { return try? PNGDecoder().decode(bytes) }
-    return try? PNGDecoder().decode(bytes, reusing: consume recycled)
   }
 
   /// One image read back from a source.

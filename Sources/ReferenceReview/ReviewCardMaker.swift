@@ -34,8 +34,8 @@ struct ReviewCardMaker: Sendable {
   let images: URL
   /// Where the current references come from.
   let reader: ReviewImages
-  /// Decoded images the cards are done with.
-  let pool = ImagePool()
+  /// Keeps the memory of decoded images the cards are done with, for the next decodes.
+  private var recycler: PNGDecoder.Recycler { .shared }
 
   /// Makes the card of a job.
   /// - Throws: `ArchiveError.io` when an image file cannot be written.
@@ -81,7 +81,7 @@ struct ReviewCardMaker: Sendable {
   }
 
   private func addBeforeAndDifference(_ job: Job, to card: inout ReviewCard) throws(ArchiveError) {
-    guard let before = reader.decodedReference(at: job.item.path, reusing: pool.take()) else {
+    guard let before = reader.decodedReference(at: job.item.path) else {
       card.meta.append("the current file could not be read")
       return
     }
@@ -89,11 +89,11 @@ struct ReviewCardMaker: Sendable {
       card.meta.append("the current file is not a PNG image that decodes")
       return
     }
-    defer { pool.recycle(beforeImage) }
+    defer { recycler.recycle(beforeImage) }
     card.before = try copy(before.bytes, as: "\(job.id)-before.png", size: beforeImage.size)
     card.beforePixels = beforeDigest
-    guard let after = job.after, let afterImage = pool.decode(after) else { return }
-    defer { pool.recycle(afterImage) }
+    guard let after = job.after, let afterImage = try? recycler.decode(after) else { return }
+    defer { recycler.recycle(afterImage) }
     if let chosen = job.item.chosen {
       card.group = "\(beforeDigest)->\(chosen.image.pixelSHA256.hex)"
     }
@@ -109,9 +109,9 @@ struct ReviewCardMaker: Sendable {
   /// when its pixels are still the ones the rival saw.
   private func referenceRivals(_ job: Job) throws(ArchiveError) -> [ReviewCard.Rival] {
     guard !job.rivalsSeeingTheReference.isEmpty,
-      let current = reader.decodedReference(at: job.item.path, reusing: pool.take())
+      let current = reader.decodedReference(at: job.item.path)
     else { return [] }
-    if let image = current.image { pool.recycle(image) }
+    if let image = current.image { recycler.recycle(image) }
     guard let pixels = current.pixelSHA256 else { return [] }
     var rivals: [ReviewCard.Rival] = []
     for seeing in job.rivalsSeeingTheReference where seeing.pixels == pixels {
@@ -128,9 +128,9 @@ struct ReviewCardMaker: Sendable {
   {
     let decoded = rivals.prefix(2).compactMap { rival in
       (try? FileSystem.read(images.appendingPathComponent(rival.image.file)))
-        .flatMap { pool.decode($0) }
+        .flatMap { try? recycler.decode($0) }
     }
-    defer { for image in decoded { pool.recycle(image) } }
+    defer { for image in decoded { recycler.recycle(image) } }
     guard decoded.count == 2 else { return }
     let (meta, difference, comparison) = try compare(
       decoded[1], to: decoded[0], file: "\(id)-difference.png")
