@@ -22,6 +22,9 @@ public enum GenerationContract {
   public static let runVariable = "IMAGE_GENERATION_RUN"
   /// `IMAGE_REFERENCE_DIR`: a folder inside the package that holds every reference folder.
   public static let referenceFolderVariable = "IMAGE_REFERENCE_DIR"
+  /// `IMAGE_REFERENCE_VARIANT`: the variant a test process runs as, in a package that declares
+  /// variants (`ReferenceVariants`): a declared variant or `base`; unset, the platform decides.
+  public static let variantVariable = "IMAGE_REFERENCE_VARIANT"
 
   /// The name ending of a run record: the manifest of a test process that made image
   /// assertions but stored no image (a passing verify run), written beside the archives so

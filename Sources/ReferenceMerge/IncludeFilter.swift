@@ -216,6 +216,8 @@ public struct IncludeFilter: Sendable, Equatable {
       return nil  // never written; reported by their own rules
     case .orphan:
       return "no source holds it any more"
+    case .redundant:
+      return "the render now matches its fallback, so the variant file is redundant"
     case .added, .updated, .unchanged:
       guard let chosen = item.chosen?.image.pixelSHA256 else { return nil }
       if chosen != approval.after {

@@ -62,7 +62,7 @@ public struct MergeApplier: Sendable {
       let reached = Set(result.written + result.deleted)
       result.notReached = plan.items.filter {
         ($0.outcome == .added || $0.outcome == .updated
-          || (options.prune && $0.outcome == .orphan)) && !reached.contains($0.path)
+          || (options.prune && $0.outcome.isRemoval)) && !reached.contains($0.path)
       }.map(\.path)
     }
     destination.saveDigests()
@@ -77,7 +77,8 @@ public struct MergeApplier: Sendable {
     let writes = plan.items.lazy.filter { $0.outcome == .added || $0.outcome == .updated }
     var touchedFolders = Set(writes.map { Destination.split($0.path).folder })
     if options.prune {
-      touchedFolders.formUnion(plan.items(.orphan).map { Destination.split($0.path).folder })
+      touchedFolders.formUnion(
+        plan.items.filter(\.outcome.isRemoval).map { Destination.split($0.path).folder })
     }
     for folder in touchedFolders.sorted() {
       result.leftoversRemoved += destination.removeLeftovers(in: folder)
@@ -87,9 +88,9 @@ public struct MergeApplier: Sendable {
       result: &result,
       progress: progress)
     if options.prune {
-      for orphan in plan.items(.orphan) {
-        try destination.remove(orphan.path)
-        result.deleted.append(orphan.path)
+      for removal in plan.items where removal.outcome.isRemoval {
+        try destination.remove(removal.path)
+        result.deleted.append(removal.path)
       }
     }
   }

@@ -27,6 +27,9 @@ public struct MergePlan: Sendable {
     case conflict
     /// A reference no complete run produced or verified; deleted only with `--prune`.
     case orphan
+    /// A variant file (`ReferenceVariants`) whose variant's render now matches what the rest
+    /// of its chain gives: not needed any more; deleted only with `--prune`.
+    case redundant
     /// Replicated runs of one test rendered different pixels for the path: the render is not
     /// deterministic, so it is never written and the reference stays as it is.
     case unstable
@@ -55,7 +58,7 @@ public struct MergePlan: Sendable {
       switch outcome {
       case .unchanged: after
       case .updated: replaced?.pixels
-      case .added, .conflict, .orphan, .unstable: nil
+      case .added, .conflict, .orphan, .unstable, .redundant: nil
       }
     }
     /// For updated paths, the destination's pixels, by reference: most items are added or
@@ -150,6 +153,9 @@ public struct MergePlan: Sendable {
   /// Changes left out by `--include` (see `IncludeFilter`), and with `--keep-going` approvals
   /// whose pixels are not the ones reviewed: never written, never pruned.
   public internal(set) var skipped: [Item] = []
+  /// Variant renders (`ReferenceVariants`) equal to what their chain's fallback gives, sorted:
+  /// no file is written for them.
+  public internal(set) var matchingFallback: [String] = []
   /// Everything found while planning that stops the merge or, with `--keep-going`, is left out,
   /// in the order found; their kinds decide the exit code (`MergeSession.Conclusion`).
   public internal(set) var problems: [MergeProblem] = []
@@ -167,7 +173,7 @@ public struct MergePlan: Sendable {
   public func hasChanges(prune: Bool) -> Bool {
     items.contains {
       $0.outcome == .added || $0.outcome == .updated || $0.outcome == .conflict
-        || $0.outcome == .unstable || ($0.outcome == .orphan && prune)
+        || $0.outcome == .unstable || ($0.outcome.isRemoval && prune)
     }
   }
 
@@ -176,4 +182,10 @@ public struct MergePlan: Sendable {
     // Counted, not grouped: grouping copied every item of a merge of many archives.
     items.reduce(into: [:]) { counts, item in counts[item.outcome, default: 0] += 1 }
   }
+}
+
+extension MergePlan.Outcome {
+  /// Whether the outcome proposes deleting the file: orphans and redundant variants, deleted
+  /// only with `--prune`.
+  public var isRemoval: Bool { self == .orphan || self == .redundant }
 }

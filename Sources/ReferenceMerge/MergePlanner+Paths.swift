@@ -198,11 +198,17 @@ extension MergePlanner {
 
   // MARK: Orphans
 
-  /// PNGs in the reference folders the runs used that no run produced or verified.
-  /// - Parameter produced: The plan's items for the images of the runs, sorted by path: searched
-  ///   instead of a set of every path, which a merge of many archives would pay for twice.
+  /// PNGs in the reference folders the runs used that no run produced or verified. With
+  /// variants, a file counts as used when any file of its reference (base or variant) was, and
+  /// the files of variants no render of this merge ran as are left alone: a merge of one
+  /// platform's runs proves nothing about another platform's files.
+  /// - Parameters:
+  ///   - produced: The plan's items for the images of the runs, sorted by path: searched
+  ///     instead of a set of every path, which a merge of many archives would pay for twice.
+  ///   - variants: The declaration, with the variant renders that needed no file.
   func orphans(
-    _ inventories: [SourceInventory], produced: [MergePlan.Item], destination: Destination
+    _ inventories: [SourceInventory], produced: [MergePlan.Item], destination: Destination,
+    variants: (declaration: ReferenceVariants, notNeeded: [String])? = nil
   ) -> [MergePlan.Item] {
     var verified = Set<String>()
     for inventory in inventories {
@@ -211,20 +217,19 @@ extension MergePlanner {
     var folders = Set<String>()
     for item in produced { folders.insert(Destination.split(item.path).folder) }
     for path in verified { folders.insert(Destination.split(path).folder) }
-    let isProduced = { (path: String) -> Bool in
-      var low = 0
-      var high = produced.count
-      while low < high {
-        let middle = (low + high) / 2
-        if produced[middle].path < path { low = middle + 1 } else { high = middle }
-      }
-      return low < produced.count && produced[low].path == path
+    let isUsed: (String) -> Bool
+    if let variants {
+      isUsed = Self.variantUse(
+        produced.map(\.path) + variants.notNeeded, verified: verified,
+        declaration: variants.declaration)
+    } else {
+      isUsed = { path in verified.contains(path) || Self.contains(path, sorted: produced) }
     }
     var orphans: [MergePlan.Item] = []
     for folder in folders.sorted() {
       for name in destination.pngFiles(in: folder) {
         let path = folder.isEmpty ? name : "\(folder)/\(name)"
-        guard !verified.contains(path) && !isProduced(path) else { continue }
+        guard !isUsed(path) else { continue }
         orphans.append(
           .init(
             path: path, outcome: .orphan, chosen: nil, rivals: [], conflictingPixels: nil,
@@ -232,5 +237,35 @@ extension MergePlanner {
       }
     }
     return orphans
+  }
+
+  /// Whether sorted items hold a path, by binary search.
+  static func contains(_ path: String, sorted items: [MergePlan.Item]) -> Bool {
+    var low = 0
+    var high = items.count
+    while low < high {
+      let middle = (low + high) / 2
+      if items[middle].path < path { low = middle + 1 } else { high = middle }
+    }
+    return low < items.count && items[low].path == path
+  }
+
+  /// The use rule with variants: a path is used when its reference's base path is, or when it
+  /// is the file of a variant no render ran as.
+  private static func variantUse(
+    _ rendered: [String], verified: Set<String>, declaration: ReferenceVariants
+  ) -> (String) -> Bool {
+    let split = { (path: String) in VariantPath.split(path, declared: declaration) }
+    var usedBases = Set<String>()
+    var renderedVariants = Set<String>()
+    for path in rendered + verified {
+      let variant = split(path)
+      usedBases.insert(variant?.basePath ?? path)
+      if let name = variant?.variant { renderedVariants.insert(name) }
+    }
+    return { path in
+      guard let variant = split(path) else { return usedBases.contains(path) }
+      return !renderedVariants.contains(variant.variant) || usedBases.contains(variant.basePath)
+    }
   }
 }

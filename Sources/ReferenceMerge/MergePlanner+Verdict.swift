@@ -8,13 +8,19 @@ import ReferenceImageCore
 /// only when nothing was refused, and approvals are checked on what `--include` kept.
 extension MergePlanner {
   /// Finishes `plan`: its problems, orphans, narrowing and warnings.
+  /// - Parameter variants: The destination's variant declaration, nil when it has none, or
+  ///   why it cannot be read.
   func finish(
     _ plan: inout MergePlan, unlistable: [ArchiveError], check: PlanCheck,
-    destination: Destination
+    variants: Result<ReferenceVariants?, VariantError>, destination: Destination
   ) {
     plan.skippedTests = Set(recordedSkips(plan) + check.skippedTests).sorted()
     plan.problems = refusals(plan, unlistable: unlistable, check: check)
-    searchOrphans(&plan, unlistable: unlistable.count, check: check, destination: destination)
+    if case .failure(let error) = variants { plan.problems.append(.invalidVariants(error)) }
+    let declaration = try? variants.get()
+    searchOrphans(
+      &plan, unlistable: unlistable.count, check: check, variants: declaration,
+      destination: destination)
     // A path two tests use lands nothing; it stays out of the orphan search above, which must
     // not call it unused.
     let shared = Set(plan.sharedReferences.map(\.path))
@@ -66,14 +72,17 @@ extension MergePlanner {
 
   /// Adds the orphans, when nothing says that the runs may not have covered every test.
   private func searchOrphans(
-    _ plan: inout MergePlan, unlistable: Int, check: PlanCheck, destination: Destination
+    _ plan: inout MergePlan, unlistable: Int, check: PlanCheck,
+    variants declaration: ReferenceVariants??, destination: Destination
   ) {
     plan.orphanSearchRefusal = orphanRefusal(plan, unlistable: unlistable, check: check)
     plan.orphanSearchDone = plan.orphanSearchRefusal == nil
     guard plan.orphanSearchDone else { return }
     // Orphans are found by searching the paths the runs produced.
     sortByPath(&plan.items)
-    plan.items += orphans(plan.inventories, produced: plan.items, destination: destination)
+    let variants = (declaration ?? nil).map { ($0, plan.matchingFallback) }
+    plan.items += orphans(
+      plan.inventories, produced: plan.items, destination: destination, variants: variants)
   }
 
   /// Why orphans must not be looked for, or nil: first what the runs' own records say, then a

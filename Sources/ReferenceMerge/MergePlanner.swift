@@ -53,7 +53,15 @@ public struct MergePlanner: Sendable {
       sources, destination: destination, staging: staging, progress: progress)
     // Runs before paths: a render a later run used again is no candidate at all.
     let runs = RunLedger(inventories, limits: options.limits).decide(&inventories)
-    let paths = decidePaths(inventories, destination: destination)
+    var paths = decidePaths(inventories, destination: destination)
+    let variants = Result { () throws(VariantError) in
+      try ReferenceVariants.read(packageRoot: destination.root)
+    }
+    var matchingFallback: [String] = []
+    if case .success(let declaration?) = variants {
+      matchingFallback = decideVariants(
+        &paths.items, declaration: declaration, destination: destination)
+    }
     destination.forgetDigests()
     // The items hold what the rest of the merge needs of each image: the inventories' lists
     // are let go, so a merge of many archives does not hold every image twice.
@@ -71,9 +79,10 @@ public struct MergePlanner: Sendable {
     plan.changedSinceComparison = paths.changedSinceComparison
     plan.superseded = runs.superseded
     plan.sharedReferences = runs.shared
+    plan.matchingFallback = matchingFallback
     finish(
       &plan, unlistable: unlistable, check: check?(inventories) ?? PlanCheck(),
-      destination: destination)
+      variants: variants, destination: destination)
     return plan
   }
 

@@ -32,6 +32,8 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   /// Two tests of the merged runs use one reference path: a reference has one owner, so
   /// nothing lands there; each owner is described with its assertion's place.
   case sharedReference(path: String, owners: [String])
+  /// The destination's `ReferenceVariants.json` cannot be read or is not valid.
+  case invalidVariants(VariantError)
 
   /// What the kinds mean for a run, from the documented exit codes.
   public enum Kind: Sendable, Equatable {
@@ -46,7 +48,7 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .unlistableSource, .refusedSource, .unsafeDestination, .gitLFSPointer,
       .unarchivedImageChanged, .changedSinceComparison, .changedSinceReview, .incompleteSources,
-      .unprovenShards, .sharedReference:
+      .unprovenShards, .sharedReference, .invalidVariants:
       .refusedInput
     case .reportNotWritten, .writeFailed: .writeFailed
     }
@@ -95,6 +97,7 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
       "\(path) is the reference of \(owners.count) tests: \(owners.joined(separator: "; ")); "
         + "a reference has one owner, so nothing lands there: give each test's image its own "
         + "name"
+    case .invalidVariants(let error): "\(error)"
     }
   }
 }

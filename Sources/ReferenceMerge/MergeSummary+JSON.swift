@@ -43,6 +43,8 @@ extension MergeSummary {
     json.member("orphans", orphans)
     if let pruneCommand { json.member("pruneCommand", pruneCommand) }
     json.member("pruned", pruned)
+    if let redundant { json.member("redundant", redundant) }
+    if let matchingFallback { json.member("matchingFallback", matchingFallback) }
     json.member("refused", refused)
     if let report { json.member("report", report) }
     json.key("skipped")

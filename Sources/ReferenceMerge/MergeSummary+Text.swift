@@ -24,8 +24,10 @@ extension MergeSummary {
     for warning in warnings { body("warning: \(warning)") }
     for error in errors { body("error: \(error)") }
     if let report { body("review report: \(report)") }
-    if let pruneCommand, orphans > 0, pruned == 0 {
-      body("to delete the orphans: \(pruneCommand)")
+    if let pruneCommand, orphans > 0 || redundant != nil, pruned == 0 {
+      body(
+        "to delete the \(redundant == nil ? "orphans" : orphans > 0 ? "orphans and redundant variants" : "redundant variants"): \(pruneCommand)"
+      )
     }
     body(summaryLine)
   }
@@ -72,10 +74,10 @@ extension MergeSummary {
   /// Added, updated and orphan paths; when applying failed, the paths it did not reach are
   /// listed apart, so no heading claims a file that was not written.
   private func changeLines(_ body: (String) -> Void) {
-    for outcome in [MergePlan.Outcome.added, .updated, .orphan] {
+    for outcome in [MergePlan.Outcome.added, .updated, .orphan, .redundant] {
       let list = changes.lazy.filter { $0.outcome == outcome && $0.notWritten != true }
       guard !list.isEmpty else { continue }
-      body(outcome == .orphan ? "orphans (no test produced or verified them):" : "\(outcome):")
+      body(heading(outcome))
       for change in list {
         var line = "  \(change.path)"
         if change.resolvedByNewest { line += " (conflict resolved by newest: \(describe(change)))" }
@@ -120,6 +122,15 @@ extension MergeSummary {
     }
   }
 
+  /// The heading of a list of changes.
+  private func heading(_ outcome: MergePlan.Outcome) -> String {
+    switch outcome {
+    case .orphan: "orphans (no test produced or verified them):"
+    case .redundant: "redundant variants (their variant now renders what the fallback holds):"
+    default: "\(outcome):"
+    }
+  }
+
   /// "3 added, 1 updated, 40 unchanged, 0 conflicts, 2 orphans, 0 refused".
   public var summaryLine: String {
     var line =
@@ -127,6 +138,12 @@ extension MergeSummary {
       + "\(orphans) orphans\(pruned > 0 ? " (\(pruned) pruned)" : ""), \(refused) refused"
     if !skipped.isEmpty { line += ", \(skipped.count) skipped" }
     if unstable > 0 { line += ", \(unstable) unstable" }
+    if let redundant { line += ", \(redundant) redundant" }
+    if let matchingFallback {
+      line +=
+        ", \(matchingFallback) variant render\(matchingFallback == 1 ? "" : "s") equal to "
+        + "the fallback"
+    }
     if !superseded.isEmpty { line += ", \(superseded.count) superseded" }
     if !skippedTests.isEmpty {
       line += ", \(skippedTests.count) test\(skippedTests.count == 1 ? "" : "s") skipped"

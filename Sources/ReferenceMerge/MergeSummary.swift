@@ -45,6 +45,13 @@ public struct MergeSummary: Codable, Sendable {
   /// Paths whose replicated renders differ: never written.
   public var unstable: Int
   public var orphans: Int
+  /// Variant files whose variant now renders what its fallback holds (`ReferenceVariants`):
+  /// not needed, deleted only with `--prune`; nil where there are none (in `--json`, the field
+  /// is left out then).
+  public var redundant: Int?
+  /// Variant renders equal to what their chain's fallback gives, for which no file is written;
+  /// nil where there are none (left out of `--json` then).
+  public var matchingFallback: Int?
   public var pruned: Int
   public var refused: Int
   public var orphanSearchDone: Bool
@@ -104,6 +111,8 @@ public struct MergeSummary: Codable, Sendable {
     conflicts = counts[.conflict] ?? 0
     unstable = counts[.unstable] ?? 0
     orphans = counts[.orphan] ?? 0
+    redundant = counts[.redundant]
+    matchingFallback = plan.matchingFallback.isEmpty ? nil : plan.matchingFallback.count
     pruned = applied?.deleted.count ?? 0
     refused = plan.badSources.count + plan.destinationProblems.count
     orphanSearchDone = plan.orphanSearchDone

@@ -49,7 +49,7 @@ struct ReviewCardMaker: Sendable {
     case .updated:
       try addAfter(job, to: &card)
       try addBeforeAndDifference(job, to: &card)
-    case .orphan:
+    case .orphan, .redundant:
       card.before = try copyCurrentFile(job)
     case .conflict:
       card.before = try copyCurrentFile(job)

@@ -35,6 +35,11 @@ struct ReviewJobs {
       try body(
         job(item, meta: ["no complete run produced or verified this reference"], after: nil))
     }
+    for item in plan.items(.redundant) {
+      try body(
+        job(item, meta: ["its variant now renders what its fallback holds: not needed"], after: nil)
+      )
+    }
   }
 
   /// Added and updated paths, read back from their sources.

@@ -196,7 +196,7 @@ struct MergeRefs: ParsableCommand {
     let shards = ShardInputs(sourcePaths: sourcePaths, requireAll: requireShards)
     if requireShards { session.planCheck = { shards.proof(of: $0) } }
     var outcome = session.run(sourcePaths: sourcePaths)
-    if !prune && outcome.summary.orphans > 0 {
+    if !prune && (outcome.summary.orphans > 0 || outcome.summary.redundant != nil) {
       outcome.summary.pruneCommand = pruneCommandLine ?? pruneCommand()
     }
     if json {

@@ -166,7 +166,8 @@ final class ReviewReportTests: XCTestCase {
     XCTAssertEqual(
       counts,
       [
-        "added": 1, "updated": 3, "unchanged": 0, "conflict": 1, "orphan": 1, "unstable": 0,
+        "added": 1, "updated": 3, "unchanged": 0, "conflict": 1, "orphan": 1, "redundant": 0,
+        "unstable": 0,
         "skipped": 0,
       ])
     let command = try XCTUnwrap(data["command"] as? [String])

@@ -73,7 +73,9 @@ function buildHeader() {
   $('summary').textContent = `${counts.added || 0} added, ${counts.updated || 0} updated, `
     + `${counts.unchanged || 0} unchanged, ${counts.conflict || 0} conflicts, `
     + (counts.unstable ? `${counts.unstable} unstable, ` : '')
-    + `${counts.orphan || 0} orphans, ${counts.skipped || 0} skipped — destination `
+    + `${counts.orphan || 0} orphans, `
+    + (counts.redundant ? `${counts.redundant} redundant variants, ` : '')
+    + `${counts.skipped || 0} skipped — destination `
     + `${data.destination}` + (data.generatedAt ? ` — written ${data.generatedAt}` : '');
 
   const filters = $('outcome-filters');

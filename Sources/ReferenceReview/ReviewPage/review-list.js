@@ -252,6 +252,12 @@ function buildCard(card, index) {
       ? 'No complete run produced this reference: this merge deleted it if it ran with --prune, '
         + 'and kept it otherwise.'
       : 'No complete run produced this reference; it stays, and is only pruned by merge-refs --prune.'));
+  } else if (card.outcome === 'redundant') {
+    note.append(make('span', '', landed
+      ? 'This variant now renders what its fallback holds: this merge deleted the file if it ran '
+        + 'with --prune, and kept it otherwise.'
+      : 'This variant now renders what its fallback holds, so its file is not needed; it stays, '
+        + 'and is only pruned by merge-refs --prune.'));
   }
   if (note.childElementCount) element.append(note);
 

@@ -63,10 +63,13 @@ function buildPanes(card) {
    */
   const described = (name, ref) => `<b>${name}</b> ${ref ? size(ref) : ''}`;
 
-  if (card.outcome === 'added' || card.outcome === 'orphan' || !card.before || !card.after) {
+  if (card.outcome === 'added' || card.outcome === 'orphan' || card.outcome === 'redundant'
+    || !card.before || !card.after) {
     const only = card.after || card.before;
     const name = card.outcome === 'added' ? 'new'
-      : card.outcome === 'orphan' ? 'current (no run produced it)' : card.after ? 'after' : 'current';
+      : card.outcome === 'orphan' ? 'current (no run produced it)'
+        : card.outcome === 'redundant' ? 'current (matches its fallback)'
+          : card.after ? 'after' : 'current';
     if (only) pane(described(name, only), [layer([image(only, name)])]);
     if (card.outcome === 'conflict') {
       for (const rival of card.rivals || []) {

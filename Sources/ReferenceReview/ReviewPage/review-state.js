@@ -36,7 +36,7 @@ const MODES = [
   { key: 'boxes', name: 'changed regions' },
 ];
 /** @type {Outcome[]} */
-const OUTCOMES = ['added', 'updated', 'conflict', 'unstable', 'orphan'];
+const OUTCOMES = ['added', 'updated', 'conflict', 'unstable', 'orphan', 'redundant'];
 /** @type {Set<Outcome>} */
 const DECIDABLE = new Set(['added', 'updated']);
 /** @type {StatusFilter[]} */

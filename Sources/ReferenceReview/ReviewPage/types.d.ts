@@ -15,7 +15,7 @@ interface ReviewRival {
   image?: ReviewImage | null;
 }
 
-type Outcome = 'added' | 'updated' | 'conflict' | 'unstable' | 'orphan';
+type Outcome = 'added' | 'updated' | 'conflict' | 'unstable' | 'orphan' | 'redundant';
 
 /**
  * One changed reference image, as the report describes it. On a landed report "before" is the

@@ -1,0 +1,177 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+import ReferenceMerge
+import XCTest
+
+/// Variant files land only where a variant renders differently from what the rest of its chain
+/// gives, decided with every render of the merge in hand; a file that is no longer needed is
+/// proposed as redundant and deleted only with `--prune`.
+final class VariantMergeTests: XCTestCase {
+  private var root: URL!
+  private var destination: URL!
+  private let folder = "Tests/ChartTests/__References__/ChartTests"
+
+  override func setUpWithError() throws {
+    root = try makeTemporaryFolder(self)
+    destination = root.appendingPathComponent("package")
+    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+    try Data(
+      """
+      {"schemaVersion": 1, "base": "linux-x86_64",
+       "variants": {"linux-arm64": ["linux"], "linux": [], "macos": []}}
+      """.utf8
+    ).write(to: destination.appendingPathComponent(ReferenceVariants.fileName))
+  }
+
+  private func path(_ name: String, _ variant: String? = nil) -> String {
+    VariantPath.path(of: "\(folder)/\(name).png", variant: variant)
+  }
+
+  private func archive(_ name: String, _ images: [(String, RGBAImage)]) throws -> URL {
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    for (path, image) in images { try builder.add(path, image) }
+    let url = root.appendingPathComponent(name)
+    try builder.write(to: url)
+    return url
+  }
+
+  private func place(_ image: RGBAImage, at path: String) throws {
+    try writeFile(
+      try PNGEncoder().encode(image), to: destination.appendingPathComponent(path))
+  }
+
+  private func exists(_ path: String) -> Bool {
+    FileManager.default.fileExists(atPath: destination.appendingPathComponent(path).path)
+  }
+
+  private func merge(_ sources: [URL], prune: Bool = false) throws -> ProgramResult {
+    try MergeRefs.run(
+      (prune ? ["--prune"] : []) + ["--json"] + sources.map(\.path) + [destination.path])
+  }
+
+  func testMerge_variantRendersWhatTheBaseHolds_writesNoVariantFile() throws {
+    let base = try noiseImage(seed: 1)
+    let other = try noiseImage(seed: 2)
+    let sources = [
+      try archive("base.zip", [(path("a"), base), (path("b"), base)]),
+      try archive(
+        "arm.zip", [(path("a", "linux-arm64"), base), (path("b", "linux-arm64"), other)]),
+    ]
+
+    let result = try merge(sources)
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(exists(path("a")))
+    XCTAssertFalse(exists(path("a", "linux-arm64")), "equal to the base: no variant file")
+    XCTAssertTrue(exists(path("b", "linux-arm64")), "different: the variant file lands")
+  }
+
+  func testMerge_baseChangesInTheSameMerge_variantIsComparedWithTheNewBase() throws {
+    let old = try noiseImage(seed: 1)
+    let new = try noiseImage(seed: 3)
+    try place(old, at: path("a"))
+    let sources = [
+      try archive("base.zip", [(path("a"), new)]),
+      try archive("arm.zip", [(path("a", "linux-arm64"), new)]),
+    ]
+
+    let result = try merge(sources)
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(
+      try Data(contentsOf: destination.appendingPathComponent(path("a"))),
+      Data(try PNGEncoder().encode(new)))
+    XCTAssertFalse(exists(path("a", "linux-arm64")), "the new base already holds its pixels")
+  }
+
+  func testMerge_fallbackChain_usesTheNearestFallbackThatExists() throws {
+    let base = try noiseImage(seed: 1)
+    let linux = try noiseImage(seed: 4)
+    try place(base, at: path("a"))
+    try place(linux, at: path("a", "linux"))
+    let source = try archive("arm.zip", [(path("a", "linux-arm64"), linux)])
+
+    let result = try merge([source])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertFalse(exists(path("a", "linux-arm64")), "linux's file gives these pixels already")
+  }
+
+  func testMerge_variantFileNowMatchesItsFallback_isRedundantAndDeletedOnlyWithPrune() throws {
+    let base = try noiseImage(seed: 1)
+    try place(base, at: path("a"))
+    try place(try noiseImage(seed: 5), at: path("a", "macos"))
+    let source = try archive("mac.zip", [(path("a", "macos"), base)])
+
+    let kept = try merge([source])
+
+    XCTAssertEqual(kept.status, 0, kept.all)
+    XCTAssertTrue(exists(path("a", "macos")), "never deleted without --prune")
+    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(kept.output.utf8))
+    XCTAssertEqual(summary.redundant, 1)
+    XCTAssertEqual(summary.changes.map(\.outcome), [.redundant])
+
+    let pruned = try merge([source], prune: true)
+
+    XCTAssertEqual(pruned.status, 0, pruned.all)
+    XCTAssertFalse(exists(path("a", "macos")))
+    XCTAssertTrue(exists(path("a")))
+  }
+
+  func testMerge_textSummary_namesRedundantVariantsAndThePruneCommand() throws {
+    let base = try noiseImage(seed: 1)
+    try place(base, at: path("a"))
+    try place(try noiseImage(seed: 5), at: path("a", "macos"))
+    let source = try archive("mac.zip", [(path("a", "macos"), base)])
+
+    let result = try MergeRefs.run([source.path, destination.path])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(result.output.contains("redundant variants ("), result.output)
+    XCTAssertTrue(result.output.contains("to delete the redundant variants: "), result.output)
+    XCTAssertTrue(result.output.contains(", 1 redundant"), result.output)
+  }
+
+  func testMerge_baseRunsOnly_neverCallOtherVariantsFilesOrphans() throws {
+    let base = try noiseImage(seed: 1)
+    try place(try noiseImage(seed: 6), at: path("a", "macos"))
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    try builder.add(path("a"), base)
+    builder.coverage = .init(scope: .wholeBundle, arguments: [])
+    let url = root.appendingPathComponent("all.zip")
+    try builder.write(to: url)
+
+    let result = try merge([url], prune: true)
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(exists(path("a", "macos")), "a base run proves nothing about macOS's files")
+  }
+
+  func testMerge_noDeclaration_variantLikeNamesAreOrdinaryPaths() throws {
+    try FileManager.default.removeItem(
+      at: destination.appendingPathComponent(ReferenceVariants.fileName))
+    let base = try noiseImage(seed: 1)
+    let source = try archive(
+      "run.zip", [(path("a"), base), (path("a", "macos"), base)])
+
+    let result = try merge([source])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(exists(path("a", "macos")), "without variants, every path is its own")
+  }
+
+  func testMerge_invalidDeclaration_refusesTheMergeNamingTheFile() throws {
+    try Data(#"{"schemaVersion": 1, "base": "linux-x86_64", "variants": {"a": ["b"]}}"#.utf8)
+      .write(to: destination.appendingPathComponent(ReferenceVariants.fileName))
+    let source = try archive("run.zip", [(path("a"), try noiseImage(seed: 1))])
+
+    let result = try MergeRefs.run([source.path, destination.path])
+
+    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertTrue(
+      result.all.contains("ReferenceVariants.json is not a valid variant declaration"), result.all)
+    XCTAssertTrue(result.all.contains(#"falls back to "b", which is not declared"#), result.all)
+    XCTAssertFalse(exists(path("a")))
+  }
+}
