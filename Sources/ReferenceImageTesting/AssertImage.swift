@@ -78,6 +78,9 @@ struct ImageAssertion {
   let referenceFolder: URL?
   let context: TestContext
   var coordinator = ImageCoordinator.shared
+  /// The test file that locates the package and its references: the calling file, unless a
+  /// test of this package places the assertion in a temporary package.
+  var testFile: String?
 
   func run() {
     coordinator.registerIfNeeded()
@@ -89,14 +92,22 @@ struct ImageAssertion {
     if case .invalid(let value) = mode {
       return context.fail(GenerationMode.invalidMessage(value))
     }
-    let location: ReferenceLocation
+    let base: ReferenceLocation
+    let chain: VariantChain?
     do {
-      location = try ReferenceLocation(
-        name: name, filePath: "\(context.filePath)",
+      base = try ReferenceLocation(
+        name: name, filePath: testFile ?? "\(context.filePath)",
         folder: referenceFolder ?? settings.referenceFolder)
+      chain = try VariantChain.resolve(
+        base: base, name: name, requested: coordinator.environment.variant,
+        generating: mode.storesImages)
     } catch {
       return context.fail("\(error)")
     }
+    // A render is stored, claimed and named as its variant's own file; it is compared with the
+    // most specific file of its chain that exists.
+    let location = chain?.own ?? base
+    let compared = chain?.compared ?? location
     let file = context.packageRelativeFile(packageRoot: location.packageRoot)
     let use = { (verdict: ArchiveManifest.ReferenceUse.Verdict) in
       ArchiveManifest.ReferenceUse(
@@ -114,17 +125,22 @@ struct ImageAssertion {
     let decision = ImageDecision(
       mode: mode,
       reference: ReferenceState.read(
-        at: location, comparing: image, by: comparison, bound: bound, pixelHash: pixelHash),
-      unchangedReference: UnchangedReference.read(
-        at: location, matching: image, pixelHash: pixelHash),
+        at: compared, comparing: image, by: comparison, bound: bound, pixelHash: pixelHash),
+      // Only the variant's own file can be recorded unchanged: a render equal to a fallback is
+      // archived, so the merge decides with it whether the variant needs a file.
+      unchangedReference: compared == location
+        ? UnchangedReference.read(at: location, matching: image, pixelHash: pixelHash) : nil,
       reencodes: coordinator.environment.reencodes)
     coordinator.recordUse(use(decision.verdict))
-    perform(decision, at: location, test: test, knownPixelSHA256: pixelHash.computed)
+    perform(
+      decision, at: location, comparedWith: compared, test: test,
+      knownPixelSHA256: pixelHash.computed, variantNote: chain.map { "; " + $0.note } ?? "")
   }
 
   private func perform(
-    _ decision: ImageDecision, at location: ReferenceLocation, test: String,
-    knownPixelSHA256: [UInt8]?
+    _ decision: ImageDecision, at location: ReferenceLocation,
+    comparedWith compared: ReferenceLocation, test: String, knownPixelSHA256: [UInt8]?,
+    variantNote: String
   ) {
     var kept = false
     do {
@@ -148,7 +164,8 @@ struct ImageAssertion {
     let artifacts = writeArtifacts(failure.artifacts, location: location)
     let landing = kept ? "; " + landingAdvice(location) : ""
     context.fail(
-      failure.message(at: location, comparison: comparison, artifacts: artifacts) + landing)
+      failure.message(at: compared, comparison: comparison, artifacts: artifacts) + variantNote
+        + landing)
   }
 
   /// The sentence that ends a failure whose render this run's archive keeps: the command that

@@ -23,6 +23,9 @@ public struct ImageTestEnvironment: Sendable {
   /// archives every image, also those whose reference's pixel digest says they are unchanged:
   /// the way to give old references a digest, or to rewrite every file with this encoder.
   public var reencodes = false
+  /// `IMAGE_REFERENCE_VARIANT`: the variant to run as, in a package that declares variants
+  /// (`ReferenceVariants.json`); nil to follow the platform.
+  public var variant: String?
   /// The value of `IMAGE_GENERATION_REPLICAS` when it is not a whole number from 1 to 100.
   public var invalidReplicas: String?
 
@@ -46,6 +49,10 @@ public struct ImageTestEnvironment: Sendable {
     let reencode = environment[Self.reencodeVariable]?.trimmingCharacters(in: .whitespaces)
     reencodes = !(reencode ?? "").isEmpty && reencode != "0"
     shard = environment[Self.shardVariable].flatMap { $0.isEmpty ? nil : $0 }
+    variant = environment[GenerationContract.variantVariable].flatMap {
+      let value = $0.trimmingCharacters(in: .whitespaces)
+      return value.isEmpty ? nil : value
+    }
     if let value = environment[Self.replicasVariable], !value.isEmpty {
       if let count = Int(value), (1...100).contains(count) {
         replicas = count > 1 ? count : nil
