@@ -6,58 +6,171 @@ import ReferenceImageCore
 /// what the rest of its chain gives, decided with every render of the merge in hand, so a base
 /// that changes in the same merge is compared as it will be, not as it was.
 extension MergePlanner {
-  /// Decides the items of variant files: a render equal to its chain's fallback needs no file
-  /// (the item leaves the plan), and an existing file it would keep becomes `.redundant`.
+  /// What a variant's render is compared with: the first fallback of its chain that this merge
+  /// renders or the destination holds.
+  struct Fallback {
+    /// Where its pixels come from.
+    enum Origin {
+      /// A render of this merge: what the file will hold.
+      case render(MergePlan.Candidate)
+      /// The destination's file at a path.
+      case file(String)
+    }
+    /// Its pixel digest.
+    var pixels: SHA256Digest
+    /// Where its pixels come from.
+    var origin: Origin
+  }
+
+  /// A variant render whose pixels differ from its fallback's: equal under its test's own
+  /// comparison (tolerance, perceptual) it still needs no file.
+  private struct NearCheck {
+    var index: Int
+    var render: MergePlan.Candidate
+    var fallback: Fallback.Origin
+  }
+
+  /// Decides the items of variant files: a render that its test's own comparison finds equal to
+  /// its chain's fallback needs no file (the item leaves the plan), and an existing file it
+  /// would keep becomes `.redundant`.
   /// - Parameter items: Every path's item, sorted by path.
   /// - Returns: The paths of the renders that needed no file, sorted.
   func decideVariants(
-    _ items: inout [MergePlan.Item], declaration: ReferenceVariants, destination: Destination
+    _ items: inout [MergePlan.Item], declaration: ReferenceVariants,
+    inventories: [SourceInventory], destination: Destination
   ) -> [String] {
-    var notNeeded = Set<Int>()
+    var matching = Set<Int>()
+    var near: [NearCheck] = []
     for index in items.indices {
       let item = items[index]
-      guard let after = item.after,
+      guard let chosen = item.chosen, let after = item.after,
         item.outcome == .added || item.outcome == .updated || item.outcome == .unchanged,
         let (basePath, variant) = VariantPath.split(item.path, declared: declaration),
-        fallbackPixels(
+        let fallback = fallback(
           basePath: basePath, variant: variant, declaration: declaration, items: items,
-          destination: destination) == after
+          destination: destination)
       else { continue }
-      if item.outcome == .added {
-        notNeeded.insert(index)
+      if fallback.pixels == after {
+        matching.insert(index)
       } else {
-        items[index] = MergePlan.Item(
-          path: item.path, outcome: .redundant, chosen: nil, rivals: [], conflictingPixels: nil,
-          resolvedByNewest: false)
+        near.append(.init(index: index, render: chosen, fallback: fallback.origin))
       }
     }
+    matching.formUnion(
+      equalUnderTheirComparison(near, inventories: inventories, destination: destination))
+    var notNeeded: [Int] = []
+    for index in matching.sorted() {
+      guard items[index].outcome != .added else {
+        notNeeded.append(index)
+        continue
+      }
+      items[index] = MergePlan.Item(
+        path: items[index].path, outcome: .redundant, chosen: nil, rivals: [],
+        conflictingPixels: nil, resolvedByNewest: false)
+    }
     guard !notNeeded.isEmpty else { return [] }
-    let paths = notNeeded.sorted().map { items[$0].path }
-    items = items.indices.filter { !notNeeded.contains($0) }.map { items[$0] }
+    let paths = notNeeded.map { items[$0].path }
+    let removed = Set(notNeeded)
+    items = items.indices.filter { !removed.contains($0) }.map { items[$0] }
     return paths
   }
 
-  /// The pixels a variant's test would compare with if its own file did not exist: the first
-  /// fallback of its chain that this merge renders or the destination holds; nil when none.
-  private func fallbackPixels(
+  /// The fallback of a variant's render; nil when its chain holds no file and no render.
+  private func fallback(
     basePath: String, variant: String, declaration: ReferenceVariants, items: [MergePlan.Item],
     destination: Destination
-  ) -> SHA256Digest? {
-    for fallback in declaration.chain(of: variant).dropFirst() {
-      let path = VariantPath.path(of: basePath, variant: fallback)
+  ) -> Fallback? {
+    for name in declaration.chain(of: variant).dropFirst() {
+      let path = VariantPath.path(of: basePath, variant: name)
       if let item = Self.item(at: path, in: items) {
-        // A render of the fallback in this merge is what the file will hold; a redundant
-        // fallback's render equals its own fallback, so the chain goes on past it.
+        // A redundant fallback's render equals its own fallback, so the chain goes on past it.
         if item.outcome == .redundant { continue }
-        if let after = item.after { return after }
+        if let chosen = item.chosen, let after = item.after {
+          return Fallback(pixels: after, origin: .render(chosen))
+        }
       }
       guard destination.pngDigest(path) != nil else { continue }
-      guard case .image(_, _, let pixelSHA256) = destination.pixelIdentity(path) else {
-        return nil
-      }
-      return SHA256Digest(hex: pixelSHA256)
+      guard case .image(_, _, let pixelSHA256) = destination.pixelIdentity(path),
+        let pixels = SHA256Digest(hex: pixelSHA256)
+      else { return nil }
+      return Fallback(pixels: pixels, origin: .file(path))
     }
     return nil
+  }
+
+  /// The near checks whose render its test's own comparison and bound (recorded in the
+  /// manifest) find equal to the fallback. Exact tests, and archives of versions that did not
+  /// record comparisons, need equal pixels, which the digests already ruled out.
+  private func equalUnderTheirComparison(
+    _ checks: [NearCheck], inventories: [SourceInventory], destination: Destination
+  ) -> Set<Int> {
+    guard !checks.isEmpty else { return [] }
+    let path = { (check: NearCheck) in check.render.image.path }
+    let recorded = recordedComparisons(
+      Dictionary(grouping: checks.map { ($0.render.sourceIndex, path($0)) }, by: \.0)
+        .mapValues { Set($0.map(\.1)) }, inventories: inventories)
+    let wanted = checks.filter { check in
+      let request = SourceFetcher.Request(sourceIndex: check.render.sourceIndex, path: path(check))
+      return recorded[request].map { $0.kind != .exact } ?? false
+    }
+    guard !wanted.isEmpty else { return [] }
+    var requests: [SourceFetcher.Request] = []
+    for check in wanted {
+      requests.append(.init(sourceIndex: check.render.sourceIndex, path: path(check)))
+      if case .render(let candidate) = check.fallback {
+        requests.append(.init(sourceIndex: candidate.sourceIndex, path: candidate.image.path))
+      }
+    }
+    let images = SourceFetcher(limits: options.limits).images(requests, inventories: inventories)
+    var equal = Set<Int>()
+    for check in wanted {
+      let request = SourceFetcher.Request(sourceIndex: check.render.sourceIndex, path: path(check))
+      guard let record = recorded[request], let comparison = record.comparison,
+        let render = images[request],
+        let reference = fallbackImage(check.fallback, images, destination),
+        render.width == reference.width, render.height == reference.height
+      else { continue }
+      if comparison.compare(render, to: reference, bound: record.bound).passed {
+        equal.insert(check.index)
+      }
+    }
+    return equal
+  }
+
+  /// The fallback's decoded image.
+  private func fallbackImage(
+    _ origin: Fallback.Origin, _ images: [SourceFetcher.Request: RGBAImage],
+    _ destination: Destination
+  ) -> RGBAImage? {
+    switch origin {
+    case .render(let candidate):
+      images[.init(sourceIndex: candidate.sourceIndex, path: candidate.image.path)]
+    case .file(let path):
+      destination.image(path)
+    }
+  }
+
+  /// The comparisons the manifests record for some images, read again: the inventories keep
+  /// none, and only variant renders near their fallback need them.
+  private func recordedComparisons(
+    _ paths: [Int: Set<String>], inventories: [SourceInventory]
+  ) -> [SourceFetcher.Request: ComparisonRecord] {
+    var recorded: [SourceFetcher.Request: ComparisonRecord] = [:]
+    for (sourceIndex, wanted) in paths {
+      let source = inventories[sourceIndex].source
+      try? SourceReader(limits: options.limits).forEachEntry(
+        of: source, wantsData: { $0 == ArchiveManifest.entryName }
+      ) { (entry) throws(ArchiveError) in
+        guard entry.path == ArchiveManifest.entryName else { return }
+        let manifest = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+        for image in manifest.images where wanted.contains(image.path) {
+          if let comparison = image.comparison {
+            recorded[.init(sourceIndex: sourceIndex, path: image.path)] = comparison
+          }
+        }
+      }
+    }
+    return recorded
   }
 
   /// The item at a path, by binary search of the sorted items.

@@ -60,7 +60,8 @@ public struct MergePlanner: Sendable {
     var matchingFallback: [String] = []
     if case .success(let declaration?) = variants {
       matchingFallback = decideVariants(
-        &paths.items, declaration: declaration, destination: destination)
+        &paths.items, declaration: declaration, inventories: inventories,
+        destination: destination)
     }
     destination.forgetDigests()
     // The items hold what the rest of the merge needs of each image: the inventories' lists

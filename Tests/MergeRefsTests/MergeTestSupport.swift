@@ -96,6 +96,8 @@ struct ArchiveBuilder {
   var mode = "all"
   /// For images kept by a failed comparison: what each was compared with, by path.
   var failedComparisons: [String: ArchiveManifest.FailedComparison] = [:]
+  /// The comparison each image's test used, by path; none recorded unless given.
+  var comparisons: [String: ComparisonRecord] = [:]
 
   /// A builder for a finished run of `host`, generated at `generatedAt`.
   init(host: String = "ci-host", pid: Int32 = 4242, shard: String? = nil, generatedAt: Date) {
@@ -132,7 +134,7 @@ struct ArchiveBuilder {
       path: image.path, test: "GeneratedTests.test\(image.path.count)()",
       width: image.pixels.width, height: image.pixels.height, byteCount: image.png.count,
       pngSHA256: SHA256.hex(image.png), pixelSHA256: SHA256.hex(image.pixels.pixels),
-      failedComparison: failedComparisons[image.path])
+      failedComparison: failedComparisons[image.path], comparison: comparisons[image.path])
   }
 
   var manifest: ArchiveManifest {

@@ -85,6 +85,31 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertFalse(exists(path("a", "linux-arm64")), "the new base already holds its pixels")
   }
 
+  func testMerge_renderWithinItsTestsTolerance_needsNoFile_anExactTestsDoes() throws {
+    let base = try noiseImage(seed: 1)
+    try place(base, at: path("a"))
+    try place(base, at: path("b"))
+    // One channel of one pixel off by one: within a tolerance of 2, not equal.
+    var pixels = base.pixels
+    pixels[0] = pixels[0] == 255 ? 254 : pixels[0] + 1
+    let near = try RGBAImage(width: base.width, height: base.height, pixels: pixels)
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    try builder.add(path("a", "macos"), near)
+    try builder.add(path("b", "macos"), near)
+    builder.comparisons[path("a", "macos")] = ComparisonRecord(.tolerance(2), bound: .none)
+    builder.comparisons[path("b", "macos")] = ComparisonRecord(.exact, bound: .none)
+    let url = root.appendingPathComponent("mac.zip")
+    try builder.write(to: url)
+
+    let result = try merge([url])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertFalse(exists(path("a", "macos")), "its test's tolerance finds it equal to the base")
+    XCTAssertTrue(exists(path("b", "macos")), "an exact test needs equal pixels")
+    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+    XCTAssertEqual(summary.matchingFallback, 1)
+  }
+
   func testMerge_fallbackChain_usesTheNearestFallbackThatExists() throws {
     let base = try noiseImage(seed: 1)
     let linux = try noiseImage(seed: 4)
