@@ -85,7 +85,11 @@ struct ReviewCardMaker: Sendable {
       card.meta.append("the current file could not be read")
       return
     }
-    guard let beforeImage = before.image, let beforeDigest = before.pixelSHA256?.hex else {
+    // The plan's own "before", which approvals are checked against when they land: the pixels
+    // are identified once, by the planner, not again here.
+    guard let beforeImage = before.image,
+      let beforeDigest = (job.item.before ?? before.pixelSHA256)?.hex
+    else {
       card.meta.append("the current file is not a PNG image that decodes")
       return
     }
