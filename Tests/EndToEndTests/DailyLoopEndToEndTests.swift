@@ -148,7 +148,7 @@ final class DailyLoopEndToEndTests: XCTestCase {
 
     for (command, path) in zip(commands.sorted(), [bars, largeCells]) {
       XCTAssertTrue(command.contains(path), command)
-      let pasted = try fixture.shell(command, environment: ["PATH": try swiftShim()])
+      let pasted = try fixture.shell(command, environment: ["PATH": try swiftShimPath()])
       XCTAssertEqual(pasted.status, 0, command + "\n" + pasted.all)
       XCTAssertEqual(try bytes([path]), [try XCTUnwrap(kept[path])], "\(command) lands its render")
     }
@@ -244,28 +244,5 @@ final class DailyLoopEndToEndTests: XCTestCase {
       entries[entry.path] = entry.bytes
     }
     return entries
-  }
-
-  /// A PATH whose `swift` runs this checkout's built merge-refs for `swift run merge-refs …`
-  /// (the same code the package's product builds) and the real `swift` otherwise.
-  private func swiftShim() throws -> String {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "swift-shim-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let real = try XCTUnwrap(
-      ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
-        .map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) })
-    let script = """
-      #!/bin/sh
-      if [ "$1" = run ] && [ "$2" = merge-refs ]; then
-        shift 2
-        exec '\(try mergeRefsBinary().path)' "$@"
-      fi
-      exec '\(real)' "$@"
-      """
-    let shim = folder.appendingPathComponent("swift")
-    try script.write(to: shim, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shim.path)
-    return folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
   }
 }

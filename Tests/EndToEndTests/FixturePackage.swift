@@ -52,6 +52,7 @@ final class FixturePackage: @unchecked Sendable {
     }
     try? FileManager.default.removeItem(at: archiveFolder)
     try? FileManager.default.removeItem(at: diffFolder)
+    try? FileManager.default.removeItem(at: root.appendingPathComponent("ReferenceVariants.json"))
     // Review pages other tests wrote: merge-refs refuses to replace a folder that is not a report.
     try? FileManager.default.removeItem(at: root.appendingPathComponent("review"))
   }
@@ -94,7 +95,7 @@ final class FixturePackage: @unchecked Sendable {
       "IMAGE_GENERATION_MODE", "IMAGE_GENERATION_OUTPUT", "IMAGE_DIFF_DIR",
       "IMAGE_REFERENCE_DIR", "RENDER_FIXTURE_CHANGE", "RENDER_FIXTURE_CRASH",
       "RENDER_FIXTURE_UNSTUBBED", "RENDER_FIXTURE_SCOPED", "RENDER_FIXTURE_SHARED",
-      "IMAGE_GENERATION_SHARD", "IMAGE_GENERATION_RUN",
+      "IMAGE_GENERATION_SHARD", "IMAGE_GENERATION_RUN", "IMAGE_REFERENCE_VARIANT",
       "REFERENCE_SHARD_INDEX", "REFERENCE_SHARD_COUNT",
     ] {
       merged[key] = nil
@@ -107,4 +108,27 @@ final class FixturePackage: @unchecked Sendable {
 struct FixtureError: Error, CustomStringConvertible {
   let message: String
   var description: String { message }
+}
+
+/// A PATH whose `swift` runs this checkout's built merge-refs for `swift run merge-refs …`
+/// (the same code the package's product builds) and the real `swift` otherwise.
+func swiftShimPath() throws -> String {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "swift-shim-\(UUID().uuidString.prefix(8))")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  let real = try XCTUnwrap(
+    ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+      .map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+  let script = """
+    #!/bin/sh
+    if [ "$1" = run ] && [ "$2" = merge-refs ]; then
+      shift 2
+      exec '\(try mergeRefsBinary().path)' "$@"
+    fi
+    exec '\(real)' "$@"
+    """
+  let shim = folder.appendingPathComponent("swift")
+  try script.write(to: shim, atomically: true, encoding: .utf8)
+  try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shim.path)
+  return folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
 }

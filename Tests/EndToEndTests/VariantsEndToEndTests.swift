@@ -1,0 +1,130 @@
+import Foundation
+import ReferenceArchive
+import XCTest
+
+/// References per platform with real `swift test` runs of the fixture, a variant standing for a
+/// platform: the Variants article's commands land exactly the variant files that differ, each
+/// variant verifies against its chain, a variant that stops differing is redundant, and an
+/// undeclared variant is refused by name.
+final class VariantsEndToEndTests: XCTestCase {
+  private var fixture: FixturePackage!
+  private let folder = "Tests/ChartTests/__References__"
+  private let xctestOnly = ["--disable-swift-testing", "--filter", "BarChartTests|CheckerTests"]
+
+  override func setUpWithError() throws {
+    fixture = try FixturePackage.built()
+    try fixture.reset()
+    try Data(
+      """
+      {"schemaVersion": 1, "base": "\(ReferencePlatform.current)",
+       "variants": {"linux-arm64": ["linux"], "linux": []}}
+      """.utf8
+    ).write(to: fixture.root.appendingPathComponent(ReferenceVariants.fileName))
+  }
+
+  override func tearDownWithError() throws {
+    try fixture?.reset()
+  }
+
+  private func path(_ test: String, _ name: String, _ variant: String? = nil) -> String {
+    VariantPath.path(of: "\(folder)/\(test)/\(name).png", variant: variant)
+  }
+
+  private func exists(_ path: String) -> Bool {
+    FileManager.default.fileExists(atPath: fixture.root.appendingPathComponent(path).path)
+  }
+
+  /// The article's three commands, pasted as written; the variant's run renders its bar charts
+  /// 3 pixels apart (`RENDER_FIXTURE_CHANGE=bars`), as another platform's fonts would.
+  func testArticleCommands_landExactlyTheVariantFilesThatDiffer() throws {
+    let lines = try articleCommands()
+    XCTAssertEqual(lines.count, 3, "\(lines)")
+    let base = try fixture.shell(lines[0], environment: [:])
+    XCTAssertEqual(base.status, 0, base.all)
+    let variant = try fixture.shell(lines[1], environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+    XCTAssertEqual(variant.status, 0, variant.all)
+    let merge = try fixture.shell(lines[2], environment: ["PATH": try swiftShimPath()])
+    XCTAssertEqual(merge.status, 0, merge.all)
+
+    XCTAssertTrue(exists(path("BarChartTests", "bars")))
+    XCTAssertTrue(exists(path("BarChartTests", "bars", "linux-arm64")), merge.all)
+    XCTAssertTrue(exists(path("BarChartTests", "flat-bars", "linux-arm64")), merge.all)
+    for name in ["small-cells", "large-cells"] {
+      XCTAssertTrue(exists(path("CheckerTests", name)))
+      XCTAssertFalse(exists(path("CheckerTests", name, "linux-arm64")), "\(name) renders alike")
+    }
+    XCTAssertTrue(merge.output.contains("variant renders equal to the fallback"), merge.all)
+
+    // Each variant verifies against its own chain.
+    let verifyBase = try fixture.test(xctestOnly, environment: [:])
+    XCTAssertEqual(verifyBase.status, 0, verifyBase.all)
+    let verifyVariant = try fixture.test(
+      xctestOnly,
+      environment: ["IMAGE_REFERENCE_VARIANT": "linux-arm64", "RENDER_FIXTURE_CHANGE": "bars"])
+    XCTAssertEqual(verifyVariant.status, 0, verifyVariant.all)
+    let wrong = try fixture.test(
+      xctestOnly, environment: ["IMAGE_REFERENCE_VARIANT": "linux-arm64"])
+    XCTAssertNotEqual(wrong.status, 0, "its own file differs from the base's pixels")
+    XCTAssertTrue(
+      wrong.all.contains("compared with \(path("BarChartTests", "bars", "linux-arm64"))"),
+      wrong.all)
+  }
+
+  /// A variant that renders like the base again: its files are redundant, listed, and deleted
+  /// only with --prune.
+  func testVariantThatStopsDiffering_isRedundantAndPrunedOnlyWithPrune() throws {
+    for environment in [
+      ["IMAGE_GENERATION_MODE": "1"],
+      [
+        "IMAGE_GENERATION_MODE": "1", "IMAGE_REFERENCE_VARIANT": "linux",
+        "RENDER_FIXTURE_CHANGE": "bars",
+      ],
+    ] {
+      XCTAssertEqual(try fixture.test(xctestOnly, environment: environment).status, 0)
+    }
+    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).status, 0)
+    XCTAssertTrue(exists(path("BarChartTests", "bars", "linux")))
+    try FileManager.default.removeItem(at: fixture.archiveFolder)
+
+    let again = try fixture.test(
+      xctestOnly, environment: ["IMAGE_GENERATION_MODE": "1", "IMAGE_REFERENCE_VARIANT": "linux"])
+    XCTAssertEqual(again.status, 0, again.all)
+    let listed = try mergeRefs([".build/reference-images", "."])
+    XCTAssertEqual(listed.status, 0, listed.all)
+    XCTAssertTrue(listed.output.contains("2 redundant"), listed.all)
+    XCTAssertTrue(exists(path("BarChartTests", "bars", "linux")), "never deleted without --prune")
+    let pruned = try mergeRefs(["--prune", ".build/reference-images", "."])
+    XCTAssertEqual(pruned.status, 0, pruned.all)
+    XCTAssertFalse(exists(path("BarChartTests", "bars", "linux")))
+    XCTAssertFalse(exists(path("BarChartTests", "flat-bars", "linux")))
+    XCTAssertTrue(exists(path("BarChartTests", "bars")), "the base stays")
+  }
+
+  func testUndeclaredVariant_failsEveryAssertionNamingTheDeclaredOnes() throws {
+    let run = try fixture.test(
+      xctestOnly, environment: ["IMAGE_GENERATION_MODE": "1", "IMAGE_REFERENCE_VARIANT": "ios"])
+
+    XCTAssertNotEqual(run.status, 0)
+    XCTAssertTrue(
+      run.all.contains(#"variant "ios" is not declared in ReferenceVariants.json"#), run.all)
+    XCTAssertTrue(run.all.contains("declared: linux, linux-arm64"), run.all)
+    XCTAssertFalse(exists(path("BarChartTests", "bars")))
+  }
+
+  /// The `sh` block of the Variants article that starts the generation, one command a line.
+  private func articleCommands() throws -> [String] {
+    let text = try String(
+      contentsOf: FixturePackage.checkout.appendingPathComponent(
+        "Sources/ReferenceImageTesting/ReferenceImageTesting.docc/Variants.md"),
+      encoding: .utf8)
+    let start = try XCTUnwrap(text.range(of: "```sh\nIMAGE_GENERATION_MODE=1 swift test\n"))
+    let block = text[start.upperBound...]
+    let end = try XCTUnwrap(block.range(of: "```"))
+    return ["IMAGE_GENERATION_MODE=1 swift test"]
+      + block[..<end.lowerBound].split(separator: "\n").map(String.init)
+  }
+
+  private func mergeRefs(_ arguments: [String]) throws -> ProcessOutput {
+    try fixture.run([try mergeRefsBinary().path] + arguments, environment: [:])
+  }
+}
