@@ -25,14 +25,15 @@ public struct MergeSession: Sendable {
     public var landCommand: String?
   }
 
-  /// The exit codes `merge-refs` documents.
+  /// The exit codes `merge-refs` documents, as `Int32`: each forwards to `ExitStatus`, their
+  /// one definition.
   public enum ExitCodes {
-    public static let success: Int32 = 0
-    public static let writeFailed: Int32 = 1
-    public static let conflicts: Int32 = 2
-    public static let refusedInput: Int32 = 3
-    public static let checkFoundChanges: Int32 = 4
-    public static let unstableRenders: Int32 = 5
+    public static let success = ExitStatus.success.rawValue
+    public static let writeFailed = ExitStatus.writeFailed.rawValue
+    public static let conflicts = ExitStatus.conflicts.rawValue
+    public static let refusedInput = ExitStatus.refusedInput.rawValue
+    public static let checkFoundChanges = ExitStatus.checkFoundChanges.rawValue
+    public static let unstableRenders = ExitStatus.unstableRenders.rawValue
   }
 
   let options: MergeOptions
