@@ -25,11 +25,13 @@ public struct JobSummary {
     public var swiftTestStatus: Int32
     /// How many images its archives hold.
     public var images: Int
+    /// The variant the shard ran as (`ReferenceVariants`); nil for the base.
+    public var variant: String?
 
     /// Creates a row.
     public init(
       index: Int, count: Int, planned: Int, ran: Int, ranOnce: Int, skipped: Int,
-      seconds: Double, swiftTestStatus: Int32, images: Int
+      seconds: Double, swiftTestStatus: Int32, images: Int, variant: String? = nil
     ) {
       self.index = index
       self.count = count
@@ -40,6 +42,7 @@ public struct JobSummary {
       self.seconds = seconds
       self.swiftTestStatus = swiftTestStatus
       self.images = images
+      self.variant = variant
     }
   }
 
@@ -126,7 +129,8 @@ public struct JobSummary {
     let ran = shards.reduce(0) { $0 + $1.ran }
     let once = shards.reduce(0) { $0 + $1.ranOnce }
     let skipped = shards.reduce(0) { $0 + $1.skipped }
-    let count = shards.first?.count ?? 0
+    // Each variant (platform) runs the whole plan in shards of its own.
+    let count = (shards.first?.count ?? 0) * Set(shards.map(\.variant)).count
     line(
       "\(shards.count) of \(count) shards, \(planned) tests planned, \(ran) on record "
         + "(\(once) exactly once\(skipped > 0 ? ", \(skipped) skipped" : "")), "
@@ -138,7 +142,7 @@ public struct JobSummary {
     for shard in shards {
       let status = shard.swiftTestStatus == 0 ? "passed" : "failed (\(shard.swiftTestStatus))"
       line(
-        "| \(shard.index) | \(shard.planned) | \(shard.images) | "
+        "| \(shard.index)\(shard.variant.map { " (\($0))" } ?? "") | \(shard.planned) | \(shard.images) | "
           + "\(String(format: "%.1f", shard.seconds)) | \(status) |")
     }
     line("")

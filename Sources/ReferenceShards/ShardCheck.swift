@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 /// The proof `merge-refs --require-shards` asks for: the records cover shards 0..<N of one
 /// plan (one commit, one N, one replica count R, one listing) and every planned test ran
@@ -56,6 +57,17 @@ public struct ShardCheck: Sendable {
   /// - Returns: Every problem found; empty when the plan is proven.
   public func problems(sources: [Source], archives: [Archive] = []) -> [ShardProblem] {
     guard !sources.isEmpty else { return [.noRecords] }
+    let variants = Dictionary(grouping: sources) { $0.record.variant ?? RunningVariant.baseName }
+    guard variants.count > 1 else { return planProblems(sources: sources, archives: archives) }
+    // Each platform ran the whole plan in its own shards: proven apart, each problem naming
+    // its variant, so a missing shard of one platform names that platform.
+    return variants.sorted { $0.key < $1.key }.flatMap { variant, group in
+      planProblems(sources: group, archives: []).map { .inVariant(variant, $0) }
+    } + outsidePlan(archives, planned: Set(sources.flatMap(\.record.planned)))
+  }
+
+  /// The problems of one plan's shards.
+  private func planProblems(sources: [Source], archives: [Archive]) -> [ShardProblem] {
     var problems = sources.flatMap(evidenceProblems)
     let records = sources.map(\.proven)
     problems += disagreements(records)
@@ -70,14 +82,15 @@ public struct ShardCheck: Sendable {
     if missing.isEmpty && problems.isEmpty && !coversListing(records) {
       problems.append(.planDoesNotCoverListing)
     }
-    let planned = Set(records.flatMap(\.planned))
-    for archive in archives {
+    return problems + outsidePlan(archives, planned: Set(records.flatMap(\.planned)))
+  }
+
+  /// The archives that hold tests no shard planned.
+  private func outsidePlan(_ archives: [Archive], planned: Set<String>) -> [ShardProblem] {
+    archives.compactMap { archive in
       let outside = Array(Set(archive.tests).subtracting(planned)).sorted()
-      if !outside.isEmpty {
-        problems.append(.archiveOutsidePlan(archive: archive.name, tests: outside))
-      }
+      return outside.isEmpty ? nil : .archiveOutsidePlan(archive: archive.name, tests: outside)
     }
-    return problems
   }
 
   /// Files of a shard's folder that are not the ones its record lists: a lost, an extra or a

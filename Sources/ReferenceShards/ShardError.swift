@@ -1,3 +1,5 @@
+import ReferenceArchive
+
 /// Why `reference-shards` cannot plan or run a shard. Each description says what to do.
 public enum ShardError: Error, Sendable, Equatable, CustomStringConvertible {
   /// `swift test list` failed.
@@ -16,6 +18,9 @@ public enum ShardError: Error, Sendable, Equatable, CustomStringConvertible {
   case noCommit
   /// A file of the shard's output could not be written or read.
   case io(path: String, reason: String)
+  /// The package's variant declaration cannot be used, or names no variant
+  /// `IMAGE_REFERENCE_VARIANT` asks for.
+  case variants(VariantError)
 
   public var description: String {
     switch self {
@@ -40,6 +45,8 @@ public enum ShardError: Error, Sendable, Equatable, CustomStringConvertible {
       "no commit is known: GITHUB_SHA is unset and `git rev-parse HEAD` failed; give --commit"
     case .io(let path, let reason):
       "\(path): \(reason)"
+    case .variants(let error):
+      "\(error)"
     }
   }
 }

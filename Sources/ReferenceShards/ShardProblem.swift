@@ -40,9 +40,14 @@ public enum ShardProblem: Sendable, Equatable, CustomStringConvertible {
   case imageCountDiffers(shard: Int, file: String, recorded: Int, actual: Int)
   /// A file of the shard's evidence that cannot be read.
   case unreadableEvidence(shard: Int, file: String, reason: String)
+  /// A problem of one variant's shards, when the sources hold several variants' shards
+  /// (`ReferenceVariants`): each variant's plan is proven apart.
+  indirect case inVariant(String, ShardProblem)
 
   public var description: String {
     switch self {
+    case .inVariant(let variant, let problem):
+      "variant \(variant): \(problem)"
     case .noRecords:
       "--require-shards: no SOURCE holds a shard record (\(ShardRecord.fileName)); pass the "
         + "folders `reference-shards run` wrote, one per shard"

@@ -81,13 +81,18 @@ public struct ShardRecord: Codable, Sendable, Equatable {
   /// The tests that were skipped (XCTest skips, Swift Testing's disabled tests), sorted: they
   /// count as run for the plan, but verified nothing.
   public var skipped: [String]
+  /// The variant the shard's tests ran as (`ReferenceVariants`), in a package that declares
+  /// variants and on a platform that is not the base; nil otherwise. `--require-shards` proves
+  /// each variant's shards apart.
+  public var variant: String?
 
   /// Creates a record.
   public init(
     commit: String, index: Int, count: Int, replicas: Int = 1, listingSHA256: String,
     planned: [String],
     ran: [Run], startedAt: Date, endedAt: Date, swiftTestStatus: Int32,
-    archives: [EvidenceFile], events: [EvidenceFile] = [], skipped: [String] = []
+    archives: [EvidenceFile], events: [EvidenceFile] = [], skipped: [String] = [],
+    variant: String? = nil
   ) {
     self.formatVersion = Self.currentFormatVersion
     self.commit = commit
@@ -103,6 +108,7 @@ public struct ShardRecord: Codable, Sendable, Equatable {
     self.archives = archives
     self.events = events
     self.skipped = skipped
+    self.variant = variant
   }
 
   /// The record as pretty, key-sorted JSON.

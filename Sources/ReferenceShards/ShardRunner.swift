@@ -71,6 +71,7 @@ public struct ShardRunner: Sendable {
     guard (1...count).contains(replicas) else {
       throw .badReplicas(replicas: replicas, count: count)
     }
+    let variant = try runningVariant()
     let tests = try TestListing.list(
       in: packageRoot, swift: swift, packageArguments: packageArguments)
     let plan = try ShardPlanner(timings: timings).plan(
@@ -93,7 +94,7 @@ public struct ShardRunner: Sendable {
       listingSHA256: plan.listingSHA256,
       planned: planned, ran: ShardRecord.fold(evidence.runs), startedAt: startedAt,
       endedAt: Date(), swiftTestStatus: status, archives: evidence.archives,
-      events: evidence.events, skipped: evidence.skipped)
+      events: evidence.events, skipped: evidence.skipped, variant: variant)
     let file = output.appendingPathComponent(ShardRecord.fileName)
     do {
       try FileSystem.writeAtomically(Array(record.encoded()), to: file)
@@ -135,6 +136,25 @@ public struct ShardRunner: Sendable {
 
   /// Starts from an empty archive folder: archives of an earlier run would prove tests this
   /// run did not run.
+  /// The variant the shard's tests run as, for its record: nil for the base, a package without
+  /// variants, or a platform the declaration does not name (whose tests refuse to generate).
+  /// - Throws: `ShardError.variants` for a declaration that cannot be used or an undeclared
+  ///   `IMAGE_REFERENCE_VARIANT`, before anything runs.
+  private func runningVariant() throws(ShardError) -> String? {
+    let requested = ProcessInfo.processInfo.environment[GenerationContract.variantVariable]
+    do throws(VariantError) {
+      guard let declaration = try ReferenceVariants.read(packageRoot: packageRoot) else {
+        return nil
+      }
+      return try declaration.running(
+        requested: requested?.isEmpty == false ? requested : nil,
+        platform: ReferencePlatform.current
+      ).variant
+    } catch {
+      throw .variants(error)
+    }
+  }
+
   private func prepare(archives: URL, events: URL) throws(ShardError) {
     for stale in [archives, events, output.appendingPathComponent(ShardRecord.fileName)] {
       try? FileManager.default.removeItem(at: stale)

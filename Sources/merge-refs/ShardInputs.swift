@@ -51,7 +51,7 @@ struct ShardInputs: Sendable {
         index: record.index, count: record.count, planned: record.planned.count,
         ran: record.ran.count, ranOnce: record.ran.filter { $0.count == 1 }.count,
         skipped: record.skipped.count, seconds: record.seconds,
-        swiftTestStatus: record.swiftTestStatus, images: images)
+        swiftTestStatus: record.swiftTestStatus, images: images, variant: record.variant)
     }
   }
 

@@ -34,6 +34,46 @@ final class ShardCheckTests: XCTestCase {
     XCTAssertEqual(ShardCheck().problems(sources: records(count: 7)), [], "empty shards too")
   }
 
+  /// The records of the same plan run by each of several variants (platforms), each variant
+  /// its own shards.
+  private func perVariant(_ variants: [String?], count: Int = 2) -> [ShardCheck.Source] {
+    variants.flatMap { variant in
+      records(count: count).map { source in
+        var source = source
+        source.name += "-\(variant ?? "base")"
+        source.record.variant = variant
+        return source
+      }
+    }
+  }
+
+  func testCheckVariants_eachVariantsShardsComplete_noProblems() {
+    XCTAssertEqual(ShardCheck().problems(sources: perVariant([nil, "linux-arm64", "macos"])), [])
+  }
+
+  func testCheckVariants_missingShardOfOneVariant_namesTheVariant() {
+    let sources = perVariant([nil, "linux-arm64"]).filter {
+      !($0.record.variant == "linux-arm64" && $0.record.index == 1)
+    }
+
+    let problems = ShardCheck().problems(sources: sources)
+
+    XCTAssertEqual(problems, [.inVariant("linux-arm64", .missingShards([1], count: 2))])
+    XCTAssertTrue(
+      problems[0].description.hasPrefix("variant linux-arm64: shard 1 of 2 has no record"),
+      problems[0].description)
+  }
+
+  func testCheckVariants_aVariantsTestRanTwice_isThatVariantsProblemOnly() {
+    var sources = perVariant([nil, "macos"])
+    let index = sources.firstIndex { $0.record.variant == "macos" && !$0.record.ran.isEmpty }!
+    sources[index].record.ran[0].count = 2
+
+    XCTAssertEqual(
+      ShardCheck().problems(sources: sources),
+      [.inVariant("macos", .ranTwice([sources[index].record.ran[0].test]))])
+  }
+
   func testCheck_noRecords() {
     XCTAssertEqual(ShardCheck().problems(sources: []), [.noRecords])
   }
