@@ -3,10 +3,14 @@
 Imported by Scripts/benchmark_merge.py and Scripts/benchmark_report.py; not run on its own.
 """
 import hashlib
+import io
 import json
 import os
 import resource
 import zipfile
+
+import numpy
+from PIL import Image
 
 STAMP = (2024, 1, 1, 0, 10, 0)
 
@@ -51,3 +55,27 @@ def children_cpu():
     """User and system seconds of every child process waited for so far."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+def encode(pixels):
+    buffer = io.BytesIO()
+    # zlib level 1 keeps generation fast; the sizes, not the level, matter to a merge.
+    Image.fromarray(pixels, "RGBA").save(buffer, "PNG", compress_level=1)
+    return buffer.getvalue()
+
+
+def render(width, height, noisy_fraction, seed):
+    """A screenshot-like image: smooth gradients, with a band of sensor-like noise covering
+    `noisy_fraction` of the rows. The PNG weighs about (0.085 + 2.6 * fraction) bytes per pixel."""
+    rng = numpy.random.default_rng(seed)
+    y, x = numpy.mgrid[0:height, 0:width].astype(numpy.float32)
+    phase = rng.random() * 6.28
+    image = numpy.empty((height, width, 4), numpy.float32)
+    image[..., 0] = 127 + 100 * numpy.sin(x / width * 3.1 + phase)
+    image[..., 1] = 127 + 100 * numpy.cos(y / height * 2.3 + phase)
+    image[..., 2] = (x + y) / (width + height) * 255
+    image[..., 3] = 255
+    rows = int(height * noisy_fraction)
+    top = int(rng.integers(0, height - rows + 1))
+    image[top:top + rows, :, :3] += rng.normal(0, 6, (rows, width, 3))
+    return numpy.clip(numpy.round(image), 0, 255).astype(numpy.uint8)

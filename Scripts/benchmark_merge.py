@@ -17,7 +17,6 @@ times merge-refs against plain extraction in the same run and prints one table w
   and, with --strace, the system calls per landed file of (5) from `strace -c -f`.
 With --memory-only, only the peak memory is measured (no timings, no icons zip).
 """
-import io
 import os
 import random
 import shutil
@@ -28,10 +27,9 @@ import time
 import zipfile
 import zlib
 
-import numpy
-from PIL import Image
 
-from benchmark_archives import children_cpu, write_archive as write_coordinator_archive
+from benchmark_archives import children_cpu, encode, render
+from benchmark_archives import write_archive as write_coordinator_archive
 
 binary, work, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 GENERATOR_VERSION = "6"
@@ -39,30 +37,6 @@ GENERATOR_VERSION = "6"
 
 
 
-
-
-def encode(pixels):
-    buffer = io.BytesIO()
-    # zlib level 1 keeps generation fast; the sizes, not the level, matter to a merge.
-    Image.fromarray(pixels, "RGBA").save(buffer, "PNG", compress_level=1)
-    return buffer.getvalue()
-
-
-def render(width, height, noisy_fraction, seed):
-    """A screenshot-like image: smooth gradients, with a band of sensor-like noise covering
-    `noisy_fraction` of the rows. The PNG weighs about (0.085 + 2.6 * fraction) bytes per pixel."""
-    rng = numpy.random.default_rng(seed)
-    y, x = numpy.mgrid[0:height, 0:width].astype(numpy.float32)
-    phase = rng.random() * 6.28
-    image = numpy.empty((height, width, 4), numpy.float32)
-    image[..., 0] = 127 + 100 * numpy.sin(x / width * 3.1 + phase)
-    image[..., 1] = 127 + 100 * numpy.cos(y / height * 2.3 + phase)
-    image[..., 2] = (x + y) / (width + height) * 255
-    image[..., 3] = 255
-    rows = int(height * noisy_fraction)
-    top = int(rng.integers(0, height - rows + 1))
-    image[top:top + rows, :, :3] += rng.normal(0, 6, (rows, width, 3))
-    return numpy.clip(numpy.round(image), 0, 255).astype(numpy.uint8)
 
 
 def realistic_image(seed):

@@ -47,8 +47,8 @@ extension MergePlanner {
         item.outcome == .added || item.outcome == .updated || item.outcome == .unchanged,
         let (basePath, variant) = VariantPath.split(item.path, declared: declaration),
         let fallback = fallback(
-          basePath: basePath, variant: variant, declaration: declaration, items: items,
-          destination: destination)
+          of: chosen.image, basePath: basePath, variant: variant, declaration: declaration,
+          items: items, destination: destination)
       else { continue }
       if fallback.pixels == after {
         matching.insert(index)
@@ -77,8 +77,8 @@ extension MergePlanner {
 
   /// The fallback of a variant's render; nil when its chain holds no file and no render.
   private func fallback(
-    basePath: String, variant: String, declaration: ReferenceVariants, items: [MergePlan.Item],
-    destination: Destination
+    of render: SourceInventory.Image, basePath: String, variant: String,
+    declaration: ReferenceVariants, items: [MergePlan.Item], destination: Destination
   ) -> Fallback? {
     for name in declaration.chain(of: variant).dropFirst() {
       let path = VariantPath.path(of: basePath, variant: name)
@@ -89,7 +89,12 @@ extension MergePlanner {
           return Fallback(pixels: after, origin: .render(chosen))
         }
       }
-      guard destination.pngDigest(path) != nil else { continue }
+      guard let bytes = destination.pngDigest(path) else { continue }
+      // Equal bytes hold equal pixels, and this package's encoder writes equal pixels as equal
+      // bytes on every platform: most fallbacks that match need no decoding.
+      if bytes == render.pngSHA256 {
+        return Fallback(pixels: render.pixelSHA256, origin: .file(path))
+      }
       guard case .image(_, _, let pixelSHA256) = destination.pixelIdentity(path),
         let pixels = SHA256Digest(hex: pixelSHA256)
       else { return nil }
