@@ -153,6 +153,8 @@ public struct MergePlan: Sendable {
   /// Changes left out by `--include` (see `IncludeFilter`), and with `--keep-going` approvals
   /// whose pixels are not the ones reviewed: never written, never pruned.
   public internal(set) var skipped: [Item] = []
+  /// The destination's variant declaration (`ReferenceVariants.json`), when it has a valid one.
+  public internal(set) var variants: ReferenceVariants?
   /// Variant renders (`ReferenceVariants`) equal to what their chain's fallback gives, sorted:
   /// no file is written for them.
   public internal(set) var matchingFallback: [String] = []

@@ -81,6 +81,7 @@ public struct MergePlanner: Sendable {
     plan.superseded = runs.superseded
     plan.sharedReferences = runs.shared
     plan.matchingFallback = matchingFallback
+    plan.variants = try? variants.get()
     finish(
       &plan, unlistable: unlistable, check: check?(inventories) ?? PlanCheck(),
       variants: variants, destination: destination)

@@ -34,6 +34,8 @@ struct ReviewCardMaker: Sendable {
   let images: URL
   /// Where the current references come from.
   let reader: ReviewImages
+  /// The package's variants, whose new files are shown beside their fallbacks.
+  let variants: ReferenceVariants?
   /// Keeps the memory of decoded images the cards are done with, for the next decodes.
   private var recycler: PNGDecoder.Recycler { .shared }
 
@@ -46,6 +48,7 @@ struct ReviewCardMaker: Sendable {
     switch job.item.outcome {
     case .added:
       try addAfter(job, to: &card)
+      try addFallbackAndDifference(job, to: &card)
     case .updated:
       try addAfter(job, to: &card)
       try addBeforeAndDifference(job, to: &card)
@@ -103,6 +106,34 @@ struct ReviewCardMaker: Sendable {
     }
     let (meta, difference, comparison) = try compare(
       afterImage, to: beforeImage, file: "\(job.id)-difference.png",
+      by: job.item.chosen?.image.failedComparison?.comparison)
+    card.meta.insert(meta, at: 0)
+    card.difference = difference
+    card.comparison = comparison
+  }
+
+  /// For a new variant file: the fallback its platform used until now, as the package holds it,
+  /// and the difference, so a reviewer sees what the variant's own file changes. Nothing for
+  /// other added paths.
+  private func addFallbackAndDifference(_ job: Job, to card: inout ReviewCard)
+    throws(ArchiveError)
+  {
+    guard let variants, let split = VariantPath.split(job.item.path, declared: variants),
+      let (path, found) = variants.chain(of: split.variant).dropFirst().lazy.compactMap({
+        fallback -> (String, ReviewImages.DecodedReference)? in
+        let path = VariantPath.path(of: split.basePath, variant: fallback)
+        return reader.decodedReference(at: path).map { (path, $0) }
+      }).first,
+      let fallbackImage = found.image
+    else { return }
+    defer { recycler.recycle(fallbackImage) }
+    card.before = try copy(found.bytes, as: "\(job.id)-before.png", size: fallbackImage.size)
+    card.meta.append(
+      "a new variant file: shown beside its fallback \(path), as the package holds it")
+    guard let after = job.after, let afterImage = try? recycler.decode(after) else { return }
+    defer { recycler.recycle(afterImage) }
+    let (meta, difference, comparison) = try compare(
+      afterImage, to: fallbackImage, file: "\(job.id)-difference.png",
       by: job.item.chosen?.image.failedComparison?.comparison)
     card.meta.insert(meta, at: 0)
     card.difference = difference

@@ -137,7 +137,7 @@ public struct ReviewReport: Sendable {
     let inline = target.isSingleFile
     var data = ReviewData(output, imageSource: inline ? .dataURI(images: images) : .file)
     data.begin(header(plan, target: target))
-    let maker = ReviewCardMaker(images: images, reader: reader)
+    let maker = ReviewCardMaker(images: images, reader: reader, variants: plan.variants)
     var jobs = ReviewJobs(plan: plan, reader: reader, readAhead: readAhead)
     var pending: [ReviewCardMaker.Job] = []
     var earlier: [ZipWriter.Entry] = []

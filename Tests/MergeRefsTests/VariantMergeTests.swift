@@ -173,6 +173,30 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertTrue(exists(path("a", "macos")), "a base run proves nothing about macOS's files")
   }
 
+  func testReport_newVariantFile_isShownBesideItsFallback() throws {
+    let base = try noiseImage(seed: 1)
+    try place(base, at: path("a"))
+    let source = try archive("arm.zip", [(path("a", "linux-arm64"), try noiseImage(seed: 2))])
+    let report = root.appendingPathComponent("review")
+
+    let result = try MergeRefs.run(
+      ["--dry-run", "--report", report.path, source.path, destination.path])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    let card = try XCTUnwrap(ReviewDataScript.cards(inReport: report).first)
+    XCTAssertEqual(card["path"] as? String, path("a", "linux-arm64"))
+    XCTAssertEqual(card["outcome"] as? String, "added")
+    let before = try XCTUnwrap(card["before"] as? [String: Any], "\(card)")
+    let copied = report.appendingPathComponent(try XCTUnwrap(before["src"] as? String))
+    XCTAssertEqual(
+      try Data(contentsOf: copied),
+      try Data(contentsOf: destination.appendingPathComponent(path("a"))), "the fallback's bytes")
+    XCTAssertNotNil(card["difference"], "\(card)")
+    XCTAssertTrue(card["beforePixels"] is NSNull, "an added path's approval binds no reference")
+    let meta = (card["meta"] as? [String])?.joined(separator: " | ") ?? ""
+    XCTAssertTrue(meta.contains("shown beside its fallback \(path("a"))"), meta)
+  }
+
   func testMerge_noDeclaration_variantLikeNamesAreOrdinaryPaths() throws {
     try FileManager.default.removeItem(
       at: destination.appendingPathComponent(ReferenceVariants.fileName))

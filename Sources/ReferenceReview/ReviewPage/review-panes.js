@@ -63,8 +63,9 @@ function buildPanes(card) {
    */
   const described = (name, ref) => `<b>${name}</b> ${ref ? size(ref) : ''}`;
 
-  if (card.outcome === 'added' || card.outcome === 'orphan' || card.outcome === 'redundant'
-    || !card.before || !card.after) {
+  // A new variant file comes with its fallback as "before": what its platform used until now.
+  if ((card.outcome === 'added' && !card.before) || card.outcome === 'orphan'
+    || card.outcome === 'redundant' || !card.before || !card.after) {
     const only = card.after || card.before;
     const name = card.outcome === 'added' ? 'new'
       : card.outcome === 'orphan' ? 'current (no run produced it)'
@@ -87,11 +88,12 @@ function buildPanes(card) {
   const mode = MODES[state.mode].key;
   const beforeImage = card.before;
   const afterImage = card.after;
-  const before = () => image(beforeImage, 'before');
+  const beforeName = card.outcome === 'added' ? 'fallback' : 'before';
+  const before = () => image(beforeImage, beforeName);
   const after = () => image(afterImage, 'after');
-  const sizes = `before ${size(beforeImage)}, after ${size(afterImage)}`;
+  const sizes = `${beforeName} ${size(beforeImage)}, after ${size(afterImage)}`;
   if (mode === 'side') {
-    pane(described('before', beforeImage), [layer([before()])]);
+    pane(described(beforeName, beforeImage), [layer([before()])]);
     pane(described('after', afterImage), [layer([after()])]);
   } else if (mode === 'swipe') {
     pane(`<b>swipe</b>: before left of the line, after right (${sizes})`,
