@@ -3,8 +3,9 @@ import ReferenceArchive
 import ReferenceImageCore
 
 /// Compares a rendered image with its reference, or records it, depending on the generation
-/// mode: `IMAGE_GENERATION_MODE`, unless ``withReferenceImages(mode:referenceFolder:operation:)``
-/// or the `.referenceImages(mode:referenceFolder:)` trait sets another for the calling test.
+/// mode: `IMAGE_GENERATION_MODE`, unless
+/// ``withReferenceImages(mode:referenceFolder:variant:operation:)`` or the
+/// `.referenceImages(mode:referenceFolder:variant:)` trait sets another for the calling test.
 /// Works in XCTest and Swift Testing tests alike.
 ///
 /// ```swift
@@ -99,7 +100,7 @@ struct ImageAssertion {
         name: name, filePath: testFile ?? "\(context.filePath)",
         folder: referenceFolder ?? settings.referenceFolder)
       chain = try VariantChain.resolve(
-        base: base, name: name, requested: coordinator.environment.variant,
+        base: base, name: name, requested: settings.variant ?? coordinator.environment.variant,
         generating: mode.storesImages)
     } catch {
       return context.fail("\(error)")

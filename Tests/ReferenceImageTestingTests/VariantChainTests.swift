@@ -116,6 +116,25 @@ final class VariantChainTests: XCTestCase {
     XCTAssertEqual(manifest.images.map(\.path), [try variantPath("macos")])
   }
 
+  func testAssertion_scopedVariant_winsOverTheEnvironment() throws {
+    let output = try makeTemporaryFolder(self).appendingPathComponent("archives")
+    let coordinator = ImageCoordinator(
+      environment: ImageTestEnvironment(environment: [
+        "IMAGE_GENERATION_MODE": "all", "IMAGE_GENERATION_OUTPUT": output.path,
+        "IMAGE_REFERENCE_VARIANT": "linux",
+      ]))
+    let image = try sampleImage(seed: 1)
+
+    withReferenceImages(variant: "macos") { assertion(image, coordinator: coordinator).run() }
+
+    let archive = try XCTUnwrap(coordinator.finishRun())
+    let manifest = try XCTUnwrap(try ArchiveContents(archive).manifest)
+    XCTAssertEqual(manifest.images.map(\.path), [try variantPath("macos")])
+    XCTAssertEqual(
+      ReferenceImagesTrait.referenceImages(variant: "macos").settings,
+      ReferenceImageSettings(variant: "macos"))
+  }
+
   func testAssertion_verifyMismatch_namesTheComparedFileAndTheFilesLookedFor() throws {
     let output = try makeTemporaryFolder(self).appendingPathComponent("archives")
     let coordinator = ImageCoordinator(
