@@ -99,13 +99,21 @@ struct ReviewCardMaker: Sendable {
     defer { recycler.recycle(beforeImage) }
     card.before = try copy(before.bytes, as: "\(job.id)-before.png", size: beforeImage.size)
     card.beforePixels = beforeDigest
-    guard let after = job.after, let afterImage = try? recycler.decode(after) else { return }
-    defer { recycler.recycle(afterImage) }
     if let chosen = job.item.chosen {
       card.group = "\(beforeDigest)->\(chosen.image.pixelSHA256.hex)"
     }
+    try addDifference(job, from: beforeImage, to: &card)
+  }
+
+  /// Compares the new image with `reference` by the test's comparison, and adds the figures,
+  /// the difference image and the changed regions to the card.
+  private func addDifference(_ job: Job, from reference: RGBAImage, to card: inout ReviewCard)
+    throws(ArchiveError)
+  {
+    guard let after = job.after, let afterImage = try? recycler.decode(after) else { return }
+    defer { recycler.recycle(afterImage) }
     let (meta, difference, comparison) = try compare(
-      afterImage, to: beforeImage, file: "\(job.id)-difference.png",
+      afterImage, to: reference, file: "\(job.id)-difference.png",
       by: job.item.chosen?.image.failedComparison?.comparison)
     card.meta.insert(meta, at: 0)
     card.difference = difference
@@ -130,14 +138,7 @@ struct ReviewCardMaker: Sendable {
     card.before = try copy(found.bytes, as: "\(job.id)-before.png", size: fallbackImage.size)
     card.meta.append(
       "a new variant file: shown beside its fallback \(path), as the package holds it")
-    guard let after = job.after, let afterImage = try? recycler.decode(after) else { return }
-    defer { recycler.recycle(afterImage) }
-    let (meta, difference, comparison) = try compare(
-      afterImage, to: fallbackImage, file: "\(job.id)-difference.png",
-      by: job.item.chosen?.image.failedComparison?.comparison)
-    card.meta.insert(meta, at: 0)
-    card.difference = difference
-    card.comparison = comparison
+    try addDifference(job, from: fallbackImage, to: &card)
   }
 
   /// The rivals that recorded the path unchanged, each shown with a copy of the current file

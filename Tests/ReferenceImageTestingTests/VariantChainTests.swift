@@ -101,12 +101,7 @@ final class VariantChainTests: XCTestCase {
   }
 
   func testAssertion_allModeOnAVariant_storesTheRenderAsTheVariantsOwnFile() throws {
-    let output = try makeTemporaryFolder(self).appendingPathComponent("archives")
-    let coordinator = ImageCoordinator(
-      environment: ImageTestEnvironment(environment: [
-        "IMAGE_GENERATION_MODE": "all", "IMAGE_GENERATION_OUTPUT": output.path,
-        "IMAGE_REFERENCE_VARIANT": "macos",
-      ]))
+    let coordinator = try coordinator(mode: "all", variant: "macos")
     try place(try sampleImage(seed: 1), at: try package.location("bars"))
 
     assertion(try sampleImage(seed: 1), coordinator: coordinator).run()
@@ -117,12 +112,7 @@ final class VariantChainTests: XCTestCase {
   }
 
   func testAssertion_scopedVariant_winsOverTheEnvironment() throws {
-    let output = try makeTemporaryFolder(self).appendingPathComponent("archives")
-    let coordinator = ImageCoordinator(
-      environment: ImageTestEnvironment(environment: [
-        "IMAGE_GENERATION_MODE": "all", "IMAGE_GENERATION_OUTPUT": output.path,
-        "IMAGE_REFERENCE_VARIANT": "linux",
-      ]))
+    let coordinator = try coordinator(mode: "all", variant: "linux")
     let image = try sampleImage(seed: 1)
 
     withReferenceImages(variant: "macos") { assertion(image, coordinator: coordinator).run() }
@@ -136,13 +126,7 @@ final class VariantChainTests: XCTestCase {
   }
 
   func testAssertion_verifyMismatch_namesTheComparedFileAndTheFilesLookedFor() throws {
-    let output = try makeTemporaryFolder(self).appendingPathComponent("archives")
-    let coordinator = ImageCoordinator(
-      environment: ImageTestEnvironment(environment: [
-        "IMAGE_GENERATION_MODE": "0", "IMAGE_GENERATION_OUTPUT": output.path,
-        "IMAGE_DIFF_DIR": output.appendingPathComponent("diffs").path,
-        "IMAGE_REFERENCE_VARIANT": "linux-arm64",
-      ]))
+    let coordinator = try coordinator(mode: "0", variant: "linux-arm64")
     let linux = ReferenceLocation(packageRoot: package.root, relativePath: try variantPath("linux"))
     try place(try sampleImage(seed: 1), at: try package.location("bars"))
     try place(try sampleImage(seed: 2), at: linux)
@@ -159,6 +143,17 @@ final class VariantChainTests: XCTestCase {
         "variant linux-arm64 looked for \(try variantPath("linux-arm64")), \(linux.relativePath), "
           + "\(try package.location("bars").relativePath); compared with \(linux.relativePath)"),
       message)
+  }
+
+  /// A private coordinator in `mode` writing into a fresh folder, running as `variant`.
+  private func coordinator(mode: String, variant: String) throws -> ImageCoordinator {
+    let output = try makeTemporaryFolder(self).appendingPathComponent("archives")
+    return ImageCoordinator(
+      environment: ImageTestEnvironment(environment: [
+        "IMAGE_GENERATION_MODE": mode, "IMAGE_GENERATION_OUTPUT": output.path,
+        "IMAGE_DIFF_DIR": output.appendingPathComponent("diffs").path,
+        "IMAGE_REFERENCE_VARIANT": variant,
+      ]))
   }
 
   private func assertion(_ image: RGBAImage, coordinator: ImageCoordinator) -> ImageAssertion {
