@@ -223,7 +223,7 @@ extension MergePlanner {
         produced.map(\.path) + variants.notNeeded, verified: verified,
         declaration: variants.declaration)
     } else {
-      isUsed = { path in verified.contains(path) || Self.contains(path, sorted: produced) }
+      isUsed = { path in verified.contains(path) || Self.item(at: path, in: produced) != nil }
     }
     var orphans: [MergePlan.Item] = []
     for folder in folders.sorted() {
@@ -239,15 +239,15 @@ extension MergePlanner {
     return orphans
   }
 
-  /// Whether sorted items hold a path, by binary search.
-  static func contains(_ path: String, sorted items: [MergePlan.Item]) -> Bool {
+  /// The item at a path, by binary search of items sorted by path.
+  static func item(at path: String, in items: [MergePlan.Item]) -> MergePlan.Item? {
     var low = 0
     var high = items.count
     while low < high {
       let middle = (low + high) / 2
       if items[middle].path < path { low = middle + 1 } else { high = middle }
     }
-    return low < items.count && items[low].path == path
+    return low < items.count && items[low].path == path ? items[low] : nil
   }
 
   /// The use rule with variants: a path is used when its reference's base path is, or when it

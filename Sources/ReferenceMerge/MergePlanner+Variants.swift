@@ -177,15 +177,4 @@ extension MergePlanner {
     }
     return recorded
   }
-
-  /// The item at a path, by binary search of the sorted items.
-  private static func item(at path: String, in items: [MergePlan.Item]) -> MergePlan.Item? {
-    var low = 0
-    var high = items.count
-    while low < high {
-      let middle = (low + high) / 2
-      if items[middle].path < path { low = middle + 1 } else { high = middle }
-    }
-    return low < items.count && items[low].path == path ? items[low] : nil
-  }
 }
