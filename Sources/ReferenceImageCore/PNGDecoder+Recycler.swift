@@ -21,6 +21,10 @@ extension PNGDecoder {
     /// Images above this many pixel bytes are not kept: their memory would outlive its use.
     static let maximumKeptBytes = 64 << 20
 
+    /// Images below this many pixel bytes are not kept: the allocator reuses such small buffers
+    /// by itself, and keeping them only adds locking to every decode of many small files.
+    static let minimumKeptBytes = 1 << 20
+
     private let lock = NSLock()
     private var spares: [RGBAImage] = []
 
@@ -50,7 +54,9 @@ extension PNGDecoder {
     /// - Parameter image: An image the caller is done with.
     package func recycle(_ image: consuming RGBAImage) {
       let kept = image
-      guard kept.pixels.capacity <= Self.maximumKeptBytes else { return }
+      guard (Self.minimumKeptBytes...Self.maximumKeptBytes).contains(kept.pixels.capacity) else {
+        return
+      }
       lock.withLock {
         if spares.count < Self.maximumKept { spares.append(kept) }
       }
