@@ -296,6 +296,12 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   /// `reference-shards --replicas` and the plugin's `--repeat`); nil for once. Renders of one
   /// test that differ between such runs are unstable, not a conflict.
   public var replicas: Int?
+  /// The variants (`ReferenceVariants`) the run's assertions ran as, sorted: `base`, declared
+  /// variants, or an undeclared platform's name followed by ` (undeclared)`. Nil when the
+  /// package declares no variants, and in archives of older versions. A scope
+  /// (`withReferenceImages(variant:)`) can run some tests as another variant, so a process may
+  /// list several; each image's file name says which one it is.
+  public var variants: [String]?
 
   /// Creates a manifest.
   public init(
@@ -304,7 +310,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     mode: String, startedAt: Date, endedAt: Date?, completion: Completion, tests: [String],
     images: [Image], unchangedImages: [UnchangedImage]? = nil, verifiedReferences: [String],
     referenceUses: [ReferenceUse]? = nil, testDurations: [TestDuration]? = nil,
-    skippedTests: [String]? = nil, coverage: Coverage? = nil, replicas: Int? = nil
+    skippedTests: [String]? = nil, coverage: Coverage? = nil, replicas: Int? = nil,
+    variants: [String]? = nil
   ) {
     self.formatVersion = formatVersion
     self.toolVersion = toolVersion
@@ -324,6 +331,7 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     self.skippedTests = skippedTests
     self.coverage = coverage
     self.replicas = replicas
+    self.variants = variants
   }
 
   /// The manifest as pretty, key-sorted JSON.

@@ -105,6 +105,7 @@ struct ImageAssertion {
     } catch {
       return context.fail("\(error)")
     }
+    if let chain { coordinator.noteVariant(chain.running) }
     // A render is stored, claimed and named as its variant's own file; it is compared with the
     // most specific file of its chain that exists.
     let location = chain?.own ?? base

@@ -85,6 +85,11 @@ public final class ImageCoordinator: @unchecked Sendable {
     try ledger.claim(use, packageRoot: packageRoot)
   }
 
+  /// Records the variant an assertion ran as, for the manifest's `variants`.
+  func noteVariant(_ running: RunningVariant) {
+    ledger.noteVariant(running.description)
+  }
+
   /// Records what came of an assertion, for the manifest or the run record.
   func recordUse(_ use: ArchiveManifest.ReferenceUse) {
     ledger.recordUse(use)
@@ -221,7 +226,8 @@ public final class ImageCoordinator: @unchecked Sendable {
       coverage: .init(
         scope: ledger.coverage ?? .unobserved,
         arguments: Array(CommandLine.arguments.dropFirst())),
-      replicas: environment.replicas)
+      replicas: environment.replicas,
+      variants: ledger.variants.isEmpty ? nil : ledger.variants)
   }
 
   /// Writes a line to the test log.

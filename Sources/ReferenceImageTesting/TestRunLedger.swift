@@ -22,6 +22,8 @@ final class TestRunLedger: @unchecked Sendable {
     var skipped: [String]
     /// Whether XCTest ran its whole bundle or selected tests; nil when no root suite started.
     var coverage: ArchiveManifest.Coverage.Scope?
+    /// The variants the assertions ran as, sorted; empty without a variant declaration.
+    var variants: [String]
   }
 
   private struct State {
@@ -37,6 +39,7 @@ final class TestRunLedger: @unchecked Sendable {
     /// Set when XCTest starts its root suite: "All tests", or "Selected tests" under a filter.
     var coverage: ArchiveManifest.Coverage.Scope?
     var verified: Set<String> = []
+    var variants: Set<String> = []
     /// Every assertion's use of a reference, in order, and each path's first use: a second test
     /// using the same path is refused by name.
     var uses: [ArchiveManifest.ReferenceUse] = []
@@ -118,6 +121,11 @@ final class TestRunLedger: @unchecked Sendable {
     }
   }
 
+  /// Records the variant an assertion ran as (`RunningVariant.description`).
+  func noteVariant(_ variant: String) {
+    locked { _ = $0.variants.insert(variant) }
+  }
+
   /// Records what came of an assertion.
   func recordUse(_ use: ArchiveManifest.ReferenceUse) {
     locked { $0.uses.append(use) }
@@ -128,7 +136,7 @@ final class TestRunLedger: @unchecked Sendable {
     locked {
       Snapshot(
         tests: $0.tests, verified: $0.verified.sorted(), uses: $0.uses, durations: $0.durations,
-        skipped: $0.skipped, coverage: $0.coverage)
+        skipped: $0.skipped, coverage: $0.coverage, variants: $0.variants.sorted())
     }
   }
 

@@ -93,6 +93,9 @@ public struct JobSummary {
   public var landCommand: String?
   /// For `--dry-run` and `--check`: the heading says nothing was written.
   public var writesNothing = false
+  /// Each variant's counts (`MergeSummary.variants`), shown as a table; empty where the
+  /// package declares no variants.
+  public var variants: [MergeSummary.VariantCounts] = []
 
   /// Creates a summary.
   public init(
@@ -118,6 +121,7 @@ public struct JobSummary {
     line("**\(outcome)**")
     line("")
     writeShards(line)
+    writeVariants(line)
     writeChanges(line)
     writeList("Problems", problems, line)
     writeList("Warnings", warnings, line)
@@ -144,6 +148,23 @@ public struct JobSummary {
       line(
         "| \(shard.index)\(shard.variant.map { " (\($0))" } ?? "") | \(shard.planned) | \(shard.images) | "
           + "\(String(format: "%.1f", shard.seconds)) | \(status) |")
+    }
+    line("")
+  }
+
+  /// One row per variant: which platform's files the merge changed.
+  private func writeVariants(_ line: (String) -> Void) {
+    guard !variants.isEmpty else { return }
+    line(
+      "| variant | added | updated | unchanged | conflicts | unstable | orphans | redundant | "
+        + "equal to the fallback |")
+    line("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for counts in variants {
+      let figures = [
+        counts.added, counts.updated, counts.unchanged, counts.conflicts, counts.unstable,
+        counts.orphans, counts.redundant, counts.matchingFallback,
+      ]
+      line("| \(counts.variant) | " + figures.map(String.init).joined(separator: " | ") + " |")
     }
     line("")
   }

@@ -164,6 +164,12 @@ public struct MergePlan: Sendable {
   /// What the summary warns of: incomplete sources, and why orphans were not looked for.
   public internal(set) var warnings: [String] = []
 
+  /// The variant whose file a path is (`VariantPath`); nil for a base path and where the
+  /// destination declares no variants.
+  public func variant(of path: String) -> String? {
+    variants.flatMap { VariantPath.split(path, declared: $0)?.variant }
+  }
+
   /// Items with one outcome.
   public func items(_ outcome: Outcome) -> [Item] { items.filter { $0.outcome == outcome } }
 

@@ -79,8 +79,29 @@ extension MergeSummary {
     json.member("unchanged", unchanged)
     json.member("unstable", unstable)
     json.member("updated", updated)
+    if let variants { write(variants, to: &json) }
     json.member("warnings", strings: warnings)
     json.endObject()
+  }
+
+  /// `variants`: each variant's counts, the base first, as the text's "by variant" line.
+  private func write(_ counts: [VariantCounts], to json: inout JSONStream) {
+    json.key("variants")
+    json.beginArray()
+    for variant in counts {
+      json.beginObject()
+      json.member("added", variant.added)
+      json.member("conflicts", variant.conflicts)
+      json.member("matchingFallback", variant.matchingFallback)
+      json.member("orphans", variant.orphans)
+      json.member("redundant", variant.redundant)
+      json.member("unchanged", variant.unchanged)
+      json.member("unstable", variant.unstable)
+      json.member("updated", variant.updated)
+      json.member("variant", variant.variant)
+      json.endObject()
+    }
+    json.endArray()
   }
 
   private func write(_ changes: [Change], to json: inout JSONStream) {
@@ -98,6 +119,7 @@ extension MergeSummary {
       json.key("resolvedByNewest")
       json.bool(change.resolvedByNewest)
       json.member("sources", strings: change.sources)
+      if let variant = change.variant { json.member("variant", variant) }
       json.member("workers", strings: change.workers)
       json.endObject()
     }

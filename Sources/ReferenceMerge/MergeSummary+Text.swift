@@ -29,7 +29,24 @@ extension MergeSummary {
         "to delete the \(redundant == nil ? "orphans" : orphans > 0 ? "orphans and redundant variants" : "redundant variants"): \(pruneCommand)"
       )
     }
+    if let variants { body(variantLine(variants)) }
     body(summaryLine)
+  }
+
+  /// "by variant: base 11 added, 40 unchanged; linux-arm64 2 added, 1 redundant": each
+  /// variant's non-zero counts, so a reviewer sees which platform's files changed.
+  private func variantLine(_ counts: [VariantCounts]) -> String {
+    let parts = counts.map { counts in
+      let figures = [
+        (counts.added, "added"), (counts.updated, "updated"), (counts.unchanged, "unchanged"),
+        (counts.conflicts, "conflicts"), (counts.unstable, "unstable"),
+        (counts.orphans, "orphans"), (counts.redundant, "redundant"),
+        (counts.matchingFallback, "equal to the fallback"),
+      ]
+      .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+      return "\(counts.variant) \(figures.isEmpty ? "nothing" : figures.joined(separator: ", "))"
+    }
+    return "by variant: " + parts.joined(separator: "; ")
   }
 
   /// Every source on a line of its own when verbose; otherwise one line counting them (the

@@ -27,6 +27,37 @@ public struct MergeSummary: Codable, Sendable {
     /// True for an added, updated or orphan path that applying did not reach because a write
     /// failed first (the file is as it was); absent otherwise.
     public var notWritten: Bool?
+    /// The variant whose file the path is (`ReferenceVariants`); nil for a base path.
+    public var variant: String?
+  }
+
+  /// What the merge did to one variant's files: `base` for the base references, then each
+  /// variant the merge touched, by name.
+  public struct VariantCounts: Codable, Sendable, Equatable {
+    public var variant: String
+    public var added = 0
+    public var updated = 0
+    public var unchanged = 0
+    public var conflicts = 0
+    public var unstable = 0
+    public var orphans = 0
+    public var redundant = 0
+    /// Renders equal to the fallback, for which no file is written.
+    public var matchingFallback = 0
+
+    init(variant: String) { self.variant = variant }
+
+    mutating func count(_ outcome: MergePlan.Outcome) {
+      switch outcome {
+      case .added: added += 1
+      case .updated: updated += 1
+      case .unchanged: unchanged += 1
+      case .conflict: conflicts += 1
+      case .unstable: unstable += 1
+      case .orphan: orphans += 1
+      case .redundant: redundant += 1
+      }
+    }
   }
 
   public var destination: String
@@ -52,6 +83,8 @@ public struct MergeSummary: Codable, Sendable {
   /// Variant renders equal to what their chain's fallback gives, for which no file is written;
   /// nil where there are none (left out of `--json` then).
   public var matchingFallback: Int?
+  /// The counts per variant, the base first; nil where the destination declares no variants.
+  public var variants: [VariantCounts]?
   public var pruned: Int
   public var refused: Int
   public var orphanSearchDone: Bool
@@ -145,7 +178,8 @@ public struct MergeSummary: Codable, Sendable {
         workers: sole.map { soleWorker[$0] } ?? holders.map { workers[$0.sourceIndex] },
         differingPixels: item.conflictingPixels, resolvedByNewest: item.resolvedByNewest,
         failedComparison: item.chosen?.image.failedComparison,
-        notWritten: !unreached.isEmpty && unreached.contains(item.path) ? true : nil)
+        notWritten: !unreached.isEmpty && unreached.contains(item.path) ? true : nil,
+        variant: plan.variant(of: item.path))
     }
     // Visited in place and sized once: a filtered copy of the plan's items, or an array grown
     // by doubling, would be a peak of their own.
@@ -154,6 +188,7 @@ public struct MergeSummary: Codable, Sendable {
     changes.reserveCapacity(changed.count)
     changes.append(contentsOf: changed.map(change))
     skipped = plan.skipped.map(change)
+    variants = plan.variants.map { _ in Self.countByVariant(plan, unreached: unreached) }
     let formatter = ISO8601DateFormatter()
     superseded = plan.superseded.map {
       Superseded(
@@ -163,5 +198,25 @@ public struct MergeSummary: Codable, Sendable {
     }
     self.errors = errors
     self.warnings = warnings
+  }
+
+  /// Every item's outcome counted by the variant of its path, as `added` and `updated` are: a
+  /// path that a failed apply did not reach is not counted.
+  private static func countByVariant(_ plan: MergePlan, unreached: Set<String>)
+    -> [VariantCounts]
+  {
+    let base = RunningVariant.baseName
+    var counts: [String: VariantCounts] = [base: VariantCounts(variant: base)]
+    for item in plan.items where !unreached.contains(item.path) {
+      let variant = plan.variant(of: item.path) ?? base
+      counts[variant, default: VariantCounts(variant: variant)].count(item.outcome)
+    }
+    for path in plan.matchingFallback {
+      let variant = plan.variant(of: path) ?? base
+      counts[variant, default: VariantCounts(variant: variant)].matchingFallback += 1
+    }
+    return counts.values.sorted {
+      ($0.variant == base ? 0 : 1, $0.variant) < ($1.variant == base ? 0 : 1, $1.variant)
+    }
   }
 }

@@ -227,10 +227,11 @@ struct MergeRefs: ParsableCommand {
     }
     let summary = outcome.summary
     let conflicts = summary.changes.lazy.filter { $0.outcome == .conflict }.map {
-      "conflict: sources disagree about \($0.path) (\($0.sources.joined(separator: " vs ")))"
+      "conflict\(Self.ofVariant($0)): sources disagree about \($0.path) "
+        + "(\($0.sources.joined(separator: " vs ")))"
     }
     let unstable = summary.changes.lazy.filter { $0.outcome == .unstable }.map {
-      "unstable: replicated runs rendered \($0.path) differently "
+      "unstable\(Self.ofVariant($0)): replicated runs rendered \($0.path) differently "
         + "(\($0.workers.joined(separator: " vs ")))"
     }
     let errors = summary.errors + conflicts + unstable
@@ -248,6 +249,7 @@ struct MergeRefs: ParsableCommand {
       markdown.balance = ShardPlan.balance(rows.map(\.seconds))
       markdown.landCommand = outcome.landCommand
       markdown.writesNothing = dryRun || check
+      markdown.variants = summary.variants ?? []
       do {
         let file = try LineAppender(path: summaryMarkdown)
         var failure: Error?
@@ -267,7 +269,8 @@ struct MergeRefs: ParsableCommand {
         change.failedComparison.map {
           Annotations.Located(
             file: $0.record.file, line: $0.record.line,
-            title: "Reference image \(change.outcome): \(change.path)", message: detail($0))
+            title: "Reference image \(change.outcome)\(Self.ofVariant(change)): \(change.path)",
+            message: detail($0))
         }
       }
       for line in Annotations.lines(
@@ -296,6 +299,11 @@ struct MergeRefs: ParsableCommand {
     for pattern in include.dropLast(fromFile ?? 0) { words += ["--include", pattern] }
     if let includeFrom { words += ["--include-from", includeFrom] }
     return ShellWord.line(words + ["--prune"] + paths)
+  }
+
+  /// " (variant linux-arm64)" for a variant file's change; empty for the base.
+  private static func ofVariant(_ change: MergeSummary.Change) -> String {
+    change.variant.map { " (variant \($0))" } ?? ""
   }
 
   /// A failed comparison in a few words: "test T, exact: 12 of 480000 pixels differ".

@@ -223,4 +223,75 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertTrue(result.all.contains(#"falls back to "b", which is not declared"#), result.all)
     XCTAssertFalse(exists(path("a")))
   }
+
+  func testSummary_namesEachChangesVariant_andCountsPerVariant() throws {
+    let base = try noiseImage(seed: 1)
+    try place(try noiseImage(seed: 5), at: path("c", "macos"))
+    try place(base, at: path("c"))
+    let sources = [
+      try archive("base.zip", [(path("a"), base), (path("b"), base)]),
+      try archive(
+        "arm.zip",
+        [(path("a", "linux-arm64"), try noiseImage(seed: 2)), (path("b", "linux-arm64"), base)]),
+      try archive("mac.zip", [(path("c", "macos"), base)]),
+    ]
+    let markdown = root.appendingPathComponent("summary.md")
+
+    let text = try MergeRefs.run(
+      ["--dry-run", "--summary-markdown", markdown.path] + sources.map(\.path)
+        + [destination.path])
+    let json = try merge(sources)
+
+    XCTAssertEqual(json.status, 0, json.all)
+    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(json.output.utf8))
+    XCTAssertEqual(summary.variants?.map(\.variant), ["base", "linux-arm64", "macos"])
+    XCTAssertEqual(summary.variants?.map(\.added), [2, 1, 0])
+    XCTAssertEqual(summary.variants?.map(\.matchingFallback), [0, 1, 0])
+    XCTAssertEqual(summary.variants?.map(\.redundant), [0, 0, 1])
+    let variantOf = Dictionary(uniqueKeysWithValues: summary.changes.map { ($0.path, $0.variant) })
+    XCTAssertEqual(variantOf[path("a", "linux-arm64")], "linux-arm64")
+    XCTAssertEqual(variantOf[path("c", "macos")], "macos")
+    XCTAssertEqual(variantOf[path("a")], .some(nil), "a base path names no variant")
+    XCTAssertEqual(text.status, 0, text.all)
+    XCTAssertTrue(
+      text.output.contains(
+        "by variant: base 2 added; linux-arm64 1 added, 1 equal to the fallback; "
+          + "macos 1 redundant"),
+      text.output)
+    let table = try String(contentsOf: markdown, encoding: .utf8)
+    XCTAssertTrue(table.contains("| linux-arm64 | 1 | 0 | 0 | 0 | 0 | 0 | 0 | 1 |"), table)
+    XCTAssertTrue(table.contains("| macos | 0 | 0 | 0 | 0 | 0 | 0 | 1 | 0 |"), table)
+  }
+
+  func testAnnotations_conflictOfAVariantFile_nameTheVariant() throws {
+    let sources = [
+      try archive("arm-1.zip", [(path("a", "linux-arm64"), try noiseImage(seed: 2))]),
+      try archive("arm-2.zip", [(path("a", "linux-arm64"), try noiseImage(seed: 3))]),
+    ]
+
+    let result = try MergeRefs.run(
+      ["--github-annotations"] + sources.map(\.path) + [destination.path])
+
+    XCTAssertNotEqual(result.status, 0, result.all)
+    XCTAssertTrue(
+      result.output.contains(
+        "::error::conflict (variant linux-arm64): sources disagree about \(path("a", "linux-arm64"))"
+      ),
+      result.output)
+    XCTAssertFalse(exists(path("a", "linux-arm64")))
+  }
+
+  func testSummary_noDeclaration_hasNoVariantCounts() throws {
+    try FileManager.default.removeItem(
+      at: destination.appendingPathComponent(ReferenceVariants.fileName))
+    let source = try archive("run.zip", [(path("a"), try noiseImage(seed: 1))])
+
+    let json = try merge([source])
+    let text = try MergeRefs.run(["--dry-run", source.path, destination.path])
+
+    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(json.output.utf8))
+    XCTAssertNil(summary.variants)
+    XCTAssertFalse(json.output.contains("\"variants\""), json.output)
+    XCTAssertFalse(text.output.contains("by variant"), text.output)
+  }
 }

@@ -109,6 +109,7 @@ final class VariantChainTests: XCTestCase {
     let archive = try XCTUnwrap(coordinator.finishRun())
     let manifest = try XCTUnwrap(try ArchiveContents(archive).manifest)
     XCTAssertEqual(manifest.images.map(\.path), [try variantPath("macos")])
+    XCTAssertEqual(manifest.variants, ["macos"], "the archive records the variant it ran as")
   }
 
   func testAssertion_scopedVariant_winsOverTheEnvironment() throws {
@@ -116,10 +117,16 @@ final class VariantChainTests: XCTestCase {
     let image = try sampleImage(seed: 1)
 
     withReferenceImages(variant: "macos") { assertion(image, coordinator: coordinator).run() }
+    withReferenceImages(variant: "base") {
+      assertion(image, name: "flat", coordinator: coordinator).run()
+    }
 
     let archive = try XCTUnwrap(coordinator.finishRun())
     let manifest = try XCTUnwrap(try ArchiveContents(archive).manifest)
-    XCTAssertEqual(manifest.images.map(\.path), [try variantPath("macos")])
+    XCTAssertEqual(
+      manifest.images.map(\.path),
+      [try variantPath("macos"), try package.location("flat").relativePath])
+    XCTAssertEqual(manifest.variants, ["base", "macos"], "each variant the assertions ran as")
     XCTAssertEqual(
       ReferenceImagesTrait.referenceImages(variant: "macos").settings,
       ReferenceImageSettings(variant: "macos"))
@@ -156,9 +163,11 @@ final class VariantChainTests: XCTestCase {
       ]))
   }
 
-  private func assertion(_ image: RGBAImage, coordinator: ImageCoordinator) -> ImageAssertion {
+  private func assertion(
+    _ image: RGBAImage, name: String = "bars", coordinator: ImageCoordinator
+  ) -> ImageAssertion {
     var assertion = ImageAssertion(
-      image: image, name: "bars", comparison: .exact, bound: .none, referenceFolder: nil,
+      image: image, name: name, comparison: .exact, bound: .none, referenceFolder: nil,
       context: TestContext(fileID: #fileID, filePath: #filePath, line: #line, column: #column),
       coordinator: coordinator)
     assertion.testFile = package.testFile()
