@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceShards
 import XCTest
 
@@ -17,7 +18,7 @@ final class ShardingEndToEndTests: XCTestCase {
     fixture = try FixturePackage.built("ShardFixture")
     try? FileManager.default.removeItem(at: references)
     try? FileManager.default.removeItem(at: artifacts)
-    for file in ["reference-timings.json", "summary.md"] {
+    for file in ["reference-timings.json", "summary.md", ReferenceVariants.fileName] {
       try? FileManager.default.removeItem(at: fixture.root.appendingPathComponent(file))
     }
   }
@@ -104,5 +105,77 @@ final class ShardingEndToEndTests: XCTestCase {
     XCTAssertEqual(partial.status, 3, partial.all)
     XCTAssertTrue(partial.all.contains("shard 1 of 2 has no record"), partial.all)
     XCTAssertFalse(FileManager.default.fileExists(atPath: references.path), "nothing written")
+  }
+
+  /// References per platform in shards: the base and two variants (`linux-arm64 → linux → base`,
+  /// a variant standing for a platform) each run the whole plan in two shards; one merge with
+  /// `--require-shards` proves each platform apart and lands a variant file exactly where a
+  /// variant's render differs from what the rest of its chain gives. A platform's missing
+  /// shard refuses the merge, naming the platform.
+  func testTwoVariantsAndTheBase_inShards_landExactlyTheFilesThatDiffer() throws {
+    try Data(
+      """
+      {"schemaVersion": 1, "base": "\(ReferencePlatform.current)",
+       "variants": {"linux-arm64": ["linux"], "linux": []}}
+      """.utf8
+    ).write(to: fixture.root.appendingPathComponent(ReferenceVariants.fileName))
+    let shards = try builtProduct("reference-shards").path
+    for variant in ["base", "linux", "linux-arm64"] {
+      for index in 0..<2 {
+        let run = try fixture.run(
+          [
+            shards, "run", "--index", "\(index)", "--count", "2", "--commit", "c0ffee",
+            "--output", "artifacts/\(variant)-\(index)",
+          ],
+          environment: ["IMAGE_GENERATION_MODE": "1", "IMAGE_REFERENCE_VARIANT": variant])
+        XCTAssertEqual(run.status, 0, "\(variant) shard \(index): \(run.all)")
+      }
+    }
+    let mergeRefs = try builtProduct("merge-refs").path
+    let artifactFolders = ["base", "linux", "linux-arm64"].flatMap { variant in
+      (0..<2).map { "artifacts/\(variant)-\($0)" }
+    }
+
+    // linux-arm64's shard 1 lost: refused by its platform's name, nothing written.
+    let partial = try fixture.run(
+      [mergeRefs, "--require-shards"] + artifactFolders.filter { $0 != "artifacts/linux-arm64-1" }
+        + ["."],
+      environment: [:])
+    XCTAssertEqual(partial.status, 3, partial.all)
+    XCTAssertTrue(
+      partial.all.contains("variant linux-arm64: shard 1 of 2 has no record"), partial.all)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: references.path), "nothing written")
+
+    let merge = try fixture.run(
+      [mergeRefs, "--require-shards", "--summary-markdown", "summary.md"] + artifactFolders
+        + ["."],
+      environment: [:])
+    XCTAssertEqual(merge.status, 0, merge.all)
+    let landed = try FileManager.default.subpathsOfDirectory(atPath: references.path)
+      .filter { $0.hasSuffix(".png") }
+    let variantFiles = landed.filter { $0.contains(ReferenceVariants.marker) }
+    // arm64's first square differs from the base; linux's third square differs from the
+    // base, so arm64, which renders the base's pixels there, needs a file over its fallback.
+    XCTAssertEqual(
+      variantFiles.map { ($0 as NSString).lastPathComponent }.sorted(),
+      ["alpha-a@@linux-arm64.png", "extra-a@@linux-arm64.png", "extra-a@@linux.png"],
+      merge.all)
+    XCTAssertEqual(landed.count - variantFiles.count, 9, "every base reference: \(landed)")
+    XCTAssertTrue(
+      merge.output.contains(
+        "by variant: base 9 added; linux 1 added, 8 equal to the fallback; "
+          + "linux-arm64 2 added, 7 equal to the fallback"),
+      merge.all)
+    let markdown = try String(
+      contentsOf: fixture.root.appendingPathComponent("summary.md"), encoding: .utf8)
+    XCTAssertTrue(
+      markdown.contains("6 of 6 shards, 30 tests planned, 30 on record (30 exactly once)"),
+      markdown)
+
+    // Each platform verifies against its own chain.
+    for variant in ["base", "linux", "linux-arm64"] {
+      let verify = try fixture.test([], environment: ["IMAGE_REFERENCE_VARIANT": variant])
+      XCTAssertEqual(verify.status, 0, "\(variant): \(verify.all)")
+    }
   }
 }
