@@ -17,6 +17,16 @@ struct ReviewCard: Sendable {
     var image: Image
   }
 
+  /// The file a card's "before" image is: the path's own current file (an update), or for a
+  /// new variant file the fallback its variant used until now.
+  struct ComparedFile: Sendable, Equatable {
+    var path: String
+    /// The variant whose file it is; nil for a base file.
+    var variant: String?
+    /// Whether it is a fallback of the card's variant rather than the card's own file.
+    var isFallback: Bool
+  }
+
   /// The numbers of comparing before and after (or the first two rivals).
   struct Comparison: Sendable {
     /// Nil for a size change, where no pixel count applies.
@@ -30,6 +40,12 @@ struct ReviewCard: Sendable {
   var id: Int
   var path: String
   var outcome: MergePlan.Outcome
+  /// The variant whose file the path is (`name@@variant.png`); nil for a base file, and for
+  /// every file of a package that declares no variants.
+  var variant: String?
+  /// What "before" shows, when it shows a file of the package: nil for added base files,
+  /// conflicts, unstable renders, orphans and redundant files.
+  var comparedWith: ComparedFile?
   /// `before->after` pixel digests, for updated cards: the same change is decided together.
   var group: String?
   /// The pixel digests (SHA-256 hex) of the reference shown as before and of the new image,

@@ -43,8 +43,9 @@ struct ReviewCardMaker: Sendable {
   /// - Throws: `ArchiveError.io` when an image file cannot be written.
   func make(_ job: Job) throws(ArchiveError) -> ReviewCard {
     var card = ReviewCard(
-      id: job.id, path: job.item.path, outcome: job.item.outcome, meta: job.meta,
-      rivals: job.rivals)
+      id: job.id, path: job.item.path, outcome: job.item.outcome,
+      variant: variants.flatMap { VariantPath.split(job.item.path, declared: $0)?.variant },
+      meta: job.meta, rivals: job.rivals)
     switch job.item.outcome {
     case .added:
       try addAfter(job, to: &card)
@@ -99,6 +100,7 @@ struct ReviewCardMaker: Sendable {
     defer { recycler.recycle(beforeImage) }
     card.before = try copy(before.bytes, as: "\(job.id)-before.png", size: beforeImage.size)
     card.beforePixels = beforeDigest
+    card.comparedWith = .init(path: job.item.path, variant: card.variant, isFallback: false)
     if let chosen = job.item.chosen {
       card.group = "\(beforeDigest)->\(chosen.image.pixelSHA256.hex)"
     }
@@ -127,15 +129,16 @@ struct ReviewCardMaker: Sendable {
     throws(ArchiveError)
   {
     guard let variants, let split = VariantPath.split(job.item.path, declared: variants),
-      let (path, found) = variants.chain(of: split.variant).dropFirst().lazy.compactMap({
-        fallback -> (String, ReviewImages.DecodedReference)? in
-        let path = VariantPath.path(of: split.basePath, variant: fallback)
-        return reader.decodedReference(at: path).map { (path, $0) }
-      }).first,
+      let (fallback, path, found) = variants.chain(of: split.variant).dropFirst().lazy
+        .compactMap({ fallback -> (String?, String, ReviewImages.DecodedReference)? in
+          let path = VariantPath.path(of: split.basePath, variant: fallback)
+          return reader.decodedReference(at: path).map { (fallback, path, $0) }
+        }).first,
       let fallbackImage = found.image
     else { return }
     defer { recycler.recycle(fallbackImage) }
     card.before = try copy(found.bytes, as: "\(job.id)-before.png", size: fallbackImage.size)
+    card.comparedWith = .init(path: path, variant: fallback, isFallback: true)
     card.meta.append(
       "a new variant file: shown beside its fallback \(path), as the package holds it")
     try addDifference(job, from: fallbackImage, to: &card)
