@@ -20,7 +20,8 @@ extension ReviewPageTests {
     let result = try drive(
       report,
       steps: [
-        ["state": "0"], ["press": ["j"]], ["state": "1"], ["press": ["j"]], ["state": "2"],
+        ["state": "0"], ["press": ["j"]], ["state": "1"], ["screenshot": "variant-linux"],
+        ["press": ["j"]], ["state": "2"],
         ["press": ["j"]], ["state": "3"],
         ["click": "#reject-all"], ["press": ["Home"]],
         ["click": "#variant-groups button:last-child"], ["state": "jumped"],
