@@ -27,6 +27,13 @@ struct ReviewCard: Sendable {
     var isFallback: Bool
   }
 
+  /// For an update of a variant file: the fallback its variant would use without the file, as
+  /// the package holds it, shown beside before and after.
+  struct FallbackImage: Sendable {
+    var file: ComparedFile
+    var image: Image
+  }
+
   /// The numbers of comparing before and after (or the first two rivals).
   struct Comparison: Sendable {
     /// Nil for a size change, where no pixel count applies.
@@ -46,6 +53,8 @@ struct ReviewCard: Sendable {
   /// What "before" shows, when it shows a file of the package: nil for added base files,
   /// conflicts, unstable renders, orphans and redundant files.
   var comparedWith: ComparedFile?
+  /// An updated variant file's fallback, shown too; nil for every other card.
+  var fallback: FallbackImage?
   /// `before->after` pixel digests, for updated cards: the same change is decided together.
   var group: String?
   /// The pixel digests (SHA-256 hex) of the reference shown as before and of the new image,
@@ -61,6 +70,7 @@ struct ReviewCard: Sendable {
 
   /// Every image file the card refers to.
   var files: [String] {
-    [before, after, difference].compactMap { $0?.file } + rivals.map(\.image.file)
+    [before, after, difference, fallback?.image].compactMap { $0?.file }
+      + rivals.map(\.image.file)
   }
 }

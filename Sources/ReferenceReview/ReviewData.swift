@@ -102,6 +102,18 @@ struct ReviewData {
     json.string(card.variant)
     json.key("comparedWith")
     write(card.comparedWith)
+    json.key("fallback")
+    if let fallback = card.fallback {
+      json.beginObject()
+      json.member("path", fallback.file.path)
+      json.key("variant")
+      json.string(fallback.file.variant)
+      json.key("image")
+      try write(fallback.image)
+      json.endObject()
+    } else {
+      json.null()
+    }
     json.key("group")
     json.string(card.group)
     json.key("beforePixels")

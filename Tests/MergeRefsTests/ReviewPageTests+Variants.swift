@@ -21,7 +21,8 @@ extension ReviewPageTests {
       report,
       steps: [
         ["state": "0"], ["press": ["j"]], ["state": "1"], ["screenshot": "variant-linux"],
-        ["press": ["j"]], ["state": "2"],
+        ["press": ["j"]], ["state": "2"], ["screenshot": "variant-update"],
+        ["screenshot": "variant-update"],
         ["press": ["j"]], ["state": "3"],
         ["click": "#reject-all"], ["press": ["Home"]],
         ["click": "#variant-groups button:last-child"], ["state": "jumped"],
@@ -40,11 +41,14 @@ extension ReviewPageTests {
       states.map(\.comparedWith),
       [
         "compared with a.png (its previous file)", "compared with a.png (fallback of linux)",
-        "compared with b@@linux.png (its previous file)",
+        "compared with b@@linux.png (its previous file); its fallback b.png shown too",
         "compared with b@@linux.png (fallback of linux-arm64)",
       ])
     XCTAssertEqual(states[0].variantGroups, ["base (1)", "linux (2)", "linux-arm64 (1)"])
     XCTAssertEqual(states[0].paneLabels, ["before 48×32", "after 48×32"])
+    XCTAssertEqual(
+      states[2].paneLabels, ["before 48×32", "after 48×32", "fallback b.png 48×32"],
+      "an update of a variant file beside its previous self and its fallback")
     XCTAssertEqual(
       states[3].paneLabels, ["fallback 48×32", "after 48×32"],
       "a new variant file beside the fallback it replaces")

@@ -223,6 +223,21 @@ final class VariantMergeTests: XCTestCase {
         try Data(contentsOf: destination.appendingPathComponent(expected.compared.path)),
         expected.path)
     }
+    // An update of a variant file also shows its fallback, as the package holds it.
+    let updatedVariant = try XCTUnwrap(
+      cards.first { $0["path"] as? String == VariantReviewFixture.path("b", "linux") })
+    let fallback = try XCTUnwrap(updatedVariant["fallback"] as? [String: Any], "\(updatedVariant)")
+    XCTAssertEqual(fallback["path"] as? String, VariantReviewFixture.path("b"))
+    XCTAssertTrue(fallback["variant"] is NSNull, "the base")
+    let image = try XCTUnwrap(fallback["image"] as? [String: Any])
+    XCTAssertEqual(
+      try Data(
+        contentsOf: fixture.report.appendingPathComponent(
+          try XCTUnwrap(image["src"] as? String))),
+      try Data(contentsOf: destination.appendingPathComponent(VariantReviewFixture.path("b"))))
+    for card in cards where card["path"] as? String != VariantReviewFixture.path("b", "linux") {
+      XCTAssertTrue(card["fallback"] is NSNull, "\(card)")
+    }
   }
 
   func testReport_noDeclaration_cardsHaveNoVariant() throws {

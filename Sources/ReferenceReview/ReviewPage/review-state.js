@@ -199,11 +199,19 @@ const variantName = (variant) => variant || 'base';
 function comparedWithText(card) {
   const compared = card.comparedWith;
   if (!compared) return null;
-  const name = compared.path.slice(compared.path.lastIndexOf('/') + 1);
-  return compared.fallback
-    ? `compared with ${name} (fallback of ${variantName(variantOf(card))})`
-    : `compared with ${name} (its previous file)`;
+  const name = fileName(compared.path);
+  if (compared.fallback) {
+    return `compared with ${name} (fallback of ${variantName(variantOf(card))})`;
+  }
+  const fallback = card.fallback ? `; its fallback ${fileName(card.fallback.path)} shown too` : '';
+  return `compared with ${name} (its previous file)${fallback}`;
 }
+
+/**
+ * A path's last component.
+ * @param {string} path
+ */
+const fileName = (path) => path.slice(path.lastIndexOf('/') + 1);
 
 /** @param {ReviewImage} image */
 const size = (image) => `${image.width}×${image.height}`;

@@ -27,6 +27,14 @@ interface ComparedFile {
   fallback: boolean;
 }
 
+/** An updated variant file's fallback: what its variant would use without the file. */
+interface FallbackFile {
+  path: string;
+  /** The fallback's variant; null for the base. */
+  variant?: string | null;
+  image: ReviewImage;
+}
+
 type Outcome = 'added' | 'updated' | 'conflict' | 'unstable' | 'orphan' | 'redundant';
 
 /**
@@ -44,6 +52,8 @@ interface ReviewCard {
   variant?: string | null;
   /** What "before" shows, when it is a file of the package; null otherwise. */
   comparedWith?: ComparedFile | null;
+  /** For an updated variant file, its fallback as the package holds it, shown too. */
+  fallback?: FallbackFile | null;
   /** Cards with the same group show the identical change. */
   group?: string | null;
   /** The pixel digest of the reference reviewed; absent for an added image. */
