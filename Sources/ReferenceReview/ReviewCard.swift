@@ -17,6 +17,23 @@ struct ReviewCard: Sendable {
     var image: Image
   }
 
+  /// The file a card's "before" image is: the path's own current file (an update), or for a
+  /// new variant file the fallback its variant used until now.
+  struct ComparedFile: Sendable, Equatable {
+    var path: String
+    /// The variant whose file it is; nil for a base file.
+    var variant: String?
+    /// Whether it is a fallback of the card's variant rather than the card's own file.
+    var isFallback: Bool
+  }
+
+  /// For an update of a variant file: the fallback its variant would use without the file, as
+  /// the package holds it, shown beside before and after.
+  struct FallbackImage: Sendable {
+    var file: ComparedFile
+    var image: Image
+  }
+
   /// The numbers of comparing before and after (or the first two rivals).
   struct Comparison: Sendable {
     /// Nil for a size change, where no pixel count applies.
@@ -30,6 +47,14 @@ struct ReviewCard: Sendable {
   var id: Int
   var path: String
   var outcome: MergePlan.Outcome
+  /// The variant whose file the path is (`name@@variant.png`); nil for a base file, and for
+  /// every file of a package that declares no variants.
+  var variant: String?
+  /// What "before" shows, when it shows a file of the package: nil for added base files,
+  /// conflicts, unstable renders, orphans and redundant files.
+  var comparedWith: ComparedFile?
+  /// An updated variant file's fallback, shown too; nil for every other card.
+  var fallback: FallbackImage?
   /// `before->after` pixel digests, for updated cards: the same change is decided together.
   var group: String?
   /// The pixel digests (SHA-256 hex) of the reference shown as before and of the new image,
@@ -45,6 +70,7 @@ struct ReviewCard: Sendable {
 
   /// Every image file the card refers to.
   var files: [String] {
-    [before, after, difference].compactMap { $0?.file } + rivals.map(\.image.file)
+    [before, after, difference, fallback?.image].compactMap { $0?.file }
+      + rivals.map(\.image.file)
   }
 }

@@ -43,8 +43,9 @@ struct ReviewCardMaker: Sendable {
   /// - Throws: `ArchiveError.io` when an image file cannot be written.
   func make(_ job: Job) throws(ArchiveError) -> ReviewCard {
     var card = ReviewCard(
-      id: job.id, path: job.item.path, outcome: job.item.outcome, meta: job.meta,
-      rivals: job.rivals)
+      id: job.id, path: job.item.path, outcome: job.item.outcome,
+      variant: variants.flatMap { VariantPath.split(job.item.path, declared: $0)?.variant },
+      meta: job.meta, rivals: job.rivals)
     switch job.item.outcome {
     case .added:
       try addAfter(job, to: &card)
@@ -52,6 +53,7 @@ struct ReviewCardMaker: Sendable {
     case .updated:
       try addAfter(job, to: &card)
       try addBeforeAndDifference(job, to: &card)
+      try addFallback(job, to: &card)
     case .orphan, .redundant:
       card.before = try copyCurrentFile(job)
     case .conflict:
@@ -99,6 +101,7 @@ struct ReviewCardMaker: Sendable {
     defer { recycler.recycle(beforeImage) }
     card.before = try copy(before.bytes, as: "\(job.id)-before.png", size: beforeImage.size)
     card.beforePixels = beforeDigest
+    card.comparedWith = .init(path: job.item.path, variant: card.variant, isFallback: false)
     if let chosen = job.item.chosen {
       card.group = "\(beforeDigest)->\(chosen.image.pixelSHA256.hex)"
     }
@@ -126,19 +129,40 @@ struct ReviewCardMaker: Sendable {
   private func addFallbackAndDifference(_ job: Job, to card: inout ReviewCard)
     throws(ArchiveError)
   {
-    guard let variants, let split = VariantPath.split(job.item.path, declared: variants),
-      let (path, found) = variants.chain(of: split.variant).dropFirst().lazy.compactMap({
-        fallback -> (String, ReviewImages.DecodedReference)? in
-        let path = VariantPath.path(of: split.basePath, variant: fallback)
-        return reader.decodedReference(at: path).map { (path, $0) }
-      }).first,
+    guard let (fallback, found) = firstFallback(of: job.item.path, reader.decodedReference(at:)),
       let fallbackImage = found.image
     else { return }
     defer { recycler.recycle(fallbackImage) }
     card.before = try copy(found.bytes, as: "\(job.id)-before.png", size: fallbackImage.size)
+    card.comparedWith = fallback
     card.meta.append(
-      "a new variant file: shown beside its fallback \(path), as the package holds it")
+      "a new variant file: shown beside its fallback \(fallback.path), as the package holds it")
     try addDifference(job, from: fallbackImage, to: &card)
+  }
+
+  /// For an update of a variant file: the fallback its variant would use without the file, as
+  /// the package holds it, copied beside before and after (never decoded).
+  private func addFallback(_ job: Job, to card: inout ReviewCard) throws(ArchiveError) {
+    guard let (fallback, bytes) = firstFallback(of: job.item.path, reader.reference(at:)),
+      let size = PNGHeader.size(of: bytes)
+    else { return }
+    card.fallback = .init(
+      file: fallback, image: try copy(bytes, as: "\(job.id)-fallback.png", size: size))
+  }
+
+  /// The first file of a variant file's fallback chain that `read` finds in the package; nil for
+  /// a base file, and when the chain holds no file.
+  private func firstFallback<Found>(of path: String, _ read: (String) -> Found?)
+    -> (ReviewCard.ComparedFile, Found)?
+  {
+    guard let variants, let split = VariantPath.split(path, declared: variants) else { return nil }
+    for fallback in variants.chain(of: split.variant).dropFirst() {
+      let path = VariantPath.path(of: split.basePath, variant: fallback)
+      if let found = read(path) {
+        return (.init(path: path, variant: fallback, isFallback: true), found)
+      }
+    }
+    return nil
   }
 
   /// The rivals that recorded the path unchanged, each shown with a copy of the current file

@@ -98,6 +98,22 @@ struct ReviewData {
     json.member("id", card.id)
     json.member("path", card.path)
     json.member("outcome", card.outcome.rawValue)
+    json.key("variant")
+    json.string(card.variant)
+    json.key("comparedWith")
+    write(card.comparedWith)
+    json.key("fallback")
+    if let fallback = card.fallback {
+      json.beginObject()
+      json.member("path", fallback.file.path)
+      json.key("variant")
+      json.string(fallback.file.variant)
+      json.key("image")
+      try write(fallback.image)
+      json.endObject()
+    } else {
+      json.null()
+    }
     json.key("group")
     json.string(card.group)
     json.key("beforePixels")
@@ -158,6 +174,21 @@ struct ReviewData {
     }
     json.member("width", image.width)
     json.member("height", image.height)
+    json.endObject()
+  }
+
+  /// The file a card compares with: `{"path", "variant", "fallback"}`, or null.
+  private mutating func write(_ compared: ReviewCard.ComparedFile?) {
+    guard let compared else {
+      json.null()
+      return
+    }
+    json.beginObject()
+    json.member("path", compared.path)
+    json.key("variant")
+    json.string(compared.variant)
+    json.key("fallback")
+    json.bool(compared.isFallback)
     json.endObject()
   }
 

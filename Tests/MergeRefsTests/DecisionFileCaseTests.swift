@@ -21,6 +21,8 @@ final class DecisionFileCaseTests: XCTestCase {
     var approvals: [Approval]?
     var error: String?
     var cards: [Card]?
+    /// Paths the patterns read back must not include.
+    var excludes: [String]?
   }
 
   private struct Approval: Decodable, Equatable {
@@ -60,8 +62,11 @@ final class DecisionFileCaseTests: XCTestCase {
     }
   }
 
-  /// Each exported path lands itself: the patterns read back include it.
-  func testParse_pageExportedCases_includeEveryCardsPath() throws {
+  /// Each exported path lands itself, and only itself: the patterns read back include it, and
+  /// none of the case's `excludes` (a variant file's approval never lands its base's file or
+  /// another variant's).
+  func testParse_pageExportedCases_includeEveryCardsPathAndNoExcludedOne() throws {
+    var excluded = 0
     for entry in try sharedCases().cases {
       guard let cards = entry.cards else { continue }
       let filter = IncludeFilter(
@@ -70,7 +75,12 @@ final class DecisionFileCaseTests: XCTestCase {
         XCTAssertTrue(filter.includes(card.path), "\(entry.name): \(card.path)")
         XCTAssertFalse(filter.includes(card.path + "x"), "\(entry.name): only \(card.path)")
       }
+      for path in entry.excludes ?? [] {
+        XCTAssertFalse(filter.includes(path), "\(entry.name): \(path) is not the cards'")
+        excluded += 1
+      }
     }
+    XCTAssertGreaterThan(excluded, 0, "the cases name paths that must not land")
   }
 
   /// The white space a line drops at its ends is the set the page escapes (`lineSpace`).

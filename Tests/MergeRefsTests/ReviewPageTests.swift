@@ -53,6 +53,9 @@ final class ReviewPageTests: XCTestCase {
       "the first screen says the changes are pending: \(start.changesState ?? "no line")")
     XCTAssertEqual(start.status, "undecided (lands)")
     XCTAssertEqual(start.downloadLabel, "Download accepted paths")
+    XCTAssertEqual(start.variantGroups, [], "no variant, no groups")
+    XCTAssertNil(start.variantHeading, "no variant, no heading")
+    XCTAssertNil(start.comparedWith, "no variant: the card looks as it always did")
     XCTAssertLessThanOrEqual(start.cardsInDocument, 8, "only the cards near the viewport exist")
     XCTAssertEqual(result.states["second"]?.path, ordered[1], "j moves to the next card")
 
@@ -595,7 +598,7 @@ final class ReviewPageTests: XCTestCase {
   }
 
   /// The cards of a report folder's review data.
-  private func reviewData(_ report: URL) throws -> [ReportCard] {
+  func reviewData(_ report: URL) throws -> [ReportCard] {
     struct Data: Decodable { var cards: [ReportCard] }
     let script = try ReviewDataScript.text(inReport: report)
     return try JSONDecoder().decode(Data.self, from: ReviewDataScript.json(of: script)).cards
@@ -652,6 +655,12 @@ final class ReviewPageTests: XCTestCase {
     /// The first screen's line on whether the changes are written.
     var changesState: String?
     var downloadLabel: String?
+    /// The heading of the variant group the current card starts, if it starts one.
+    var variantHeading: String?
+    /// What the current card says it compares with (a report with variants).
+    var comparedWith: String?
+    /// The header's variant group buttons; empty in a report without variants.
+    var variantGroups: [String]
     var sizeNote: String?
     var paneLabels: [String]
     var stageTransforms: [String]
@@ -706,7 +715,7 @@ final class ReviewPageTests: XCTestCase {
   }
 
   /// Runs the driver on `report` with `steps` and decodes what it printed.
-  private func drive(_ report: Report, steps: [[String: Any]]) throws -> DriverResult {
+  func drive(_ report: Report, steps: [[String: Any]]) throws -> DriverResult {
     let chromium = try chromium()
     let work = try makeTemporaryFolder(self)
     let stepsFile = work.appendingPathComponent("steps.json")

@@ -197,6 +197,73 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertTrue(meta.contains("shown beside its fallback \(path("a"))"), meta)
   }
 
+  func testReport_baseAndTwoVariants_cardsCarryTheirVariantAndTheFileTheyCompareWith() throws {
+    let fixture = try VariantReviewFixture(root: root)
+    let cards = try ReviewDataScript.cards(inReport: fixture.report)
+    XCTAssertEqual(
+      cards.compactMap { $0["path"] as? String }.sorted(),
+      VariantReviewFixture.expected.map(\.path).sorted(), "one card per change")
+    for expected in VariantReviewFixture.expected {
+      let card = try XCTUnwrap(cards.first { $0["path"] as? String == expected.path })
+      XCTAssertEqual(card["outcome"] as? String, expected.outcome, expected.path)
+      XCTAssertEqual(card["variant"] as? String, expected.variant, expected.path)
+      if expected.variant == nil { XCTAssertTrue(card["variant"] is NSNull, "\(card)") }
+      let compared = try XCTUnwrap(card["comparedWith"] as? [String: Any], "\(card)")
+      XCTAssertEqual(
+        VariantReviewFixture.Compared(
+          try XCTUnwrap(compared["path"] as? String), compared["variant"] as? String,
+          fallback: try XCTUnwrap(compared["fallback"] as? Bool)),
+        expected.compared, expected.path)
+      // "before" is the file it compares with, as the package holds it.
+      let before = try XCTUnwrap(card["before"] as? [String: Any], "\(card)")
+      XCTAssertEqual(
+        try Data(
+          contentsOf: fixture.report.appendingPathComponent(
+            try XCTUnwrap(before["src"] as? String))),
+        try Data(contentsOf: destination.appendingPathComponent(expected.compared.path)),
+        expected.path)
+    }
+    // An update of a variant file also shows its fallback, as the package holds it.
+    let updatedVariant = try XCTUnwrap(
+      cards.first { $0["path"] as? String == VariantReviewFixture.path("b", "linux") })
+    let fallback = try XCTUnwrap(updatedVariant["fallback"] as? [String: Any], "\(updatedVariant)")
+    XCTAssertEqual(fallback["path"] as? String, VariantReviewFixture.path("b"))
+    XCTAssertTrue(fallback["variant"] is NSNull, "the base")
+    let image = try XCTUnwrap(fallback["image"] as? [String: Any])
+    XCTAssertEqual(
+      try Data(
+        contentsOf: fixture.report.appendingPathComponent(
+          try XCTUnwrap(image["src"] as? String))),
+      try Data(contentsOf: destination.appendingPathComponent(VariantReviewFixture.path("b"))))
+    for card in cards where card["path"] as? String != VariantReviewFixture.path("b", "linux") {
+      XCTAssertTrue(card["fallback"] is NSNull, "\(card)")
+    }
+  }
+
+  func testReport_noDeclaration_cardsHaveNoVariant() throws {
+    try FileManager.default.removeItem(
+      at: destination.appendingPathComponent(ReferenceVariants.fileName))
+    try place(try noiseImage(seed: 1), at: path("a"))
+    let source = try archive(
+      "run.zip",
+      [(path("a"), try noiseImage(seed: 2)), (path("a", "linux"), try noiseImage(seed: 3))])
+    let report = root.appendingPathComponent("review")
+
+    let result = try MergeRefs.run(
+      ["--dry-run", "--report", report.path, source.path, destination.path])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    let cards = try ReviewDataScript.cards(inReport: report)
+    XCTAssertEqual(cards.count, 2)
+    for card in cards { XCTAssertTrue(card["variant"] is NSNull, "\(card)") }
+    let updated = try XCTUnwrap(cards.first { $0["path"] as? String == path("a") })
+    XCTAssertEqual(
+      (updated["comparedWith"] as? [String: Any])?["path"] as? String, path("a"),
+      "an update compares with its own file")
+    let added = try XCTUnwrap(cards.first { $0["path"] as? String == path("a", "linux") })
+    XCTAssertTrue(added["comparedWith"] is NSNull, "an added file compares with nothing")
+  }
+
   func testMerge_noDeclaration_variantLikeNamesAreOrdinaryPaths() throws {
     try FileManager.default.removeItem(
       at: destination.appendingPathComponent(ReferenceVariants.fileName))

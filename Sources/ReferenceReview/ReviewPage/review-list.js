@@ -40,6 +40,55 @@ function showListSize() {
   spacer.style.height = visible.length * cardHeight + 'px';
   $('visible-count').textContent = `${visible.length} of ${cards.length} cards shown`;
   empty.hidden = visible.length > 0;
+  showVariantGroups();
+}
+
+/**
+ * The variant groups the filters let through, in list order: each one's first index in
+ * `visible` and its count.
+ * @returns {{ variant: string, first: number, count: number }[]}
+ */
+function variantGroups() {
+  /** @type {{ variant: string, first: number, count: number }[]} */
+  const result = [];
+  visible.forEach((card, index) => {
+    const last = result[result.length - 1];
+    if (last && last.variant === variantOf(card)) last.count += 1;
+    else result.push({ variant: variantOf(card), first: index, count: 1 });
+  });
+  return result;
+}
+
+/** The header's variant groups, each a button to its first card; hidden without variants. */
+function showVariantGroups() {
+  const nav = $('variant-groups');
+  nav.hidden = !groupsByVariant;
+  if (!groupsByVariant) return;
+  nav.replaceChildren(make('span', 'variant-groups-label', 'variants:'));
+  for (const group of variantGroups()) {
+    const button = make('button', 'variant-group', `${variantName(group.variant)} (${group.count})`);
+    button.type = 'button';
+    button.title = `Go to the first card of ${variantName(group.variant)}`;
+    button.addEventListener('click', () => setCurrent(group.first));
+    nav.append(button);
+  }
+}
+
+/**
+ * The heading above a card that starts its variant group in `visible`: the group's name and
+ * how many of its cards are shown; null inside a group, and in a report without variants.
+ * @param {Card} card
+ * @param {number} index its place in `visible`
+ */
+function variantHeading(card, index) {
+  const variant = variantOf(card);
+  if (!groupsByVariant || (index > 0 && variantOf(visible[index - 1]) === variant)) return null;
+  let count = 0;
+  while (index + count < visible.length && variantOf(visible[index + count]) === variant) {
+    count += 1;
+  }
+  return make('h2', 'variant-heading',
+    `${variant ? 'variant ' + variant : 'base'}: ${count} card${count === 1 ? '' : 's'}`);
 }
 
 function renderWindow() {
@@ -189,6 +238,8 @@ function buildCard(card, index) {
   element.dataset.id = String(card.id);
   element.dataset.path = card.path;
   element.dataset.outcome = card.outcome;
+  const heading = variantHeading(card, index);
+  if (heading) element.append(heading);
 
   const head = make('div', 'card-head');
   if (DECIDABLE.has(card.outcome)) {
@@ -227,6 +278,8 @@ function buildCard(card, index) {
     element.append(meta);
   }
   const note = make('div', 'note');
+  const compared = groupsByVariant ? comparedWithText(card) : null;
+  if (compared) note.append(make('span', 'compared-with', compared));
   if (card.before && card.after && size(card.before) !== size(card.after)) {
     note.append(make('span', 'size-note',
       `size changed: before ${size(card.before)}, after ${size(card.after)}`));

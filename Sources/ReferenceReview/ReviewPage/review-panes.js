@@ -95,6 +95,12 @@ function buildPanes(card) {
   if (mode === 'side') {
     pane(described(beforeName, beforeImage), [layer([before()])]);
     pane(described('after', afterImage), [layer([after()])]);
+    // An updated variant file: also what its variant would show without it.
+    const fallback = card.fallback;
+    if (fallback) {
+      pane(described(`fallback ${escapeHTML(fileName(fallback.path))}`, fallback.image),
+        [layer([image(fallback.image, 'fallback')])]);
+    }
   } else if (mode === 'swipe') {
     pane(`<b>swipe</b>: before left of the line, after right (${sizes})`,
       [layer([before()]), layer([after()], 'swipe-top')], make('div', 'swipe-line'));
@@ -149,7 +155,7 @@ function boxes(regions, canvas) {
 function canvasOf(card) {
   /** @type {ReviewImage[]} */
   const images = [];
-  for (const image of [card.before, card.after, card.difference]
+  for (const image of [card.before, card.after, card.difference, card.fallback && card.fallback.image]
     .concat((card.rivals || []).map((rival) => rival.image))) {
     if (image) images.push(image);
   }

@@ -68,9 +68,24 @@ const dataProblem = dataProblemOf(window.REFERENCE_REVIEW);
 const data = !dataProblem && window.REFERENCE_REVIEW
   ? window.REFERENCE_REVIEW : { version: 1, id: '', cards: [] };
 
-/** @type {Card[]} Every card, in path order. */
+/**
+ * The variant group a card belongs to: its variant, or '' for the base (which sorts first).
+ * @param {ReviewCard} card
+ */
+const variantOf = (card) => card.variant || '';
+/**
+ * Whether the report holds a variant file's card: only then are the cards grouped by variant
+ * under headings, and say what they compare with; a report without one looks as it always did.
+ */
+const groupsByVariant = data.cards.some((card) => !!card.variant);
+
+/** @type {Card[]} Every card: the base's, then each variant's by name; each group in path order. */
 const cards = data.cards.map((card) => Object.assign(card, { lowerPath: card.path.toLowerCase() }))
-  .sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : a.id - b.id);
+  .sort((a, b) => {
+    const [va, vb] = [variantOf(a), variantOf(b)];
+    if (va !== vb) return va < vb ? -1 : 1;
+    return a.path < b.path ? -1 : a.path > b.path ? 1 : a.id - b.id;
+  });
 /** @type {Map<string, Card[]>} group -> its cards, the identical changes */
 const groups = new Map();
 for (const card of cards) {
@@ -170,6 +185,34 @@ const make = (tag, className, text) => {
   if (text !== undefined) element.textContent = text;
   return element;
 };
+/**
+ * A variant group's name as the page shows it.
+ * @param {string} variant '' for the base
+ */
+const variantName = (variant) => variant || 'base';
+
+/**
+ * What a card's "before" is, in words: "compared with bars@@linux.png (fallback of
+ * linux-arm64)", or its own previous file; null when it shows no file of the package.
+ * @param {ReviewCard} card
+ */
+function comparedWithText(card) {
+  const compared = card.comparedWith;
+  if (!compared) return null;
+  const name = fileName(compared.path);
+  if (compared.fallback) {
+    return `compared with ${name} (fallback of ${variantName(variantOf(card))})`;
+  }
+  const fallback = card.fallback ? `; its fallback ${fileName(card.fallback.path)} shown too` : '';
+  return `compared with ${name} (its previous file)${fallback}`;
+}
+
+/**
+ * A path's last component.
+ * @param {string} path
+ */
+const fileName = (path) => path.slice(path.lastIndexOf('/') + 1);
+
 /** @param {ReviewImage} image */
 const size = (image) => `${image.width}×${image.height}`;
 /** @param {number} value */

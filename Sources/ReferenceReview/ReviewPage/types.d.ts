@@ -15,6 +15,26 @@ interface ReviewRival {
   image?: ReviewImage | null;
 }
 
+/**
+ * The package file a card's "before" shows: the path's own current file (an update), or for a
+ * new variant file the fallback its variant used until now.
+ */
+interface ComparedFile {
+  path: string;
+  /** The variant whose file it is; null for a base file. */
+  variant?: string | null;
+  /** Whether it is a fallback of the card's variant rather than the card's own file. */
+  fallback: boolean;
+}
+
+/** An updated variant file's fallback: what its variant would use without the file. */
+interface FallbackFile {
+  path: string;
+  /** The fallback's variant; null for the base. */
+  variant?: string | null;
+  image: ReviewImage;
+}
+
 type Outcome = 'added' | 'updated' | 'conflict' | 'unstable' | 'orphan' | 'redundant';
 
 /**
@@ -25,6 +45,15 @@ interface ReviewCard {
   id: number;
   path: string;
   outcome: Outcome;
+  /**
+   * The variant whose file the path is (name@@variant.png); null for a base file, and for every
+   * file of a package that declares no variants. Absent in older reports: the base.
+   */
+  variant?: string | null;
+  /** What "before" shows, when it is a file of the package; null otherwise. */
+  comparedWith?: ComparedFile | null;
+  /** For an updated variant file, its fallback as the package holds it, shown too. */
+  fallback?: FallbackFile | null;
   /** Cards with the same group show the identical change. */
   group?: string | null;
   /** The pixel digest of the reference reviewed; absent for an added image. */

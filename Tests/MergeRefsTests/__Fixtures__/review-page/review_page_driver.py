@@ -10,8 +10,9 @@ STEPS_JSON is a list of steps, each an object with one of:
   {"type": "text"}                   typed text (after "/" focuses the path filter)
   {"click": "css selector"}          a mouse click
   {"export": "name"}                 clicks "Download accepted paths"; the downloaded file's text
-  {"state": "name"}                  the current card (panes, zoom, notes), counts, cards in the
-                                     document, the focused element, the live region's text,
+  {"state": "name"}                  the current card (panes, zoom, notes, its variant group's
+                                     heading and what it compares with), counts, the variant
+                                     groups of the header, cards in the document, the focused element, the live region's text,
                                      whether single-key shortcuts are on, the commands shown and
                                      the first screen's line on whether the changes are written
   {"cards": "name"}                  every card in the document: outcome, panes, decidable
@@ -66,6 +67,12 @@ def current_state(page):
                    announcement: document.getElementById('announcer').textContent.trim(),
                    announcerLive: document.getElementById('announcer').getAttribute('aria-live'),
                    shortcuts: document.getElementById('shortcuts-toggle').checked,
+                   variantHeading: card && card.querySelector('.variant-heading')
+                     ? card.querySelector('.variant-heading').textContent : null,
+                   comparedWith: card && card.querySelector('.compared-with')
+                     ? card.querySelector('.compared-with').textContent : null,
+                   variantGroups: document.getElementById('variant-groups').hidden ? []
+                     : [...document.querySelectorAll('#variant-groups button')].map(b => b.textContent),
                    sizeNote: card && card.querySelector('.size-note')
                      ? card.querySelector('.size-note').textContent : null,
                    paneLabels: card ? [...card.querySelectorAll('.pane-label')].map(l => l.textContent) : [],
