@@ -10,6 +10,7 @@ from .actions import emulate
 from .errors import StepFailure, Unsupported
 from .expressions import condition, interpolate, step_status, uses_status_function
 from .results import Results
+from .runners import parse_labels, resolve
 from .workflow import (JOB_KEYS, STEP_KEYS, check_keys, job_label, load_workflow,
                        matrix_combinations, needed_jobs, shell_command, step_shell)
 
@@ -61,7 +62,7 @@ class Job:
                 "job": arguments.job, "workflow": self.workflow.get("name", ""),
                 "server_url": "https://github.com", "repository_owner": "local",
             },
-            "runner": {"os": "Linux", "arch": "X64", "temp": self.temp, "name": "local"},
+            "runner": {"os": "Linux", "arch": None, "temp": self.temp, "name": "local"},
             "matrix": combinations[self.index],
             "strategy": {"job-index": self.index, "job-total": self.total,
                          "fail-fast": (self.job.get("strategy") or {}).get("fail-fast", True),
@@ -71,6 +72,12 @@ class Job:
             "env": {},
             "job": {"status": "success"},
         }
+        # runs-on: may read the matrix (a platform per matrix job); the label decides
+        # runner.arch and the environment the machine it stands for has.
+        self.runs_on, arch, self.label_env = resolve(
+            self.job.get("runs-on"), self.context,
+            parse_labels(getattr(arguments, "runner_label", None)), f"job {self.label}")
+        self.context["runner"]["arch"] = arch
 
     # Environment
 
@@ -89,9 +96,10 @@ class Job:
             "GITHUB_REF_NAME": "main", "GITHUB_REPOSITORY": github["repository"],
             "GITHUB_JOB": github["job"], "GITHUB_WORKFLOW": github["workflow"],
             "GITHUB_SERVER_URL": github["server_url"], "RUNNER_OS": "Linux",
-            "RUNNER_ARCH": "X64", "RUNNER_TEMP": self.temp,
+            "RUNNER_ARCH": self.context["runner"]["arch"], "RUNNER_TEMP": self.temp,
             "GIT_CONFIG_GLOBAL": os.path.join(self.temp, "gitconfig"),
         })
+        environment.update(self.label_env)
         return environment
 
     def evaluated_env(self, mapping):
@@ -120,6 +128,10 @@ class Job:
         with open(os.path.join(self.temp, "gitconfig"), "w", encoding="utf-8") as handle:
             handle.write("[user]\n\tname = runner\n\temail = runner@localhost\n")
         self.write_apt_shim()
+        stands_for = " ".join(f"{key}={value}" for key, value in self.label_env.items())
+        print(f"::notice::runs-on {self.runs_on!r}: this machine, as "
+              f"{self.context['runner']['arch']}" + (f" with {stands_for}" if stands_for else ""),
+              flush=True)
         if "container" in self.job:
             print(f"::notice::container {self.job['container']!r} skipped: this machine has "
                   "the toolchain", flush=True)
@@ -249,6 +261,7 @@ class Job:
 
     def report(self):
         return {"job": self.name, "label": self.label, "result": self.status,
+                "runsOn": self.runs_on, "matrix": self.context["matrix"],
                 "runId": self.run_id, "workspace": self.workspace,
                 "steps": self.step_records, "summary": self.summary,
                 "summaryFile": os.path.join(self.root, "summaries", self.run_id,

@@ -34,13 +34,18 @@ struct WorkflowRunner {
   let workflow: URL
   let repository: URL
   let root: URL
+  /// What each `runs-on:` label stands for on this machine: the label, its `runner.arch` and
+  /// `NAME=VALUE` variables of its environment (`--runner-label`); empty, every label is this
+  /// machine.
+  let runnerLabels: [[String]]
   private let python: URL
 
   /// - Throws: `XCTSkip` when the dev-time Python tools (PyYAML) are not installed.
-  init(workflow: URL, repository: URL, root: URL) throws {
+  init(workflow: URL, repository: URL, root: URL, runnerLabels: [[String]] = []) throws {
     self.workflow = workflow
     self.repository = repository
     self.root = root
+    self.runnerLabels = runnerLabels
     python = try Self.devToolsPython()
   }
 
@@ -94,6 +99,7 @@ struct WorkflowRunner {
       "--report", report.path,
     ]
     if let matrixIndex { arguments += ["--matrix-index", String(matrixIndex)] }
+    for label in runnerLabels { arguments += ["--runner-label"] + label }
     let started = Date()
     let process = try runProcess(python.path, arguments, timeout: 1800)
     guard let data = try? Data(contentsOf: report) else {

@@ -43,8 +43,9 @@ def make_repository(folder):
 
 
 def job_arguments(workflow, job, repository, root, run_id="1", matrix_index=None,
-                  event="workflow_dispatch"):
+                  event="workflow_dispatch", runner_label=None):
     """The arguments Scripts/run-workflow-job passes to `Job`."""
     return argparse.Namespace(workflow=workflow, job=job, repository=repository,
                               runner_root=root, run_id=run_id, sha=None,
-                              matrix_index=matrix_index, event=event, report=None)
+                              matrix_index=matrix_index, event=event, report=None,
+                              runner_label=runner_label)

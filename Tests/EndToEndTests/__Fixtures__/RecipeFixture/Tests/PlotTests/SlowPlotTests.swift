@@ -3,5 +3,5 @@ import XCTest
 
 final class SlowPlotTests: XCTestCase {
   func testHeavy() { assertImage(swatch(70, after: 0.9), named: "heavy") }
-  func testMedium() { assertImage(swatch(80, after: 0.6), named: "medium") }
+  func testMedium() { assertImage(labelledSwatch(80, after: 0.6), named: "medium") }
 }
