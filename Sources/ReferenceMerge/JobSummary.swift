@@ -135,8 +135,12 @@ public struct JobSummary {
     let skipped = shards.reduce(0) { $0 + $1.skipped }
     // Each variant (platform) runs the whole plan in shards of its own.
     let count = (shards.first?.count ?? 0) * Set(shards.map(\.variant)).count
+    // A shard on record twice (one plan run on two platforms that declare no variants) is
+    // counted once, and the records said apart, so the line never reads "4 of 2 shards".
+    let distinct = Set(shards.map { ShardKey(variant: $0.variant, index: $0.index) }).count
+    let records = distinct < shards.count ? " (\(shards.count) records)" : ""
     line(
-      "\(shards.count) of \(count) shards, \(planned) tests planned, \(ran) on record "
+      "\(distinct) of \(count) shards\(records), \(planned) tests planned, \(ran) on record "
         + "(\(once) exactly once\(skipped > 0 ? ", \(skipped) skipped" : "")), "
         + "\(shards.reduce(0) { $0 + $1.images }) images; balance "
         + "(max/mean seconds) \(String(format: "%.2f", balance))")
@@ -167,6 +171,11 @@ public struct JobSummary {
       line("| \(counts.variant) | " + figures.map(String.init).joined(separator: " | ") + " |")
     }
     line("")
+  }
+
+  private struct ShardKey: Hashable {
+    var variant: String?
+    var index: Int
   }
 
   private func writeChanges(_ line: (String) -> Void) {

@@ -44,6 +44,20 @@ final class JobSummaryTests: XCTestCase {
     XCTAssertTrue(text.contains("- added `Tests/RenderTests/__References__/SomeSuite/"), text)
   }
 
+  func testSummary_oneShardOnRecordTwice_countsItOnceAndSaysHowManyRecords() {
+    // One plan run on two platforms of a package without variants: each index twice.
+    let shards = (0..<4).map { record in
+      JobSummary.Shard(
+        index: record % 2, count: 2, planned: 2, ran: 2, ranOnce: 2, skipped: 0, seconds: 1,
+        swiftTestStatus: 0, images: 1)
+    }
+    let summary = JobSummary(
+      outcome: "", exitCode: 3, shards: shards, changeCount: 0, changes: AnySequence([]),
+      problems: [], warnings: [])
+    let text = lines(summary).joined(separator: "\n")
+    XCTAssertTrue(text.contains("2 of 2 shards (4 records), 8 tests planned"), text)
+  }
+
   func testSummary_dryRunWithDetailsAndLandCommand_saysNothingWasWritten() {
     var summary = JobSummary(
       outcome: "0 added, 1 updated", exitCode: 0, shards: [], changeCount: 1,
