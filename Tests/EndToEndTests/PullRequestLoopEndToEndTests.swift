@@ -11,6 +11,8 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
   private let checkout = FixturePackage.checkout
   private let warm = "Tests/SwatchTests/__References__/SwatchTests/swatch-07.png"
   private let dark = "Tests/SwatchTests/__References__/SwatchTests/swatch-33.png"
+  /// The verify job of the recipe's first platform (matrix job 0), first attempt.
+  private static let artifactName = "reference-verify-ubuntu-24.04-1"
 
   func testPullRequest_failedVerifyIsReviewedAndLandedWithoutRenderingAgain() throws {
     let folder = try makeTemporaryFolder(self)
@@ -28,14 +30,13 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
 
     // The pull request moves swatches 7 and 33.
     try setChangedSwatches("[7: 0, 33: 0]", in: repository, message: "pull request")
-    let failed = try recipe.run(job: "verify", runID: 2001, event: "pull_request")
+    let failed = try recipe.run(job: "verify", runID: 2001, matrixIndex: 0, event: "pull_request")
     XCTAssertEqual(failed.result, "failure", failed.output)
     XCTAssertEqual(failed.outcome(of: "Test"), "failure", failed.output)
     XCTAssertEqual(failed.outcome(of: "Explain the failure"), "success", failed.output)
     XCTAssertEqual(
       failed.outcome(of: "Upload the failed images and their review"), "success", failed.output)
-    for line in ["0 added, 2 updated", warm, dark, "reference-verify-1", "36 of 576 pixels differ"]
-    {
+    for line in ["0 added, 2 updated", warm, dark, Self.artifactName, "36 of 576 pixels differ"] {
       XCTAssertTrue(
         failed.summary.contains(line), "\(line) not in the job summary:\n\(failed.summary)")
     }
@@ -45,7 +46,7 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
     XCTAssertTrue(
       annotations.allSatisfy { $0.contains("file=Tests/SwatchTests/SwatchTests.swift,line=") },
       "\(annotations)")
-    let artifact = recipe.artifacts(runID: 2001).appendingPathComponent("reference-verify-1")
+    let artifact = recipe.artifacts(runID: 2001).appendingPathComponent(Self.artifactName)
     let review = try driveReview(
       artifact.appendingPathComponent("reference-review/index.html"), scratch: folder)
     XCTAssertEqual(review.cards, 2, "the report shows exactly the two changed images")
@@ -55,10 +56,10 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
     // A stale approval: a new push renders swatch 7 differently after the review; the new
     // artifact with the old decisions is refused by name, and nothing is written.
     try setChangedSwatches("[7: 90, 33: 0]", in: repository, message: "another push")
-    let again = try recipe.run(job: "verify", runID: 2002, event: "pull_request")
+    let again = try recipe.run(job: "verify", runID: 2002, matrixIndex: 0, event: "pull_request")
     XCTAssertEqual(again.result, "failure", again.output)
     let stale = try land(
-      recipe.artifacts(runID: 2002).appendingPathComponent("reference-verify-1"),
+      recipe.artifacts(runID: 2002).appendingPathComponent(Self.artifactName),
       decisions: decisions, in: repository)
     XCTAssertEqual(stale.status, 3, stale.all)
     XCTAssertTrue(stale.output.contains("\(warm) changed since review"), stale.all)
@@ -79,12 +80,12 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
     try FileManager.default.removeItem(
       at: repository.appendingPathComponent("reference-decisions.txt"))
     try setChangedSwatches("[7: 0]", in: repository, message: "reference and fix")
-    let passed = try recipe.run(job: "verify", runID: 2003, event: "pull_request")
+    let passed = try recipe.run(job: "verify", runID: 2003, matrixIndex: 0, event: "pull_request")
     XCTAssertEqual(passed.result, "success", passed.output)
     XCTAssertEqual(passed.outcome(of: "Upload the failed images and their review"), "skipped")
     // A failure that compared no image claims nothing about images and uploads nothing.
     try setChangedSwatches("[7: 0, 99: 1]", in: repository, message: "break the legend")
-    let legend = try recipe.run(job: "verify", runID: 2004, event: "pull_request")
+    let legend = try recipe.run(job: "verify", runID: 2004, matrixIndex: 0, event: "pull_request")
     XCTAssertEqual(legend.result, "failure", legend.output)
     XCTAssertEqual(legend.outcome(of: "Test"), "failure", legend.output)
     XCTAssertTrue(
@@ -92,12 +93,12 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
     XCTAssertFalse(legend.summary.contains("updated"), legend.summary)
     XCTAssertFalse(
       FileManager.default.fileExists(
-        atPath: recipe.artifacts(runID: 2004).appendingPathComponent("reference-verify-1").path))
+        atPath: recipe.artifacts(runID: 2004).appendingPathComponent(Self.artifactName).path))
     try String("let changedSwatches = [").write(
       to: repository.appendingPathComponent("Tests/SwatchTests/Broken.swift"), atomically: true,
       encoding: .utf8)
     try commitEverything("break the build", in: repository)
-    let build = try recipe.run(job: "verify", runID: 2005, event: "pull_request")
+    let build = try recipe.run(job: "verify", runID: 2005, matrixIndex: 0, event: "pull_request")
     XCTAssertEqual(build.result, "failure", build.output)
     XCTAssertEqual(build.outcome(of: "Test"), "skipped", build.output)
     XCTAssertTrue(build.summary.contains("failed before the tests ran"), build.summary)
@@ -127,7 +128,9 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
       return String(line.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(
         in: .whitespaces)
     }
-    let key = "swift-build-${{ runner.os }}-${{ hashFiles('Package.swift', 'Package.resolved') }}"
+    let key =
+      "swift-build-${{ runner.os }}-${{ runner.arch }}-"
+      + "${{ hashFiles('Package.swift', 'Package.resolved') }}"
     let workflow = """
       on: pull_request
       permissions:
