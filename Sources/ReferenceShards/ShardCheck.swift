@@ -57,13 +57,30 @@ public struct ShardCheck: Sendable {
   /// - Returns: Every problem found; empty when the plan is proven.
   public func problems(sources: [Source], archives: [Archive] = []) -> [ShardProblem] {
     guard !sources.isEmpty else { return [.noRecords] }
-    let variants = Dictionary(grouping: sources) { $0.record.variant ?? RunningVariant.baseName }
-    guard variants.count > 1 else { return planProblems(sources: sources, archives: archives) }
+    let (groups, named) = Self.plansApart(sources)
+    guard groups.count > 1 else { return planProblems(sources: sources, archives: archives) }
     // Each platform ran the whole plan in its own shards: proven apart, each problem naming
-    // its variant, so a missing shard of one platform names that platform.
-    return variants.sorted { $0.key < $1.key }.flatMap { variant, group in
-      planProblems(sources: group, archives: []).map { .inVariant(variant, $0) }
+    // its variant or platform, so a missing shard of one platform names that platform.
+    return groups.sorted { $0.key < $1.key }.flatMap { key, group in
+      planProblems(sources: group, archives: []).map { named(key, $0) }
     } + outsidePlan(archives, planned: Set(sources.flatMap(\.record.planned)))
+  }
+
+  /// The records grouped by the plan each proves: by variant where any record names one
+  /// (`ReferenceVariants`), else by platform (a package without variants whose recipe runs
+  /// on two platforms), and how a group's problem is named.
+  private static func plansApart(_ sources: [Source])
+    -> ([String: [Source]], (String, ShardProblem) -> ShardProblem)
+  {
+    if sources.contains(where: { $0.record.variant != nil }) {
+      let groups = Dictionary(grouping: sources) {
+        $0.record.variant ?? RunningVariant.baseName
+      }
+      return (groups, { .inVariant($0, $1) })
+    }
+    // Older records name no platform: they stay one group, as before.
+    let groups = Dictionary(grouping: sources) { $0.record.platform ?? "" }
+    return (groups, { .onPlatform($0, $1) })
   }
 
   /// The problems of one plan's shards.

@@ -43,11 +43,16 @@ public enum ShardProblem: Sendable, Equatable, CustomStringConvertible {
   /// A problem of one variant's shards, when the sources hold several variants' shards
   /// (`ReferenceVariants`): each variant's plan is proven apart.
   indirect case inVariant(String, ShardProblem)
+  /// A problem of one platform's shards, when a package that declares no variants ran its plan
+  /// on several platforms: each platform's plan is proven apart.
+  indirect case onPlatform(String, ShardProblem)
 
   public var description: String {
     switch self {
     case .inVariant(let variant, let problem):
       "variant \(variant): \(problem)"
+    case .onPlatform(let platform, let problem):
+      "platform \(platform): \(problem)"
     case .noRecords:
       "--require-shards: no SOURCE holds a shard record (\(ShardRecord.fileName)); pass the "
         + "folders `reference-shards run` wrote, one per shard"

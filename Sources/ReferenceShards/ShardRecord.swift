@@ -85,6 +85,11 @@ public struct ShardRecord: Codable, Sendable, Equatable {
   /// variants and on a platform that is not the base; nil otherwise. `--require-shards` proves
   /// each variant's shards apart.
   public var variant: String?
+  /// The platform the shard ran on (`ReferencePlatform.current`: `linux-x86_64`,
+  /// `linux-arm64`, …); nil in older records. Where no record names a variant (a package without
+  /// `ReferenceVariants.json`), `--require-shards` proves each platform's shards apart, so one
+  /// plan run on two platforms is two proofs, not a plan run twice.
+  public var platform: String?
 
   /// Creates a record.
   public init(
@@ -92,7 +97,7 @@ public struct ShardRecord: Codable, Sendable, Equatable {
     planned: [String],
     ran: [Run], startedAt: Date, endedAt: Date, swiftTestStatus: Int32,
     archives: [EvidenceFile], events: [EvidenceFile] = [], skipped: [String] = [],
-    variant: String? = nil
+    variant: String? = nil, platform: String? = ReferencePlatform.current
   ) {
     self.formatVersion = Self.currentFormatVersion
     self.commit = commit
@@ -109,6 +114,7 @@ public struct ShardRecord: Codable, Sendable, Equatable {
     self.events = events
     self.skipped = skipped
     self.variant = variant
+    self.platform = platform
   }
 
   /// The record as pretty, key-sorted JSON.

@@ -42,7 +42,11 @@ struct ShardInputs: Sendable {
 
   /// The shard rows of the job summary, with the images their archives hold.
   func summaryShards(_ plan: MergePlan?) -> [JobSummary.Shard] {
-    sources.map { source in
+    // A package without variants run on several platforms: its shards are named by platform.
+    let byPlatform =
+      !sources.contains { $0.record.variant != nil }
+      && Set(sources.map(\.record.platform)).count > 1
+    return sources.map { source in
       let folder = URL(fileURLWithPath: source.name).standardizedFileURL.path + "/"
       let images = (plan?.inventories ?? []).filter { $0.source.description.hasPrefix(folder) }
         .reduce(0) { $0 + $1.imageCount }
@@ -51,7 +55,8 @@ struct ShardInputs: Sendable {
         index: record.index, count: record.count, planned: record.planned.count,
         ran: record.ran.count, ranOnce: record.ran.filter { $0.count == 1 }.count,
         skipped: record.skipped.count, seconds: record.seconds,
-        swiftTestStatus: record.swiftTestStatus, images: images, variant: record.variant)
+        swiftTestStatus: record.swiftTestStatus, images: images,
+        variant: record.variant ?? (byPlatform ? source.record.platform : nil))
     }
   }
 

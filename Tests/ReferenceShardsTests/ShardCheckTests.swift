@@ -74,6 +74,46 @@ final class ShardCheckTests: XCTestCase {
       [.inVariant("macos", .ranTwice([sources[index].record.ran[0].test]))])
   }
 
+  /// The records of the same plan run on several platforms by a package that declares no
+  /// variants.
+  private func perPlatform(_ platforms: [String]) -> [ShardCheck.Source] {
+    platforms.flatMap { platform in
+      records().map { source in
+        var source = source
+        source.name += "-\(platform)"
+        source.record.platform = platform
+        return source
+      }
+    }
+  }
+
+  func testCheckPlatforms_noVariants_eachPlatformsShardsComplete_noProblems() {
+    XCTAssertEqual(
+      ShardCheck().problems(sources: perPlatform(["linux-x86_64", "linux-arm64"])), [])
+  }
+
+  func testCheckPlatforms_noVariants_missingShardOfOnePlatform_namesThePlatform() {
+    let sources = perPlatform(["linux-x86_64", "linux-arm64"]).filter {
+      !($0.record.platform == "linux-arm64" && $0.record.index == 1)
+    }
+
+    let problems = ShardCheck().problems(sources: sources)
+
+    XCTAssertEqual(problems, [.onPlatform("linux-arm64", .missingShards([1], count: 2))])
+    XCTAssertTrue(
+      problems[0].description.hasPrefix("platform linux-arm64: shard 1 of 2 has no record"),
+      problems[0].description)
+  }
+
+  func testCheckPlatforms_onePlatformTwice_isOnePlanRunTwice() {
+    var sources = records() + records()
+    for index in sources.indices { sources[index].name += "-\(index)" }
+
+    let problems = ShardCheck().problems(sources: sources)
+
+    XCTAssertTrue(problems.contains { if case .duplicateShard = $0 { true } else { false } })
+  }
+
   func testCheck_noRecords() {
     XCTAssertEqual(ShardCheck().problems(sources: []), [.noRecords])
   }

@@ -26,6 +26,7 @@ final class ShardRecordTests: XCTestCase {
       [
         "formatVersion", "commit", "index", "count", "replicas", "listingSHA256", "planned",
         "ran", "startedAt", "endedAt", "swiftTestStatus", "archives", "events", "skipped",
+        "platform",
       ])
   }
 
