@@ -234,6 +234,12 @@ public enum VariantPath {
     return String(basePath.dropLast(".png".count)) + ReferenceVariants.marker + variant + ".png"
   }
 
+  /// The variant whose file a path is; nil for a base path, and for every path where no
+  /// variants are declared.
+  public static func variant(of path: String, declared: ReferenceVariants?) -> String? {
+    declared.flatMap { split(path, declared: $0)?.variant }
+  }
+
   /// The base path and variant a path names, when it is a variant file of a declared variant;
   /// nil for a base path.
   public static func split(_ path: String, declared: ReferenceVariants)

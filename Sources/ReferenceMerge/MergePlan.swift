@@ -167,7 +167,7 @@ public struct MergePlan: Sendable {
   /// The variant whose file a path is (`VariantPath`); nil for a base path and where the
   /// destination declares no variants.
   public func variant(of path: String) -> String? {
-    variants.flatMap { VariantPath.split(path, declared: $0)?.variant }
+    VariantPath.variant(of: path, declared: variants)
   }
 
   /// Items with one outcome.

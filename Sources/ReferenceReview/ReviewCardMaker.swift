@@ -44,7 +44,7 @@ struct ReviewCardMaker: Sendable {
   func make(_ job: Job) throws(ArchiveError) -> ReviewCard {
     var card = ReviewCard(
       id: job.id, path: job.item.path, outcome: job.item.outcome,
-      variant: variants.flatMap { VariantPath.split(job.item.path, declared: $0)?.variant },
+      variant: VariantPath.variant(of: job.item.path, declared: variants),
       meta: job.meta, rivals: job.rivals)
     switch job.item.outcome {
     case .added:

@@ -66,21 +66,24 @@ public struct ShardCheck: Sendable {
     } + outsidePlan(archives, planned: Set(sources.flatMap(\.record.planned)))
   }
 
-  /// The records grouped by the plan each proves: by variant where any record names one
-  /// (`ReferenceVariants`), else by platform (a package without variants whose recipe runs
-  /// on two platforms), and how a group's problem is named.
+  /// Whether the records hold one plan per platform: none names a variant (a package without
+  /// `ReferenceVariants.json`) and they name more than one platform (older records name none).
+  public static func provesPlatformsApart(_ records: [ShardRecord]) -> Bool {
+    !records.contains { $0.variant != nil } && Set(records.map(\.platform)).count > 1
+  }
+
+  /// The records grouped by the plan each proves: by platform where `provesPlatformsApart`,
+  /// else by variant (one group for a package without variants), and how a group's problem is
+  /// named.
   private static func plansApart(_ sources: [Source])
     -> ([String: [Source]], (String, ShardProblem) -> ShardProblem)
   {
-    if sources.contains(where: { $0.record.variant != nil }) {
-      let groups = Dictionary(grouping: sources) {
-        $0.record.variant ?? RunningVariant.baseName
-      }
-      return (groups, { .inVariant($0, $1) })
+    if provesPlatformsApart(sources.map(\.record)) {
+      let groups = Dictionary(grouping: sources) { $0.record.platform ?? "" }
+      return (groups, { .onPlatform($0, $1) })
     }
-    // Older records name no platform: they stay one group, as before.
-    let groups = Dictionary(grouping: sources) { $0.record.platform ?? "" }
-    return (groups, { .onPlatform($0, $1) })
+    let groups = Dictionary(grouping: sources) { $0.record.variant ?? RunningVariant.baseName }
+    return (groups, { .inVariant($0, $1) })
   }
 
   /// The problems of one plan's shards.

@@ -43,9 +43,7 @@ struct ShardInputs: Sendable {
   /// The shard rows of the job summary, with the images their archives hold.
   func summaryShards(_ plan: MergePlan?) -> [JobSummary.Shard] {
     // A package without variants run on several platforms: its shards are named by platform.
-    let byPlatform =
-      !sources.contains { $0.record.variant != nil }
-      && Set(sources.map(\.record.platform)).count > 1
+    let byPlatform = ShardCheck.provesPlatformsApart(sources.map(\.record))
     return sources.map { source in
       let folder = URL(fileURLWithPath: source.name).standardizedFileURL.path + "/"
       let images = (plan?.inventories ?? []).filter { $0.source.description.hasPrefix(folder) }
