@@ -4,8 +4,8 @@ import ReferenceImageCore
 
 /// A libFuzzer target for `PNGDecoder`: `size(of:)` and `decode` on arbitrary bytes, under small
 /// limits. Any input may be refused with a `PNGError`; none may crash, the fast path for 8-bit
-/// RGBA and RGB (with its parallel bands) must give exactly what libspng alone gives, pixels or
-/// error, and what decodes must agree with its header size and survive an encode-decode round
+/// RGBA and RGB (with its parallel bands, and on two cores as large files of other encoders
+/// are decoded) must give exactly what libspng alone gives, pixels or error, and what decodes must agree with its header size and survive an encode-decode round
 /// trip unchanged.
 ///
 /// Built with `-Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer` (see `Scripts/fuzz`) it is a
@@ -27,6 +27,12 @@ enum PNGDecoderFuzz {
     let libspng = Result { () throws(PNGError) in try decoder.decode(input, commonCase: false) }
     guard fast == libspng else {
       fatalError("the fast path gave \(fast), libspng alone \(libspng)")
+    }
+    let twoCores = Result { () throws(PNGError) in
+      try decoder.decode(input, commonCase: true, twoCores: true)
+    }
+    guard twoCores == libspng else {
+      fatalError("the fast path on two cores gave \(twoCores), libspng alone \(libspng)")
     }
     guard case .success(let image) = fast else { return }
     guard let size, size == (image.width, image.height) else {

@@ -29,12 +29,12 @@ extension PNGDecoder {
   ///   - bytes: A PNG whose chunks before the image data libspng has read and checked.
   ///   - storage: Pixel memory to decode into, from an image the caller is done with (taken
   ///     and left empty on success), or an empty array for a fresh buffer.
+  ///   - twoCores: Whether to decode on two cores (`PNGDecoder+TwoCores`); by default, for
+  ///     large RGBA images.
   func decodeCommonCase(
-    _ bytes: UnsafeRawBufferPointer, reusing storage: inout [UInt8]
+    _ bytes: UnsafeRawBufferPointer, reusing storage: inout [UInt8], twoCores: Bool? = nil
   ) -> RGBAImage? {
-    guard let chunks = PNGChunks(bytes), let header = Self.fastPathHeader(chunks, bytes),
-      let idat = Self.imageData(chunks, bytes),
-      chunksAfterImageDataAreValid(chunks, bytes, header: header)
+    guard let chunks = PNGChunks(bytes), let header = Self.fastPathHeader(chunks, bytes)
     else { return nil }
     let (width, height, channels) = (header.width, header.height, header.channels)
     let (pixelBytes, overflow) = width.multipliedReportingOverflow(by: height * 4)
@@ -43,13 +43,22 @@ extension PNGDecoder {
       width * height <= RGBAImage.maximumPixelCount
     else { return nil }
     let filteredBytes = height * (width * channels + 1)
+    // On two cores the image data's CRCs are checked beside the inflate, not before it.
+    let twoCores =
+      channels == 4
+      && (twoCores ?? Self.usesTwoCores(channels: channels, filteredBytes: filteredBytes))
+    guard let idat = Self.imageData(chunks, bytes, checkingCRCs: !twoCores),
+      chunksAfterImageDataAreValid(chunks, bytes, header: header)
+    else { return nil }
     // RGBA is unfiltered in place from the start of the buffer, which needs one byte a row
     // beyond the pixels; RGB's filtered rows sit at the end of the pixel buffer.
     let capacity = max(pixelBytes, filteredBytes)
     let fill = { (whole: UnsafeMutableRawBufferPointer) -> Bool in
-      Self.fill(
-        whole, idat: idat, chunks: chunks, bytes: bytes, header: header,
-        filteredBytes: filteredBytes)
+      twoCores
+        ? Self.fillOnTwoCores(whole, idat: idat, width: width, height: height)
+        : Self.fill(
+          whole, idat: idat, chunks: chunks, bytes: bytes, header: header,
+          filteredBytes: filteredBytes)
     }
     let pixels: [UInt8]
     if storage.capacity > 0 {
@@ -146,23 +155,22 @@ extension PNGDecoder {
 
   private static let trns = PNGChunks.type("tRNS")
 
-  /// The image data when its IDAT chunks are consecutive and each has a valid CRC, as are
-  /// IEND's: the layout every encoder writes.
+  /// The image data when its IDAT chunks are consecutive and IEND's CRC is valid: the layout
+  /// every encoder writes.
+  /// - Parameter checkingCRCs: Whether to check the IDAT chunks' CRCs too (else the caller
+  ///   checks them with `ImageData.chunkCRCsAreValid()`).
   private static func imageData(
-    _ chunks: PNGChunks, _ bytes: UnsafeRawBufferPointer
+    _ chunks: PNGChunks, _ bytes: UnsafeRawBufferPointer, checkingCRCs: Bool
   ) -> ImageData? {
     let all = chunks.chunks
-    guard let idatRange = imageDataChunks(chunks), all.last?.type == PNGChunks.iend,
-      all.last?.data.isEmpty == true
+    guard let idatRange = imageDataChunks(chunks), let iend = all.last,
+      iend.type == PNGChunks.iend, iend.data.isEmpty
     else { return nil }
-    let idat = all[idatRange]
-    for chunk in idat + [all[all.count - 1]] {
-      let typeAndData = UnsafeRawBufferPointer(
-        rebasing: bytes[(chunk.data.lowerBound - 4)..<chunk.data.upperBound])
-      let crc = libdeflate_crc32(0, typeAndData.baseAddress, typeAndData.count)
-      guard crc == PNGChunks.bigEndianWord(bytes, at: chunk.data.upperBound) else { return nil }
-    }
-    return ImageData(bytes: bytes, ranges: idat.map(\.data))
+    let idat = ImageData(bytes: bytes, ranges: all[idatRange].map(\.data))
+    guard ImageData.crcIsValid(of: iend.data, in: bytes),
+      !checkingCRCs || idat.chunkCRCsAreValid()
+    else { return nil }
+    return idat
   }
 }
 
@@ -327,7 +335,7 @@ extension PNGDecoder {
 
   /// Whether the first two bytes are a zlib header as libdeflate's zlib path requires them:
   /// deflate, a window of at most 32 KiB, no preset dictionary, and a correct check value.
-  private static func hasValidZlibHeader(_ stream: UnsafeRawBufferPointer) -> Bool {
+  static func hasValidZlibHeader(_ stream: UnsafeRawBufferPointer) -> Bool {
     guard stream.count >= 6 else { return false }
     let cmf = stream[0]
     let flg = stream[1]

@@ -1,3 +1,4 @@
+import CLibDeflate
 import CPNGUnfilter
 import Foundation
 
@@ -17,20 +18,49 @@ extension PNGDecoder {
     /// image's joined copy is as large as its pixels. The copy is made in the memory the last
     /// join left in `SpareJoinBuffer`, whose pages are already mapped: a fresh 16 MB buffer
     /// costs about a thousand page faults, a quarter of such a decode's time.
-    func withStream<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    /// - Parameters:
+    ///   - joiningOnTwoCores: Whether two threads join the chunks, each half of them.
+    ///   - body: Receives the stream.
+    func withStream<Result>(
+      joiningOnTwoCores: Bool = false, _ body: (UnsafeRawBufferPointer) -> Result
+    ) -> Result {
       if ranges.count == 1 { return body(UnsafeRawBufferPointer(rebasing: bytes[ranges[0]])) }
       let total = count
       var joined = SpareJoinBuffer.shared.take(atLeast: total)
       joined.withUnsafeMutableBytes { target in
-        var offset = 0
-        for range in ranges {
-          UnsafeMutableRawBufferPointer(rebasing: target[offset..<(offset + range.count)])
-            .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[range]))
-          offset += range.count
+        guard joiningOnTwoCores else { return copy(chunks: ranges.indices, into: target) }
+        nonisolated(unsafe) let (target, data) = (target, self)
+        let middle = ranges.count / 2
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+          data.copy(chunks: half == 0 ? 0..<middle : middle..<data.ranges.count, into: target)
         }
       }
       defer { SpareJoinBuffer.shared.keep(joined) }
       return joined.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<total])) }
+    }
+
+    /// Copies the data of some chunks where it belongs in the joined stream.
+    private func copy(chunks: Range<Int>, into target: UnsafeMutableRawBufferPointer) {
+      var offset = ranges[..<chunks.lowerBound].reduce(0) { $0 + $1.count }
+      for range in ranges[chunks] {
+        UnsafeMutableRawBufferPointer(rebasing: target[offset..<(offset + range.count)])
+          .copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[range]))
+        offset += range.count
+      }
+    }
+
+    /// Whether every IDAT chunk's CRC matches its type and data.
+    func chunkCRCsAreValid() -> Bool {
+      ranges.allSatisfy { Self.crcIsValid(of: $0, in: bytes) }
+    }
+
+    /// Whether the CRC after a chunk's data matches its type and data.
+    /// - Parameter data: The chunk's data, which its type precedes and its CRC follows.
+    static func crcIsValid(of data: Range<Int>, in bytes: UnsafeRawBufferPointer) -> Bool {
+      let typeAndData = UnsafeRawBufferPointer(
+        rebasing: bytes[(data.lowerBound - 4)..<data.upperBound])
+      let crc = libdeflate_crc32(0, typeAndData.baseAddress, typeAndData.count)
+      return crc == PNGChunks.bigEndianWord(bytes, at: data.upperBound)
     }
   }
 }

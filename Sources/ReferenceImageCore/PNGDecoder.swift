@@ -91,18 +91,25 @@ public struct PNGDecoder: Sendable {
   /// Decodes PNG bytes, through the fast path for the common case when `commonCase` is true,
   /// or through libspng alone, as every version before the fast path did (the benchmarks'
   /// "before", and the tests' reference).
+  /// - Parameter twoCores: For the fast path, whether to decode on two cores whatever the
+  ///   image's size (the tests' way to reach that path with small images).
   package func decode(
-    _ data: some ContiguousBytes, commonCase: Bool
+    _ data: some ContiguousBytes, commonCase: Bool, twoCores: Bool? = nil
   ) throws(PNGError) -> RGBAImage {
     var storage: [UInt8] = []
-    return try decode(data, commonCase: commonCase, reusing: &storage)
+    return try decode(data, commonCase: commonCase, reusing: &storage, twoCores: twoCores)
   }
 
   private func decode(
-    _ data: some ContiguousBytes, commonCase: Bool, reusing storage: inout [UInt8]
+    _ data: some ContiguousBytes, commonCase: Bool, reusing storage: inout [UInt8],
+    twoCores: Bool? = nil
   ) throws(PNGError) -> RGBAImage {
     let image = try withContext(data) { context, bytes throws(PNGError) in
-      if commonCase, let image = decodeCommonCase(bytes, reusing: &storage) { return image }
+      if commonCase,
+        let image = decodeCommonCase(bytes, reusing: &storage, twoCores: twoCores)
+      {
+        return image
+      }
       var header = spng_ihdr()
       try context.check(spng_get_ihdr(context.pointer, &header), "reading the header")
       let width = Int(header.width)

@@ -42,6 +42,54 @@ final class PNGCommonCaseTests: XCTestCase {
     }
   }
 
+  func testDecodeOnTwoCores_everyFilterPatternAndSplit_givesThePixels() throws {
+    var generator = SplitMix64(seed: 33)
+    // Narrow, tall images put the split row more than a row's bytes in, so the second half's
+    // pixels land over several of the first half's filtered rows, which are carried out first.
+    let sizes = [(1, 1), (1, 2), (2, 3), (1, 64), (2, 100), (3, 77), (17, 23), (300, 40)]
+    let patterns: [[UInt8]] = [
+      [0], [1], [2], [3], [4], [0, 1, 2, 3, 4], [2, 2, 2, 1], [3, 4, 0], [4, 3, 2, 1],
+      // No row reads nothing above: unfiltered in one piece.
+      [4, 4, 4, 2, 4, 4],
+    ]
+    for (width, height) in sizes {
+      let image = Self.randomImage(width: width, height: height, using: &generator)
+      for filters in patterns {
+        for idatSize in [97, 1 << 20] {
+          let png = Self.png(image, channels: 4, filters: filters, idatSize: idatSize)
+          let name = "\(width)×\(height), filters \(filters), IDAT of \(idatSize)"
+          let decoded = try XCTUnwrap(Self.fastPath(png, twoCores: true), name)
+          XCTAssertEqual(decoded.pixels, Self.expected(image, channels: 4), name)
+          try Self.assertSameAsLibspng(png, name, twoCores: true)
+        }
+      }
+    }
+  }
+
+  func testDecodeOnTwoCores_damagedFiles_sameOutcomeAsLibspngAlone() throws {
+    var generator = SplitMix64(seed: 34)
+    let image = Self.randomImage(width: 20, height: 60, using: &generator)
+    let png = Self.png(image, channels: 4, filters: [2, 1, 4, 0, 3], idatSize: 300)
+    for trial in 0..<600 {
+      var damaged = png
+      switch trial % 3 {
+      case 0:
+        let index = Int.random(in: 8..<damaged.count, using: &generator)
+        damaged[index] ^= UInt8.random(in: 1...255, using: &generator)
+      case 1:
+        damaged.removeLast(Int.random(in: 1..<damaged.count - 8, using: &generator))
+      default:
+        damaged = Self.png(
+          image, channels: 4, filters: [2, 1, 4, 0, 3], idatSize: 300,
+          damage: { stream in
+            let index = Int.random(in: 0..<stream.count, using: &generator)
+            stream[index] ^= UInt8.random(in: 1...255, using: &generator)
+          })
+      }
+      try Self.assertSameAsLibspng(damaged, "trial \(trial)", twoCores: true)
+    }
+  }
+
   func testDecode_damagedCommonCaseFiles_sameOutcomeAsLibspngAlone() throws {
     var generator = SplitMix64(seed: 31)
     let image = Self.randomImage(width: 40, height: 30, using: &generator)
@@ -227,6 +275,7 @@ final class PNGCommonCaseTests: XCTestCase {
       where name.hasSuffix(".png") {
         let bytes = try [UInt8](Data(contentsOf: url.appendingPathComponent(name)))
         try Self.assertSameAsLibspng(bytes, "\(subfolder)/\(name)")
+        try Self.assertSameAsLibspng(bytes, "\(subfolder)/\(name), two cores", twoCores: true)
         if subfolder.hasSuffix("crashers") { crashers += 1 } else { valid += 1 }
       }
     }
@@ -274,11 +323,22 @@ final class PNGCommonCaseTests: XCTestCase {
     return PNGDecoder().decodeCommonCase(bytes, reusing: &none)
   }
 
+  /// The fast path alone, on two cores or not whatever the image's size.
+  static func fastPath(_ png: [UInt8], twoCores: Bool) -> RGBAImage? {
+    var none: [UInt8] = []
+    return png.withUnsafeBytes {
+      PNGDecoder().decodeCommonCase($0, reusing: &none, twoCores: twoCores)
+    }
+  }
+
   /// Both paths give the same pixels, or the same error.
   static func assertSameAsLibspng(
-    _ bytes: [UInt8], _ name: String, file: StaticString = #filePath, line: UInt = #line
+    _ bytes: [UInt8], _ name: String, twoCores: Bool? = nil, file: StaticString = #filePath,
+    line: UInt = #line
   ) throws {
-    let fast = Result { () throws(PNGError) in try PNGDecoder().decode(bytes, commonCase: true) }
+    let fast = Result { () throws(PNGError) in
+      try PNGDecoder().decode(bytes, commonCase: true, twoCores: twoCores)
+    }
     let libspng = Result { () throws(PNGError) in
       try PNGDecoder().decode(bytes, commonCase: false)
     }
