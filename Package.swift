@@ -59,7 +59,7 @@ let package = Package(
     .target(name: "CFastDeflate"),
     .target(
       name: "ReferenceArchive",
-      dependencies: ["ReferenceImageCore", "CArchive"]
+      dependencies: ["ReferenceImageCore", "CArchive", "CLibDeflate"]
     ),
     // Merging archives into a package's reference folders: used by merge-refs, never linked
     // into a user's test binary.
@@ -180,7 +180,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ReferenceArchiveTests",
-      dependencies: ["ReferenceArchive", "TestSupport"]
+      dependencies: ["ReferenceArchive", "TestSupport", "CArchive"]
     ),
     .testTarget(
       name: "ReferenceImageCoreTests",

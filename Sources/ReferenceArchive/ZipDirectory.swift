@@ -40,15 +40,16 @@ package enum ZipDirectory {
     return entries
   }
 
-  /// The entry names of one archive byte for byte as its local headers store them, looked up
-  /// by where an entry's data starts (where libarchive's reading stands right after a header).
-  /// `ZipReader` asks for the names libarchive cannot give unaltered; the directory is read on
-  /// the first question.
-  package final class LocalNames {
+  /// What `ZipReader` reads of an entry's local header, looked up by where the entry's data
+  /// starts (where libarchive's reading stands right after a header): its name byte for byte,
+  /// for the names libarchive cannot give unaltered, and the CRC-32 its data must have. The
+  /// directory is read on the first question.
+  package final class LocalHeaders {
     private let input: ZipReader.Input
     private var read: ((Int, Int) -> [UInt8]?)?
-    /// The local headers' offsets, ascending; nil until read, empty when unreadable.
-    private var offsets: [Int]?
+    /// The local headers' offsets, ascending, each with its central-directory record's CRC-32;
+    /// nil until read, empty when unreadable.
+    private var headers: [(offset: Int, centralCRC: UInt32)]?
 
     package init(_ input: ZipReader.Input) {
       self.input = input
@@ -57,33 +58,47 @@ package enum ZipDirectory {
     /// The name in the local header whose name and extra field end at `dataStart`; nil when no
     /// header the directory lists ends there.
     package func name(endingAt dataStart: Int) -> [UInt8]? {
-      if offsets == nil {
+      guard let (index, header) = header(endingAt: dataStart), let headers else { return nil }
+      return read?(headers[index].offset + 30, le16(header, 26))
+    }
+
+    /// The CRC-32 libarchive checks the data that starts at `dataStart` against: the local
+    /// header's, or the central-directory record's where the local header leaves it zero (a
+    /// writer that put it after the data); nil when no header the directory lists ends there.
+    package func expectedCRC(ofDataAt dataStart: Int) -> UInt32? {
+      guard let (index, header) = header(endingAt: dataStart), let headers else { return nil }
+      let local = UInt32(le32(header, 14))
+      return local != 0 ? local : headers[index].centralCRC
+    }
+
+    /// The 30 fixed bytes of the local header whose name and extra field end at `dataStart`,
+    /// and its index in `headers`.
+    private func header(endingAt dataStart: Int) -> (index: Int, bytes: [UInt8])? {
+      if headers == nil {
         let reader = ZipDirectory.reader(of: input)
         read = reader?.read
-        offsets =
+        headers =
           reader.flatMap { records(read: $0.read, size: $0.size) }?
-          .map(\.localHeaderOffset).sorted() ?? []
+          .map { ($0.localHeaderOffset, $0.crc32) }.sorted { $0.offset < $1.offset } ?? []
       }
       // Headers do not overlap, so the one that ends at `dataStart` is the last one before it.
-      guard let read, let offset = lastOffset(before: dataStart),
-        let header = read(offset, 30), le32(header, 0) == 0x0403_4b50
+      guard let read, let headers, let index = lastIndex(before: dataStart),
+        let header = read(headers[index].offset, 30), le32(header, 0) == 0x0403_4b50,
+        headers[index].offset + 30 + le16(header, 26) + le16(header, 28) == dataStart
       else { return nil }
-      let nameLength = le16(header, 26)
-      let nameStart = offset + 30
-      guard nameStart + nameLength + le16(header, 28) == dataStart else { return nil }
-      return read(nameStart, nameLength)
+      return (index, header)
     }
 
     /// A binary search: archives may hold tens of thousands of entries.
-    private func lastOffset(before position: Int) -> Int? {
-      guard let offsets else { return nil }
+    private func lastIndex(before position: Int) -> Int? {
+      guard let headers else { return nil }
       var low = 0
-      var high = offsets.count
+      var high = headers.count
       while low < high {
         let middle = (low + high) / 2
-        if offsets[middle] < position { low = middle + 1 } else { high = middle }
+        if headers[middle].offset < position { low = middle + 1 } else { high = middle }
       }
-      return low > 0 ? offsets[low - 1] : nil
+      return low > 0 ? low - 1 : nil
     }
   }
 
@@ -93,6 +108,7 @@ package enum ZipDirectory {
     /// The Unix mode of archives made on Unix, else 0.
     var mode: Int
     var localHeaderOffset: Int
+    var crc32: UInt32
   }
 
   /// Every record of the central directory, in order; nil when it cannot be read.
@@ -131,7 +147,8 @@ package enum ZipDirectory {
       let record = Record(
         name: directory[nameStart..<nameStart + nameLength],
         mode: madeOnUnix ? le32(directory, position + 38) >> 16 : 0,
-        localHeaderOffset: localHeaderOffset(directory, record: position, extra: extra))
+        localHeaderOffset: localHeaderOffset(directory, record: position, extra: extra),
+        crc32: UInt32(le32(directory, position + 16)))
       guard visit(record) else { return true }
       position = nameStart + nameLength + extraLength + le16(directory, position + 32)
     }

@@ -1,4 +1,5 @@
 import CArchive
+import CLibDeflate
 import Foundation
 
 /// One entry read from an archive.
@@ -90,6 +91,10 @@ public struct ZipReader: Sendable {
     let archive = try LibArchiveHandle(.read, name: input.name)
     try archive.check(
       archive_read_support_format_zip_seekable(archive.pointer), "enabling the zip reader")
+    // Each entry's CRC-32 is checked here with libdeflate's, three times as fast as the zlib
+    // one libarchive calls (and a sixth of a report's time): `checkCRC`.
+    try archive.check(
+      archive_read_set_options(archive.pointer, "zip:ignorecrc32"), "setting the zip reader up")
     let archiveSize: Int
     switch input {
     case .file(let url):
@@ -139,7 +144,7 @@ public struct ZipReader: Sendable {
     var header: OpaquePointer?
     var count = 0
     var total = 0
-    let localNames = ZipDirectory.LocalNames(input)
+    let localHeaders = ZipDirectory.LocalHeaders(input)
     while count < entryLimit {
       let status = archive_read_next_header(archive.pointer, &header)
       if status == ARCHIVE_EOF { break }
@@ -151,11 +156,17 @@ public struct ZipReader: Sendable {
           source: archive.name, entry: nil,
           reason: "more than \(limits.maximumEntryCount) entries")
       }
-      let path = try Self.path(of: header, number: count, in: archive, localNames: localNames)
+      // Right after a header, libarchive's reading stands where the entry's data starts.
+      let dataStart = Int(archive_filter_bytes(archive.pointer, 0))
+      let path = try Self.path(
+        of: header, number: count, in: archive, localHeaders: localHeaders, dataStart: dataStart)
       let kind = Self.kind(of: header)
       var bytes: [UInt8] = []
       if kind == .regularFile && !headersOnly && wantsData(path) {
         bytes = try readData(archive, entry: path, declaredSize: Self.declaredSize(header))
+        try Self.checkCRC(
+          of: bytes, expected: localHeaders.expectedCRC(ofDataAt: dataStart), entry: path,
+          in: archive)
         total += bytes.count
         try checkTotal(total, archiveSize: archiveSize, archive: archive.name, entry: path)
       }
@@ -252,15 +263,13 @@ public struct ZipReader: Sendable {
   /// from the entry's local header, and refused unless it is valid UTF-8.
   private static func path(
     of header: OpaquePointer, number: Int, in archive: LibArchiveHandle,
-    localNames: ZipDirectory.LocalNames
+    localHeaders: ZipDirectory.LocalHeaders, dataStart: Int
   ) throws(ArchiveError) -> String {
     if let converted = archive_entry_pathname_utf8(header) {
       let name = String(cString: converted)
       if name.utf8.allSatisfy({ $0 < 0x80 }) { return name }
     }
-    // Right after a header, libarchive's reading stands where the entry's data starts.
-    let dataStart = Int(archive_filter_bytes(archive.pointer, 0))
-    guard let bytes = localNames.name(endingAt: dataStart) else {
+    guard let bytes = localHeaders.name(endingAt: dataStart) else {
       throw .refusedEntry(
         source: archive.name, entry: "#\(number)",
         reason: "its name is not ASCII and cannot be found in the archive's headers")
@@ -271,6 +280,26 @@ public struct ZipReader: Sendable {
         reason: "the name is not valid UTF-8")
     }
     return name
+  }
+
+  /// Checks an entry's data against the CRC-32 its headers give, as libarchive would have
+  /// (with the same words) had its own check not been turned off for speed.
+  private static func checkCRC(
+    of bytes: [UInt8], expected: UInt32?, entry: String, in archive: LibArchiveHandle
+  ) throws(ArchiveError) {
+    let operation = "reading the data of '\(entry)'"
+    guard let expected else {
+      throw .libarchive(
+        operation: operation, path: archive.name,
+        message: "its local header is not where the central directory says (no CRC to check)")
+    }
+    let actual = bytes.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
+    guard actual == expected else {
+      throw .libarchive(
+        operation: operation, path: archive.name,
+        message: "ZIP bad CRC: 0x\(String(actual, radix: 16)) should be 0x"
+          + String(expected, radix: 16))
+    }
   }
 
   private static func declaredSize(_ header: OpaquePointer) -> Int? {
