@@ -153,7 +153,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "FuzzArchiveMerge",
-      dependencies: ["ReferenceArchive", "ReferenceMerge", "ReferenceImageCore", "FuzzSupport"]
+      dependencies: [
+        "ReferenceArchive", "ReferenceMerge", "ReferenceImageCore", "FuzzSupport", "CArchive",
+      ]
     ),
     // Helpers the test targets share: temporary folders, child processes, built products.
     .target(name: "TestSupport", dependencies: ["ProcessSupport"], path: "Tests/TestSupport"),
