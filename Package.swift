@@ -153,9 +153,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "FuzzArchiveMerge",
-      dependencies: [
-        "ReferenceArchive", "ReferenceMerge", "ReferenceImageCore", "FuzzSupport", "CArchive",
-      ]
+      dependencies: ["ReferenceArchive", "ReferenceMerge", "ReferenceImageCore", "FuzzSupport"]
     ),
     // Helpers the test targets share: temporary folders, child processes, built products.
     .target(name: "TestSupport", dependencies: ["ProcessSupport"], path: "Tests/TestSupport"),
@@ -182,7 +180,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ReferenceArchiveTests",
-      dependencies: ["ReferenceArchive", "TestSupport", "CArchive"]
+      dependencies: ["ReferenceArchive", "TestSupport"]
     ),
     .testTarget(
       name: "ReferenceImageCoreTests",

@@ -1,4 +1,3 @@
-import CArchive
 import Foundation
 import FuzzSupport
 import ReferenceArchive
@@ -36,31 +35,6 @@ enum ArchiveMergeFuzz {
   static let input = sandbox.appendingPathComponent("input.zip")
   static let package = sandbox.appendingPathComponent("package")
 
-  /// Whether libarchive, with its own CRC check, reads every entry's data without error.
-  static func libarchiveReadsEveryEntry(_ zip: [UInt8]) -> Bool {
-    guard let archive = archive_read_new() else { return false }
-    defer { archive_read_free(archive) }
-    archive_read_support_format_zip_seekable(archive)
-    return zip.withUnsafeBytes { buffer in
-      guard archive_read_open_memory(archive, buffer.baseAddress, buffer.count) == ARCHIVE_OK
-      else { return false }
-      var entry: OpaquePointer?
-      var chunk = [UInt8](repeating: 0, count: 1 << 16)
-      while true {
-        let status = archive_read_next_header(archive, &entry)
-        if status == ARCHIVE_EOF { return true }
-        guard status >= ARCHIVE_WARN else { return false }
-        while true {
-          let read = chunk.withUnsafeMutableBytes {
-            archive_read_data(archive, $0.baseAddress, $0.count)
-          }
-          if read == 0 { break }
-          guard read > 0 else { return false }
-        }
-      }
-    }
-  }
-
   static func run(_ bytes: [UInt8]) {
     var entries = 0
     let read: Void? = try? ZipReader(limits: options.limits).forEachEntry(
@@ -68,7 +42,7 @@ enum ArchiveMergeFuzz {
     ) { _ in entries += 1 }
     // ZipReader checks CRCs itself, with libarchive's check off: what it reads whole,
     // libarchive with its own check must read too.
-    if read != nil, !libarchiveReadsEveryEntry(bytes) {
+    if read != nil, !LibArchiveAlone.readsEveryEntry(bytes) {
       fatalError("ZipReader read an archive that libarchive, checking CRCs, refuses")
     }
     // The scratch package is rebuilt only when a run may have changed it: most inputs are

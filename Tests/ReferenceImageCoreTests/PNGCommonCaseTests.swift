@@ -66,30 +66,6 @@ final class PNGCommonCaseTests: XCTestCase {
     }
   }
 
-  func testDecodeOnTwoCores_damagedFiles_sameOutcomeAsLibspngAlone() throws {
-    var generator = SplitMix64(seed: 34)
-    let image = Self.randomImage(width: 20, height: 60, using: &generator)
-    let png = Self.png(image, channels: 4, filters: [2, 1, 4, 0, 3], idatSize: 300)
-    for trial in 0..<600 {
-      var damaged = png
-      switch trial % 3 {
-      case 0:
-        let index = Int.random(in: 8..<damaged.count, using: &generator)
-        damaged[index] ^= UInt8.random(in: 1...255, using: &generator)
-      case 1:
-        damaged.removeLast(Int.random(in: 1..<damaged.count - 8, using: &generator))
-      default:
-        damaged = Self.png(
-          image, channels: 4, filters: [2, 1, 4, 0, 3], idatSize: 300,
-          damage: { stream in
-            let index = Int.random(in: 0..<stream.count, using: &generator)
-            stream[index] ^= UInt8.random(in: 1...255, using: &generator)
-          })
-      }
-      try Self.assertSameAsLibspng(damaged, "trial \(trial)", twoCores: true)
-    }
-  }
-
   func testDecode_damagedCommonCaseFiles_sameOutcomeAsLibspngAlone() throws {
     var generator = SplitMix64(seed: 31)
     let image = Self.randomImage(width: 40, height: 30, using: &generator)
@@ -114,6 +90,9 @@ final class PNGCommonCaseTests: XCTestCase {
             })
         }
         try Self.assertSameAsLibspng(damaged, "\(channels) channels, trial \(trial)")
+        if channels == 4 {
+          try Self.assertSameAsLibspng(damaged, "two cores, trial \(trial)", twoCores: true)
+        }
       }
     }
   }
