@@ -43,9 +43,10 @@ extension PNGDecoder {
       width * height <= RGBAImage.maximumPixelCount
     else { return nil }
     let filteredBytes = height * (width * channels + 1)
-    // On two cores the image data's CRCs are checked beside the inflate, not before it.
+    // Own files of several bands are inflated band by band on every core instead. On two
+    // cores the image data's CRCs are checked beside the inflate, not before it.
     let twoCores =
-      channels == 4
+      channels == 4 && !chunks.chunks.contains { $0.type == PNGBandDirectory.type }
       && (twoCores ?? Self.usesTwoCores(channels: channels, filteredBytes: filteredBytes))
     guard let idat = Self.imageData(chunks, bytes, checkingCRCs: !twoCores),
       chunksAfterImageDataAreValid(chunks, bytes, header: header)
