@@ -76,7 +76,7 @@ package enum ZipDirectory {
     private func header(endingAt dataStart: Int) -> (index: Int, bytes: [UInt8])? {
       if headers == nil {
         let reader = ZipDirectory.reader(of: input)
-        read = reader?.read
+        read = reader.map { BlockReader(read: $0.read, size: $0.size()).read }
         headers =
           reader.flatMap { records(read: $0.read, size: $0.size) }?
           .map { ($0.localHeaderOffset, $0.crc32) }.sorted { $0.offset < $1.offset } ?? []
@@ -99,6 +99,35 @@ package enum ZipDirectory {
         if headers[middle].offset < position { low = middle + 1 } else { high = middle }
       }
       return low > 0 ? low - 1 : nil
+    }
+  }
+
+  /// Reads through a block of the archive kept from the last read: the local headers of small
+  /// entries lie a few hundred bytes apart, and one `pread(2)` for each of them would be one
+  /// more system call for every entry a merge lands.
+  private final class BlockReader {
+    static let blockSize = 4096
+    private let readRange: (Int, Int) -> [UInt8]?
+    private let size: Int?
+    private var block: [UInt8] = []
+    private var blockStart = 0
+
+    init(read: @escaping (Int, Int) -> [UInt8]?, size: Int?) {
+      readRange = read
+      self.size = size
+    }
+
+    /// `count` bytes from `offset`, or nil when the archive has fewer.
+    func read(_ offset: Int, _ count: Int) -> [UInt8]? {
+      let start = offset - blockStart
+      if start >= 0, count >= 0, start + count <= block.count {
+        return Array(block[start..<(start + count)])
+      }
+      guard count <= Self.blockSize, let size, offset >= 0, offset < size,
+        let fresh = readRange(offset, min(Self.blockSize, size - offset)), fresh.count >= count
+      else { return readRange(offset, count) }
+      (block, blockStart) = (fresh, offset)
+      return Array(fresh[0..<count])
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import ReferenceArchive
@@ -47,6 +48,43 @@ final class ZipCRCTests: XCTestCase {
       seen.append($0.path)
     }
     XCTAssertEqual(seen, ["a.png"])
+  }
+
+  func testRead_manyEntriesOfEverySize_readBackWholeAndADamagedOneNamed() throws {
+    let archive = try makeTemporaryFolder(self).appendingPathComponent("many.zip")
+    var generator = SystemRandomNumberGenerator()
+    // Sizes on both sides of the 4 KiB block the local headers are read through, and names of
+    // other scripts, which are read from those headers too.
+    let entries = (0..<300).map { index -> ZipWriter.Entry in
+      let size = [0, 1, 100, 4000, 4096, 5000, 70_000][index % 7]
+      let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      let name = index % 5 == 0 ? "設定-\(index).png" : "entry-\(index).png"
+      return ZipWriter.Entry(path: name, contents: .bytes(bytes))
+    }
+    try ZipWriter().write(entries, to: archive)
+    var read: [String: [UInt8]] = [:]
+    try ZipReader().forEachEntry(in: .file(archive)) { read[$0.path] = $0.bytes }
+    XCTAssertEqual(read.count, entries.count)
+    for entry in entries {
+      guard case .bytes(let bytes) = entry.contents else { continue }
+      XCTAssertEqual(read[entry.path], bytes, entry.path)
+    }
+    // One byte of entry-101's data changed: the entry is refused by name.
+    var zip = try [UInt8](Data(contentsOf: archive))
+    let name = Array("entry-101.png".utf8)
+    let header = try XCTUnwrap(
+      (0..<(zip.count - name.count)).first {
+        zip[$0 + 30..<$0 + 30 + name.count].elementsEqual(name)
+          && zip[$0..<$0 + 4].elementsEqual([0x50, 0x4B, 0x03, 0x04])
+      })
+    let dataStart = header + 30 + name.count + Int(zip[header + 28]) + Int(zip[header + 29]) << 8
+    zip[dataStart + 10] ^= 0xFF
+    XCTAssertThrowsError(
+      try ZipReader().forEachEntry(in: .memory(zip, name: "many.zip")) { _ in }
+    ) { error in
+      XCTAssertTrue("\(error)".contains("'entry-101.png'"), "\(error)")
+      XCTAssertTrue("\(error)".contains("ZIP bad CRC"), "\(error)")
+    }
   }
 
   // MARK: Helpers
