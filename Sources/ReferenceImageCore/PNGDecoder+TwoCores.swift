@@ -72,47 +72,67 @@ extension PNGDecoder {
       let adler = libdeflate_adler32(1, rows, height * rowBytes)
       return adler == expectedAdler && ri_png_unfilter_rgba8(rows, rows, nil, width, height) == 0
     }
-    // The second half writes its pixels from `split * 4 * width` on, over the end of the first
-    // half's filtered rows; those last `carried` rows are copied out before either starts.
-    let carried = split / rowBytes + 1
-    let carriedRows = Array(
-      UnsafeBufferPointer(start: rows + (split - carried) * rowBytes, count: carried * rowBytes))
-    var adlers: [UInt32] = [0, 0]
-    var succeeded = [false, false]
-    carriedRows.withUnsafeBufferPointer { carriedRows in
-      adlers.withUnsafeMutableBufferPointer { adlers in
-        succeeded.withUnsafeMutableBufferPointer { succeeded in
-          nonisolated(unsafe) let (rows, carriedRows, adlers, succeeded) =
-            (rows, carriedRows, adlers, succeeded)
-          DispatchQueue.concurrentPerform(iterations: 2) { half in
-            let pixelRow = 4 * width
-            if half == 0 {
-              let direct = split - carried
-              adlers[0] = UInt32(
-                adler32_combine(
-                  UInt(libdeflate_adler32(1, rows, direct * rowBytes)),
-                  UInt(libdeflate_adler32(1, carriedRows.baseAddress, carriedRows.count)),
-                  off_t(carriedRows.count)))
-              succeeded[0] =
-                ri_png_unfilter_rgba8(rows, rows, nil, width, direct) == 0
-                && ri_png_unfilter_rgba8(
-                  carriedRows.baseAddress!, rows + direct * pixelRow,
-                  direct == 0 ? nil : rows + (direct - 1) * pixelRow, width, carried) == 0
-            } else {
-              let start = rows + split * rowBytes
-              adlers[1] = libdeflate_adler32(1, start, (height - split) * rowBytes)
-              // The split row reads no row above, so none is passed.
-              succeeded[1] =
-                ri_png_unfilter_rgba8(start, rows + split * pixelRow, nil, width, height - split)
-                == 0
-            }
-          }
-        }
+    let halves = RowHalves(rows: rows, width: width, height: height, split: split)
+    var results: [(adler: UInt32, unfiltered: Bool)] = [(0, false), (0, false)]
+    results.withUnsafeMutableBufferPointer { results in
+      nonisolated(unsafe) let (results, halves) = (results, halves)
+      DispatchQueue.concurrentPerform(iterations: 2) { half in
+        results[half] = half == 0 ? halves.first() : halves.second()
       }
     }
     let adler = adler32_combine(
-      UInt(adlers[0]), UInt(adlers[1]), off_t((height - split) * rowBytes))
-    return succeeded == [true, true] && UInt32(adler) == expectedAdler
+      UInt(results[0].adler), UInt(results[1].adler), off_t((height - split) * rowBytes))
+    return results[0].unfiltered && results[1].unfiltered && UInt32(adler) == expectedAdler
+  }
+
+  /// An image's filtered rows, split in two at a row whose filter reads no row above, each
+  /// half checked (its Adler-32) and unfiltered in place on a thread of its own.
+  ///
+  /// The second half writes its pixels from `split * 4 * width` on, over the end of the first
+  /// half's filtered rows: those last `carried` rows are copied out before either half starts,
+  /// and the first half reads them from the copy.
+  private struct RowHalves {
+    let rows: UnsafeMutablePointer<UInt8>
+    let width: Int
+    let height: Int
+    let split: Int
+    let carried: Int
+    let carriedRows: [UInt8]
+
+    init(rows: UnsafeMutablePointer<UInt8>, width: Int, height: Int, split: Int) {
+      (self.rows, self.width, self.height, self.split) = (rows, width, height, split)
+      let rowBytes = 4 * width + 1
+      carried = split / rowBytes + 1
+      carriedRows = Array(
+        UnsafeBufferPointer(start: rows + (split - carried) * rowBytes, count: carried * rowBytes))
+    }
+
+    /// Rows `0..<split`: the Adler-32 of their filtered bytes, and whether they unfiltered.
+    func first() -> (adler: UInt32, unfiltered: Bool) {
+      let (rowBytes, pixelRow) = (4 * width + 1, 4 * width)
+      let direct = split - carried
+      return carriedRows.withUnsafeBufferPointer { carriedRows in
+        let adler = adler32_combine(
+          UInt(libdeflate_adler32(1, rows, direct * rowBytes)),
+          UInt(libdeflate_adler32(1, carriedRows.baseAddress, carriedRows.count)),
+          off_t(carriedRows.count))
+        let unfiltered =
+          ri_png_unfilter_rgba8(rows, rows, nil, width, direct) == 0
+          && ri_png_unfilter_rgba8(
+            carriedRows.baseAddress!, rows + direct * pixelRow,
+            direct == 0 ? nil : rows + (direct - 1) * pixelRow, width, carried) == 0
+        return (UInt32(adler), unfiltered)
+      }
+    }
+
+    /// Rows `split..<height`; the split row reads no row above, so none is passed.
+    func second() -> (adler: UInt32, unfiltered: Bool) {
+      let start = rows + split * (4 * width + 1)
+      let adler = libdeflate_adler32(1, start, (height - split) * (4 * width + 1))
+      let unfiltered =
+        ri_png_unfilter_rgba8(start, rows + split * 4 * width, nil, width, height - split) == 0
+      return (adler, unfiltered)
+    }
   }
 
   /// The row nearest the middle, within the middle half, whose filter is None or Sub.
