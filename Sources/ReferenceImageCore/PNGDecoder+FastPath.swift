@@ -43,19 +43,17 @@ extension PNGDecoder {
       width * height <= RGBAImage.maximumPixelCount
     else { return nil }
     let filteredBytes = height * (width * channels + 1)
-    // Own files of several bands are inflated band by band on every core instead. On two
-    // cores the image data's CRCs are checked beside the inflate, not before it.
-    let twoCores =
-      channels == 4 && !chunks.chunks.contains { $0.type == PNGBandDirectory.type }
-      && (twoCores ?? Self.usesTwoCores(channels: channels, filteredBytes: filteredBytes))
-    guard let idat = Self.imageData(chunks, bytes, checkingCRCs: !twoCores),
+    // On two cores the image data's CRCs are checked beside the inflate, not before it.
+    let onTwoCores = Self.decodesOnTwoCores(
+      chunks, channels: channels, filteredBytes: filteredBytes, asked: twoCores)
+    guard let idat = Self.imageData(chunks, bytes, checkingCRCs: !onTwoCores),
       chunksAfterImageDataAreValid(chunks, bytes, header: header)
     else { return nil }
     // RGBA is unfiltered in place from the start of the buffer, which needs one byte a row
     // beyond the pixels; RGB's filtered rows sit at the end of the pixel buffer.
     let capacity = max(pixelBytes, filteredBytes)
     let fill = { (whole: UnsafeMutableRawBufferPointer) -> Bool in
-      twoCores
+      onTwoCores
         ? Self.fillOnTwoCores(whole, idat: idat, width: width, height: height)
         : Self.fill(
           whole, idat: idat, chunks: chunks, bytes: bytes, header: header,

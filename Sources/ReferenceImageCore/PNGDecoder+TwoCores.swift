@@ -18,10 +18,16 @@ extension PNGDecoder {
   /// unfiltering is too short for a second thread to pay off.
   static let twoCoreThreshold = 4 << 20
 
-  /// Whether `fill` should take this path for an image.
-  static func usesTwoCores(channels: Int, filteredBytes: Int) -> Bool {
-    channels == 4 && filteredBytes >= twoCoreThreshold
-      && ProcessInfo.processInfo.activeProcessorCount >= 2
+  /// Whether an image takes this path: RGBA without a band directory (own files of several
+  /// bands are inflated band by band on every core instead), and large enough on a machine of
+  /// two cores or more unless `asked` says otherwise.
+  static func decodesOnTwoCores(
+    _ chunks: PNGChunks, channels: Int, filteredBytes: Int, asked: Bool?
+  ) -> Bool {
+    guard channels == 4, !chunks.chunks.contains(where: { $0.type == PNGBandDirectory.type })
+    else { return false }
+    return asked
+      ?? (filteredBytes >= twoCoreThreshold && ProcessInfo.processInfo.activeProcessorCount >= 2)
   }
 
   /// Inflates and unfilters an RGBA image whose filtered rows fill `whole` from its start.
