@@ -131,7 +131,28 @@ struct Regeneration {
       swiftURL, ["swift", "test", "--skip-build", "--parallel"] + place + filter,
       environment: environment, log: log)
     printHighlights(of: log)
+    if let filter = request.filter, Self.ranNoTest(log: log) {
+      throw RegenerationError(
+        message: "--filter '\(filter)' selects no test of \(package.path), so nothing was "
+          + "regenerated; `swift test list` prints the names it is matched against (a Swift "
+          + "Testing test's also end with /File.swift:line:column, which `(/|$)` after the "
+          + "name matches); full log: \(log.path)")
+    }
     if status != 0 { noteFailedTests(log: log) }
+  }
+
+  /// Whether a filtered `swift test --parallel` ran nothing: SwiftPM warns that no XCTest case
+  /// matched, and Swift Testing, when it ran at all, ran 0 tests. A run of nothing is never a
+  /// success.
+  static func ranNoTest(log: URL) -> Bool {
+    guard let text = try? String(contentsOf: log, encoding: .utf8),
+      text.contains("No matching test cases were run")
+    else { return false }
+    let swiftTestingRan = text.split(separator: "\n").contains { line in
+      guard let range = line.range(of: "Test run with ") else { return false }
+      return !line[range.upperBound...].hasPrefix("0 tests")
+    }
+    return !swiftTestingRan
   }
 
   /// Says that tests failed: an error in mode all, expected in the modes that verify.

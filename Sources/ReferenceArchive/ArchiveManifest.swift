@@ -29,6 +29,9 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     /// The test that produced it, by its `swift test list` name, such as
     /// `ChartTests.BarChartTests/testBars` (XCTest's own name in version 1).
     public var test: String
+    /// For a case of a parameterized Swift Testing test, its arguments (`TestName.caseLabel`):
+    /// the case is the image's owner; nil for a test without arguments.
+    public var testCase: String?
     /// The width in pixels.
     public var width: Int
     /// The height in pixels.
@@ -50,10 +53,11 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     public init(
       path: String, test: String, width: Int, height: Int, byteCount: Int, pngSHA256: String,
       pixelSHA256: String, failedComparison: FailedComparison? = nil,
-      comparison: ComparisonRecord? = nil
+      comparison: ComparisonRecord? = nil, testCase: String? = nil
     ) {
       self.path = path
       self.test = test
+      self.testCase = testCase
       self.width = width
       self.height = height
       self.byteCount = byteCount
@@ -62,6 +66,9 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
       self.failedComparison = failedComparison
       self.comparison = comparison
     }
+
+    /// The image's owner for messages: the test, with its case's arguments when it has some.
+    public var owner: String { TestName.owner(test: test, testCase: testCase) }
   }
 
   /// Why an image was kept by a failing comparison: the reference it was compared with (by its
@@ -108,6 +115,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     public var path: String
     /// The test that produced it, named as in `images[].test`.
     public var test: String
+    /// The case's arguments, as in `images[].testCase`.
+    public var testCase: String?
     /// The width in pixels.
     public var width: Int
     /// The height in pixels.
@@ -120,15 +129,19 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     /// Creates a record of an unchanged image.
     public init(
       path: String, test: String, width: Int, height: Int, pixelSHA256: String,
-      pngSHA256: String
+      pngSHA256: String, testCase: String? = nil
     ) {
       self.path = path
       self.test = test
+      self.testCase = testCase
       self.width = width
       self.height = height
       self.pixelSHA256 = pixelSHA256
       self.pngSHA256 = pngSHA256
     }
+
+    /// The image's owner for messages, as `Image.owner`.
+    public var owner: String { TestName.owner(test: test, testCase: testCase) }
   }
 
   /// One assertion's use of a reference path: which test asked for it, where, and what came of
@@ -149,6 +162,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     public var path: String
     /// The test, named as in `images[].test`.
     public var test: String
+    /// The case's arguments, as in `images[].testCase`: two cases of one test are two owners.
+    public var testCase: String?
     /// The assertion's file, relative to the package root.
     public var file: String
     /// The assertion's line.
@@ -157,16 +172,23 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     public var verdict: Verdict
 
     /// Creates a record of one use.
-    public init(path: String, test: String, file: String, line: Int, verdict: Verdict) {
+    public init(
+      path: String, test: String, file: String, line: Int, verdict: Verdict,
+      testCase: String? = nil
+    ) {
       self.path = path
       self.test = test
+      self.testCase = testCase
       self.file = file
       self.line = line
       self.verdict = verdict
     }
 
+    /// The use's owner: the test, with its case's arguments when it has some.
+    public var owner: String { TestName.owner(test: test, testCase: testCase) }
+
     /// "ShapeTests.testRing (Tests/ShapeTests/ShapeTests.swift:12)", for messages.
-    public var place: String { "\(test) (\(file):\(line))" }
+    public var place: String { "\(owner) (\(file):\(line))" }
   }
 
   /// How long one test took in a run, by its `swift test list` name.

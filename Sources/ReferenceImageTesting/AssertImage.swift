@@ -86,6 +86,7 @@ struct ImageAssertion {
   func run() {
     coordinator.registerIfNeeded()
     let test = context.testName(coordinator: coordinator)
+    let testCase = context.testCase
     if context.isSwiftTesting { coordinator.testStarted(test, isXCTest: false) }
     let settings = ReferenceImageSettings.current
     let mode = settings.mode ?? coordinator.environment.mode
@@ -114,7 +115,7 @@ struct ImageAssertion {
     let use = { (verdict: ArchiveManifest.ReferenceUse.Verdict) in
       ArchiveManifest.ReferenceUse(
         path: location.relativePath, test: test, file: file, line: Int(context.line),
-        verdict: verdict)
+        verdict: verdict, testCase: testCase)
     }
     do {
       try coordinator.claim(use(.failed), packageRoot: location.packageRoot)
@@ -135,13 +136,13 @@ struct ImageAssertion {
       reencodes: coordinator.environment.reencodes)
     coordinator.recordUse(use(decision.verdict))
     perform(
-      decision, at: location, comparedWith: compared, test: test,
+      decision, at: location, comparedWith: compared, owner: .init(test: test, testCase: testCase),
       knownPixelSHA256: pixelHash.computed, variantNote: chain.map { "; " + $0.note } ?? "")
   }
 
   private func perform(
     _ decision: ImageDecision, at location: ReferenceLocation,
-    comparedWith compared: ReferenceLocation, test: String, knownPixelSHA256: [UInt8]?,
+    comparedWith compared: ReferenceLocation, owner: ImageOwner, knownPixelSHA256: [UInt8]?,
     variantNote: String
   ) {
     var kept = false
@@ -152,22 +153,25 @@ struct ImageAssertion {
           file: context.packageRelativeFile(packageRoot: location.packageRoot),
           line: Int(context.line))
         try coordinator.store(
-          image, at: location, test: test, failedComparison: record,
+          image, at: location, owner: owner, failedComparison: record,
           comparison: ComparisonRecord(comparison, bound: bound),
           knownPixelSHA256: knownPixelSHA256)
         kept = record != nil
       } else if let reference = decision.unchangedReference {
-        try coordinator.recordUnchanged(image, at: location, test: test, reference: reference)
+        try coordinator.recordUnchanged(
+          image, at: location, owner: owner, reference: reference)
       }
     } catch {
       context.fail("\(error)")
     }
     guard let failure = decision.failure else { return }
-    let artifacts = writeArtifacts(failure.artifacts, location: location)
+    let artifacts = writeArtifacts(failure.artifacts, location: location, testCase: owner.testCase)
     let landing = kept ? "; " + landingAdvice(location) : ""
+    // A case says which it is in its own words too: logs and annotations show the message alone.
+    let casePrefix = owner.testCase.map { "[\($0)] " } ?? ""
     context.fail(
-      failure.message(at: compared, comparison: comparison, artifacts: artifacts) + variantNote
-        + landing)
+      casePrefix + failure.message(at: compared, comparison: comparison, artifacts: artifacts)
+        + variantNote + landing)
   }
 
   /// The sentence that ends a failure whose render this run's archive keeps: the command that
@@ -184,10 +188,8 @@ struct ImageAssertion {
       "the render is kept in this run's archive; to make it the reference, run this in the "
       + "package root once the tests have finished: \(land)"
     if let listing = context.listingName(coordinator: coordinator) {
-      // Anchored and escaped, so it selects exactly this test; `/` stays readable.
-      let special = Set("\\^$.|?*+()[]{}")
-      let escaped = listing.map { special.contains($0) ? "\\\($0)" : String($0) }.joined()
-      let filter = "^" + escaped + "$"
+      // Anchored and escaped, so it selects exactly this test in either framework.
+      let filter = TestFilter.pattern(for: listing)
       let plugin = ShellWord.line(
         [
           "swift", "package", "--allow-writing-to-package-directory", "regenerate-references",
@@ -200,7 +202,7 @@ struct ImageAssertion {
 
   /// Writes the artifacts and returns the sentence naming them; empty when none are asked for.
   private func writeArtifacts(
-    _ artifacts: ImageDecision.Failure.Artifacts, location: ReferenceLocation
+    _ artifacts: ImageDecision.Failure.Artifacts, location: ReferenceLocation, testCase: String?
   ) -> String {
     let reference: RGBAImage?
     switch artifacts {
@@ -212,7 +214,7 @@ struct ImageAssertion {
     do {
       return try FailureArtifacts.write(
         actual: image, reference: reference, comparison: comparison, location: location,
-        folder: folder, context: context
+        testCase: testCase, folder: folder, context: context
       ).summary
     } catch {
       return "could not write the artifacts: \(error)"

@@ -13,9 +13,10 @@ struct FailureArtifacts {
   /// Writes the artifacts and records them as attachments where the framework has them.
   static func write(
     actual image: RGBAImage, reference: RGBAImage?, comparison: ImageComparison,
-    location: ReferenceLocation, folder: URL, context: TestContext
+    location: ReferenceLocation, testCase: String? = nil, folder: URL, context: TestContext
   ) throws(ReferenceImageError) -> FailureArtifacts {
-    let base = folder.appendingPathComponent(String(location.relativePath.dropLast(4)))
+    let stem = String(location.relativePath.dropLast(4)) + (testCase.map(caseSuffix) ?? "")
+    let base = folder.appendingPathComponent(stem)
     let name = base.lastPathComponent
     let actualURL = base.appendingPathExtension("actual.png")
     try save(image, to: actualURL, attachingAs: "\(name).actual.png", context)
@@ -37,6 +38,23 @@ struct FailureArtifacts {
     if let reference { files.append("reference \(reference.path)") }
     if let difference { files.append("difference \(difference.path)") }
     return "artifacts: " + files.joined(separator: ", ")
+  }
+
+  /// `[size=16]`: the case label made safe for a file name (no `/`, no control characters) and
+  /// short enough for one (at most 80 bytes of UTF-8, then `…` and eight hex digits of the
+  /// label's SHA-256, so that shortened labels stay distinct).
+  static func caseSuffix(_ label: String) -> String {
+    let safe = label.replacingOccurrences(of: " → ", with: "=").map { character -> String in
+      character == "/" || character == "\\" || character.isNewline ? "_" : String(character)
+    }.joined()
+    var kept = ""
+    for character in safe {
+      guard kept.utf8.count + character.utf8.count <= 80 else {
+        return "[\(kept)…\(SHA256.hex(Array(label.utf8)).prefix(8))]"
+      }
+      kept.append(character)
+    }
+    return "[\(kept)]"
   }
 
   private static func save(

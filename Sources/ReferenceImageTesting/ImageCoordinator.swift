@@ -117,26 +117,26 @@ public final class ImageCoordinator: @unchecked Sendable {
     failedComparison: ArchiveManifest.FailedComparison? = nil
   ) throws(ReferenceImageError) {
     try store(
-      image, at: location, test: test, failedComparison: failedComparison, comparison: nil,
-      knownPixelSHA256: nil)
+      image, at: location, owner: ImageOwner(test: test), failedComparison: failedComparison,
+      comparison: nil, knownPixelSHA256: nil)
   }
 
   /// Stores an image as `store(_:at:test:failedComparison:)` does, with the comparison the
   /// assertion uses (for the manifest) and the pixels' SHA-256 when the assertion computed it
   /// already (it must be the hash of exactly `image.pixels`).
   func store(
-    _ image: RGBAImage, at location: ReferenceLocation, test: String,
+    _ image: RGBAImage, at location: ReferenceLocation, owner: ImageOwner,
     failedComparison: ArchiveManifest.FailedComparison?, comparison: ComparisonRecord?,
     knownPixelSHA256: [UInt8]?
   ) throws(ReferenceImageError) {
     let (width, height) = (image.width, image.height)
     try stager.store(
-      image, at: location, test: test, knownPixelSHA256: knownPixelSHA256,
+      image, at: location, owner: owner.description, knownPixelSHA256: knownPixelSHA256,
       record: { png, pixelSHA256 in
         ArchiveManifest.Image(
-          path: location.relativePath, test: test, width: width, height: height,
+          path: location.relativePath, test: owner.test, width: width, height: height,
           byteCount: png.count, pngSHA256: SHA256.hex(png), pixelSHA256: pixelSHA256,
-          failedComparison: failedComparison, comparison: comparison)
+          failedComparison: failedComparison, comparison: comparison, testCase: owner.testCase)
       },
       runningManifest: { makeManifest($0, completion: .running) })
   }
@@ -146,16 +146,17 @@ public final class ImageCoordinator: @unchecked Sendable {
   /// - Parameters:
   ///   - image: The rendered image.
   ///   - location: Where it belongs.
-  ///   - test: The test that rendered it.
+  ///   - owner: The test, or parameterized test case, that rendered it.
   ///   - reference: The reference file and the pixel digest it shares with the image.
   /// - Throws: As `store`: a path recorded twice is an error however each was recorded.
   func recordUnchanged(
-    _ image: RGBAImage, at location: ReferenceLocation, test: String,
+    _ image: RGBAImage, at location: ReferenceLocation, owner: ImageOwner,
     reference: UnchangedReference
   ) throws(ReferenceImageError) {
     let record = ArchiveManifest.UnchangedImage(
-      path: location.relativePath, test: test, width: image.width, height: image.height,
-      pixelSHA256: reference.pixelSHA256, pngSHA256: reference.pngSHA256)
+      path: location.relativePath, test: owner.test, width: image.width, height: image.height,
+      pixelSHA256: reference.pixelSHA256, pngSHA256: reference.pngSHA256,
+      testCase: owner.testCase)
     try stager.recordUnchanged(
       record, at: location, runningManifest: { makeManifest($0, completion: .running) })
   }

@@ -77,12 +77,12 @@ final class ImageStager: @unchecked Sendable {
   ///   - runningManifest: The manifest a new staging folder starts with.
   /// - Throws: As `ImageCoordinator.store`.
   func store(
-    _ image: RGBAImage, at location: ReferenceLocation, test: String,
+    _ image: RGBAImage, at location: ReferenceLocation, owner: String,
     knownPixelSHA256: [UInt8]?,
     record: @escaping @Sendable (_ png: [UInt8], _ pixelSHA256: String) -> ArchiveManifest.Image,
     runningManifest: (Records) -> ArchiveManifest
   ) throws(ReferenceImageError) {
-    let staging = try reserve(location, test: test, runningManifest: runningManifest)
+    let staging = try reserve(location, owner: owner, runningManifest: runningManifest)
     defer { submissions.leave() }
     pool.submit { [self] in
       self.encodeAndWrite(
@@ -97,18 +97,18 @@ final class ImageStager: @unchecked Sendable {
     _ record: ArchiveManifest.UnchangedImage, at location: ReferenceLocation,
     runningManifest: (Records) -> ArchiveManifest
   ) throws(ReferenceImageError) {
-    _ = try reserve(location, test: record.test, runningManifest: runningManifest)
+    _ = try reserve(location, owner: record.owner, runningManifest: runningManifest)
     defer { submissions.leave() }
     locked { $0.unchanged[location.relativePath] = record }
   }
 
   private func reserve(
-    _ location: ReferenceLocation, test: String, runningManifest: (Records) -> ArchiveManifest
+    _ location: ReferenceLocation, owner: String, runningManifest: (Records) -> ArchiveManifest
   ) throws(ReferenceImageError) -> StagingFolder {
     lock.lock()
     defer { lock.unlock() }
     if let first = state.storedBy[location.relativePath] {
-      throw .duplicateImage(path: location.relativePath, firstTest: first, secondTest: test)
+      throw .duplicateImage(path: location.relativePath, firstTest: first, secondTest: owner)
     }
     if state.finished {
       throw .writeFailed(
@@ -124,7 +124,7 @@ final class ImageStager: @unchecked Sendable {
     }
     let staging = try stagingFolder(
       packageRoot: location.packageRoot, runningManifest: runningManifest)
-    state.storedBy[location.relativePath] = test
+    state.storedBy[location.relativePath] = owner
     submissions.enter()
     return staging
   }

@@ -8,8 +8,9 @@ public enum ReferenceImageError: Error, Sendable, Equatable, CustomStringConvert
   case outsidePackage(path: String, packageRoot: String)
   /// The same reference path was stored twice in one run.
   case duplicateImage(path: String, firstTest: String, secondTest: String)
-  /// Two tests use one reference path: a reference has one owner.
-  case sharedReference(path: String, first: String, second: String)
+  /// Two tests, or two cases of one parameterized test, use one reference path: a reference has
+  /// one owner.
+  case sharedReference(path: String, first: String, second: String, casesOfOneTest: Bool = false)
   /// The reference exists but cannot be read or decoded.
   case unreadableReference(path: String, reason: String)
   /// The reference is a Git LFS pointer file: Git LFS has not fetched the image.
@@ -30,9 +31,13 @@ public enum ReferenceImageError: Error, Sendable, Equatable, CustomStringConvert
     case .duplicateImage(let path, let first, let second):
       return "\(path) was stored twice in this run, by \(first) and by \(second); give each "
         + "image a unique name"
-    case .sharedReference(let path, let first, let second):
+    case .sharedReference(let path, let first, let second, false):
       return "\(path) is the reference of two tests, \(first) and \(second); a reference has "
         + "one owner: give each test's image its own name"
+    case .sharedReference(let path, let first, let second, true):
+      return "\(path) is the reference of two cases of one parameterized test, \(first) and "
+        + "\(second); a reference has one owner: name each case's image after its arguments, "
+        + "as in `named: \"dot-\\(size)\"`"
     case .unreadableReference(let path, let reason):
       return "reference \(path) is unreadable: \(reason); delete it and run with "
         + "IMAGE_GENERATION_MODE=missing to record it again"

@@ -20,6 +20,10 @@ struct TestContext {
     listingName(coordinator: coordinator) ?? "(no test running)"
   }
 
+  /// The running case's arguments when the test is parameterized (Swift Testing); nil
+  /// otherwise. Read once per assertion: `Test.Case.current` is task-local.
+  var testCase: String? { isSwiftTesting ? TestCaseLabel.current : nil }
+
   /// The running test as `swift test list` names it, for a `--filter` that selects exactly it;
   /// nil when unknown.
   func listingName(coordinator: ImageCoordinator) -> String? {

@@ -116,8 +116,11 @@ final class TestRunLedger: @unchecked Sendable {
       state.owners[use.path] = use
       return
     }
-    guard owner.test == use.test else {
-      throw .sharedReference(path: use.path, first: owner.place, second: use.place)
+    // Two cases of one parameterized test are two owners, as two tests are.
+    guard owner.owner == use.owner else {
+      throw .sharedReference(
+        path: use.path, first: owner.place, second: use.place,
+        casesOfOneTest: owner.test == use.test)
     }
   }
 

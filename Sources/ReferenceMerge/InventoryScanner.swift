@@ -84,7 +84,7 @@ struct InventoryScanner {
       reading.images[entry.path] = .init(
         path: entry.path, pngSHA256: recordedDigest(record.pngSHA256),
         pixelSHA256: recordedDigest(record.pixelSHA256),
-        width: record.width, height: record.height, test: record.test)
+        width: record.width, height: record.height, test: record.owner)
       return
     }
     if reading.manifest == nil && !reading.manifestExpected {
@@ -176,7 +176,7 @@ struct InventoryScanner {
         throw refuse(source, record.path, "its compared reference digest is not SHA-256 hex")
       }
       reading.images[record.path]?.failedComparison = .init(
-        failure, test: record.test, comparison: record.comparison)
+        failure, test: record.owner, comparison: record.comparison)
     }
   }
 
@@ -192,7 +192,7 @@ struct InventoryScanner {
     // A use whose image this source holds says no more than the image's test does: only the
     // others (references a test compared and passed) are kept, so a fleet's merge does not hold
     // every path twice. `RunLedger` reads the places of the few shared paths' uses again.
-    let unrendered = manifest?.referenceUses?.filter { images[$0.path]?.test != $0.test }
+    let unrendered = manifest?.referenceUses?.filter { images[$0.path]?.test != $0.owner }
     manifest?.referenceUses = unrendered
     // Likewise a verified path this source holds an image of: the image's item stands for it.
     if let verifiedOnly = manifest?.verifiedReferences.filter({ images[$0] == nil }) {
@@ -221,7 +221,7 @@ struct InventoryScanner {
       images[record.path] = .init(
         path: record.path, pngSHA256: recordedDigest(record.pngSHA256),
         pixelSHA256: recordedDigest(record.pixelSHA256), width: record.width,
-        height: record.height, test: record.test, isArchived: false)
+        height: record.height, test: record.owner, isArchived: false)
     }
   }
 
@@ -303,7 +303,7 @@ struct InventoryScanner {
     }
     return .init(
       path: path, pngSHA256: pngSHA256, pixelSHA256: recordedDigest(record.pixelSHA256),
-      width: size.width, height: size.height, test: record.test)
+      width: size.width, height: size.height, test: record.owner)
   }
 
   private func image(

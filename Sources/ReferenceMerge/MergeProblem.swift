@@ -96,7 +96,7 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
     case .sharedReference(let path, let owners):
       "\(path) is the reference of \(owners.count) tests: \(owners.joined(separator: "; ")); "
         + "a reference has one owner, so nothing lands there: give each test's image its own "
-        + "name"
+        + "name (each case of a parameterized test too, as in `named: \"dot-\\(size)\"`)"
     case .invalidVariants(let error): "\(error)"
     }
   }

@@ -154,7 +154,7 @@ struct RunLedger {
     where inventory.images.contains(where: { shared.contains($0.path) }) {
       for use in Self.uses(of: inventory.source, limits: limits)
       where shared.contains(use.path) && counts(index, use.path) {
-        owners[use.path, default: [:]][use.test] = "\(use.place), \(use.verdict.rawValue)"
+        owners[use.path, default: [:]][use.owner] = "\(use.place), \(use.verdict.rawValue)"
       }
     }
     return owners.map { .init(path: $0.key, owners: $0.value.values.sorted()) }
@@ -183,12 +183,13 @@ struct RunLedger {
     _ body: (String, String, () -> String) -> Void
   ) {
     for (index, inventory) in inventories.enumerated() {
-      var described = Set<String>()
       for use in inventory.manifest?.referenceUses ?? [] where counts(index, use.path) {
-        described.insert(use.path)
-        body(use.path, use.test) { "\(use.place), \(use.verdict.rawValue)" }
+        body(use.path, use.owner) { "\(use.place), \(use.verdict.rawValue)" }
       }
-      for image in inventory.images where !described.contains(image.path) {
+      // The uses kept beside an image are other owners' (the inventory let its own go), so the
+      // image's owner is counted too: a case whose render was archived and a case refused
+      // for the same path in one process are two owners.
+      for image in inventory.images {
         guard let test = image.test else { continue }
         body(image.path, test) { "\(test), rendered" }
       }

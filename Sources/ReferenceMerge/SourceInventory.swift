@@ -18,7 +18,8 @@ public struct SourceInventory: Sendable {
     public var width: Int
     /// The size.
     public var height: Int
-    /// The producing test, when the manifest names it.
+    /// The producing test, when the manifest names it: its owner (`ArchiveManifest.Image.owner`),
+    /// which names a parameterized test's case with its arguments.
     public var test: String?
     /// False for an image the run recorded unchanged (`unchangedImages`): the source holds no
     /// entry for it, so it can only ever be unchanged, never written.

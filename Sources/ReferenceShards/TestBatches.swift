@@ -1,3 +1,5 @@
+import ReferenceArchive
+
 /// Splits a shard's tests into `swift test` command lines that each stay under a size limit:
 /// one `--filter` per test, and as many tests per command as fit.
 ///

@@ -49,7 +49,8 @@ final class ImageCoordinatorTests: XCTestCase {
     let image = try sampleImage(seed: 1)
     let location = try package.location("same")
     let reference = UnchangedReference(pngSHA256: "abc", pixelSHA256: SHA256.hex(image.pixels))
-    try coordinator.recordUnchanged(image, at: location, test: "T.same", reference: reference)
+    try coordinator.recordUnchanged(
+      image, at: location, owner: ImageOwner(test: "T.same"), reference: reference)
     XCTAssertThrowsError(try coordinator.store(image, at: location, test: "T.again"))
 
     let archive = try XCTUnwrap(coordinator.finishRun(), "unchanged images need their manifest")

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceShards
 import XCTest
 

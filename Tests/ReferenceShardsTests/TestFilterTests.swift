@@ -1,3 +1,4 @@
+import ReferenceArchive
 import ReferenceShards
 import XCTest
 

@@ -1,0 +1,200 @@
+import Foundation
+import ReferenceArchive
+import ReferenceImageCore
+import XCTest
+
+/// A Swift Testing package's first week (`CaseFixture`): each case of a parameterized test owns
+/// its references, two cases that use one path are refused in every mode and by the merge, and
+/// every command a failure prints runs as printed and does what it says.
+final class SwiftTestingCasesEndToEndTests: XCTestCase {
+  private var fixture: FixturePackage!
+  private let icons = "Tests/IconTests/__References__/IconTests"
+  private let badges = "Tests/BadgeCaseTests/__References__/BadgeCaseTests"
+
+  override func setUpWithError() throws {
+    fixture = try FixturePackage.built("CaseFixture")
+    for target in ["IconTests", "BadgeCaseTests"] {
+      try? FileManager.default.removeItem(
+        at: fixture.root.appendingPathComponent("Tests/\(target)/__References__"))
+    }
+    try? FileManager.default.removeItem(at: fixture.archiveFolder)
+    try? FileManager.default.removeItem(at: fixture.diffFolder)
+  }
+
+  /// Two cases that store one name: the run fails naming both cases with their arguments and
+  /// the way to name them apart; the merge of its archive exits 3 and lands nothing.
+  func testCasesSharingAName_generation_refusedInTheProcessAndByTheMerge() throws {
+    let run = try fixture.test(
+      ["--filter", "sharedDot"],
+      environment: ["IMAGE_GENERATION_MODE": "1", "CASE_FIXTURE_SHARED": "1"])
+    XCTAssertNotEqual(run.status, 0, run.all)
+    let shared = "\(icons)/shared-dot.png"
+    XCTAssertTrue(
+      run.all.contains("\(shared) is the reference of two cases of one parameterized test"),
+      run.all)
+    for size in [16, 32] {
+      XCTAssertTrue(
+        run.all.contains("IconTests.IconTests/sharedDot(size:) [size → \(size)] (Tests/"),
+        run.all)
+    }
+    XCTAssertTrue(run.all.contains(#"as in `named: "dot-\(size)"`"#), run.all)
+
+    let manifest = try XCTUnwrap(try manifests().first)
+    let cases = Set((manifest.referenceUses ?? []).compactMap(\.testCase))
+    XCTAssertEqual(cases, ["size → 16", "size → 32"])
+
+    let merge = try mergeRefs([".build/reference-images", "."])
+    XCTAssertEqual(merge.status, 3, merge.all)
+    XCTAssertTrue(merge.all.contains("\(shared) is the reference of 2 tests"), merge.all)
+    XCTAssertTrue(merge.all.contains("sharedDot(size:) [size → 16]"), merge.all)
+    XCTAssertTrue(merge.all.contains("sharedDot(size:) [size → 32]"), merge.all)
+    XCTAssertFalse(exists(shared), "nothing lands over a shared path")
+  }
+
+  /// With a reference in place, verify still refuses the second case instead of comparing it.
+  func testCasesSharingAName_verify_refusedNamingBothCases() throws {
+    try commit("\(icons)/shared-dot.png", size: 16)
+    let run = try fixture.test(
+      ["--filter", "sharedDot"], environment: ["CASE_FIXTURE_SHARED": "1"])
+    XCTAssertNotEqual(run.status, 0, run.all)
+    XCTAssertTrue(run.all.contains("two cases of one parameterized test"), run.all)
+    XCTAssertTrue(run.all.contains("[size → 16]") && run.all.contains("[size → 32]"), run.all)
+  }
+
+  /// The documented pattern: every case lands under its own name, each use in the manifest
+  /// carries its case (non-ASCII, slashed and self-describing arguments included), a case that
+  /// throws before asserting stores nothing, and the disabled test is reported skipped.
+  func testCasesWithTheirOwnNames_landEach_andTheManifestNamesTheCases() throws {
+    let run = try fixture.test([], environment: ["IMAGE_GENERATION_MODE": "1"])
+    XCTAssertNotEqual(run.status, 0, "throwsFirst(n: 2) throws\n" + run.all)
+    let uses = try manifests().flatMap { $0.referenceUses ?? [] }
+    let labels = Set(uses.compactMap(\.testCase))
+    for label in [
+      "size → 16", "text → \"café\"", "text → \"設定\"", "text → \"a/b\"",
+      "tint → tint warm, scale → 2", "count → 42", "n → 1",
+    ] {
+      XCTAssertTrue(labels.contains(label), "\(label) in \(labels.sorted())")
+    }
+    XCTAssertFalse(labels.contains("n → 2"), "the throwing case asserted nothing")
+    XCTAssertNil(uses.first { $0.test.hasSuffix("plainBadge()") }?.testCase)
+
+    let merge = try mergeRefs([".build/reference-images", "."])
+    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertTrue(merge.output.contains("13 added"), merge.all)
+    for path in [
+      "\(icons)/dot-16.png", "\(icons)/dot-32.png", "\(icons)/label-café.png",
+      "\(icons)/label-設定.png", "\(icons)/label-a/b.png", "\(icons)/tint-warm-2.png",
+      "\(icons)/thrown-1.png", "\(badges)/count-42.png", "\(badges)/plain.png",
+    ] {
+      XCTAssertTrue(exists(path), path)
+    }
+    XCTAssertFalse(exists("\(icons)/thrown-2.png"))
+    let verify = try fixture.test(
+      ["--filter", "dotIcon|label|tinted|countBadge"], environment: [:])
+    XCTAssertEqual(verify.status, 0, verify.all)
+  }
+
+  /// A failing case names its arguments, keeps artifacts of its own, and both commands its
+  /// message prints run as printed: the merge lands exactly that render, and the plugin's
+  /// filter selects the test (a Swift Testing name ends with its source location) and lands it.
+  func testFailingCase_messageNamesTheCase_andItsCommandsRunAsPrinted() throws {
+    try record()
+    let before = try bytes("\(badges)/count-1.png")
+    let run = try fixture.test(
+      ["--filter", "countBadge"], environment: ["CASE_FIXTURE_CHANGE": "1"])
+    XCTAssertNotEqual(run.status, 0, run.all)
+    let line = try XCTUnwrap(
+      run.all.split(separator: "\n").first { $0.contains("count-42.png:") }, run.all)
+    XCTAssertTrue(line.contains("[count → 42] \(badges)/count-42.png: "), String(line))
+    for case_ in ["count=1", "count=42"] {
+      let artifact = fixture.diffFolder.appendingPathComponent(
+        "\(badges)/count-\(case_.dropFirst(6))[\(case_)].actual.png")
+      XCTAssertTrue(FileManager.default.fileExists(atPath: artifact.path), artifact.path)
+    }
+
+    let land = try XCTUnwrap(command(in: line, after: "once the tests have finished: "))
+    XCTAssertTrue(land.hasPrefix("swift run merge-refs --include \(badges)/count-42.png "), land)
+    let landed = try fixture.shell(land, environment: ["PATH": try swiftShimPath()])
+    XCTAssertEqual(landed.status, 0, land + "\n" + landed.all)
+    XCTAssertTrue(landed.output.contains("0 added, 1 updated"), landed.all)
+    XCTAssertEqual(try bytes("\(badges)/count-1.png"), before, "only the printed path lands")
+
+    let plugin = try XCTUnwrap(
+      command(in: line, after: "(with the plugin, which renders it again: "))
+    XCTAssertTrue(
+      plugin.hasSuffix(#"--filter '^BadgeCaseTests\.BadgeRenderTests/countBadge\(count:\)(/|$)'"#),
+      plugin)
+    let rendered = try fixture.shell(plugin, environment: ["CASE_FIXTURE_CHANGE": "1"])
+    XCTAssertEqual(rendered.status, 0, plugin + "\n" + rendered.all)
+    XCTAssertFalse(rendered.all.contains("Test run with 0 tests"), rendered.all)
+    XCTAssertTrue(rendered.output.contains("0 added, 1 updated"), rendered.all)
+    let verify = try fixture.test(
+      ["--filter", "countBadge"], environment: ["CASE_FIXTURE_CHANGE": "1"])
+    XCTAssertEqual(verify.status, 0, "both cases now pass\n" + verify.all)
+  }
+
+  /// A filter that selects no test is an error naming it, never a successful run of nothing.
+  func testPluginFilterMatchingNoTest_failsNamingTheFilter() throws {
+    let run = try fixture.swiftPackage(
+      [
+        "--allow-writing-to-package-directory", "regenerate-references", "--mode", "failed",
+        "--filter", "NoSuchTest",
+      ], environment: [:])
+    XCTAssertNotEqual(run.status, 0, run.all)
+    XCTAssertTrue(run.all.contains("--filter 'NoSuchTest' selects no test of"), run.all)
+    XCTAssertFalse(run.all.contains("no archive was written"), run.all)
+  }
+
+  // MARK: Helpers
+
+  private func record() throws {
+    let run = try fixture.test(
+      ["--filter", "dotIcon|countBadge|plainBadge"], environment: ["IMAGE_GENERATION_MODE": "1"])
+    XCTAssertEqual(run.status, 0, run.all)
+    let merge = try mergeRefs([".build/reference-images", "."])
+    XCTAssertEqual(merge.status, 0, merge.all)
+    try FileManager.default.removeItem(at: fixture.archiveFolder)
+  }
+
+  /// The command that follows `marker` on a message line, up to the next ` (` or `)`.
+  private func command(in line: Substring, after marker: String) -> String? {
+    guard let start = line.range(of: marker) else { return nil }
+    var rest = line[start.upperBound...]
+    if let cut = rest.range(of: " (with the plugin") { rest = rest[..<cut.lowerBound] }
+    if marker.hasPrefix("(") { rest = rest.dropLast() }
+    return rest.trimmingCharacters(in: .whitespaces)
+  }
+
+  private func manifests() throws -> [ArchiveManifest] {
+    try fixture.archives().map { archive in
+      var manifest: ArchiveManifest?
+      try ZipReader().forEachEntry(in: .file(archive)) { (entry) throws(ArchiveError) in
+        if entry.path == ArchiveManifest.entryName {
+          manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
+        }
+      }
+      return try XCTUnwrap(manifest)
+    }
+  }
+
+  private func commit(_ path: String, size: Int) throws {
+    let url = fixture.root.appendingPathComponent(path)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let image = try RGBAImage(
+      width: size, height: size, color: RGBAColor(red: 40, green: 0, blue: 215))
+    try Data(try PNGEncoder().encode(image)).write(to: url)
+  }
+
+  private func exists(_ path: String) -> Bool {
+    FileManager.default.fileExists(atPath: fixture.root.appendingPathComponent(path).path)
+  }
+
+  private func bytes(_ path: String) throws -> [UInt8] {
+    Array(try Data(contentsOf: fixture.root.appendingPathComponent(path)))
+  }
+
+  private func mergeRefs(_ arguments: [String]) throws -> ProcessOutput {
+    try fixture.run([try mergeRefsBinary().path] + arguments, environment: [:])
+  }
+}
