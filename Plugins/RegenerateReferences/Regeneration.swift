@@ -37,13 +37,24 @@ struct Regeneration {
     let report =
       request.report ?? package.appendingPathComponent(".build/reference-review")
     print("== merging \(archives.count) source(s) into \(package.path)")
-    // Orphans found without --prune are printed with this plugin's command that deletes them,
-    // not with the merge of the plugin's own folders.
-    let pruning = request.prune ? ["--prune"] : ["--prune-command", request.pruneCommand]
+    // Orphans found without --prune are printed with the command that deletes exactly them:
+    // the merge of these shard folders again, which prunes what this run proved and nothing
+    // less (running the tests again could skip a test this run's environment enabled).
+    let pruneCommand = proof.isEmpty ? request.pruneCommand : mergeAgainCommand(archives)
+    let pruning = request.prune ? ["--prune"] : ["--prune-command", pruneCommand]
     return try run(
       mergeRefs,
       (request.dryRun ? ["--dry-run"] : []) + pruning + proof + ["--report", report.path]
         + archives + [package.path])
+  }
+
+  /// `swift run merge-refs --require-shards --prune SHARD… .`, pasted into the package root:
+  /// the shard folders relative to it, as this run left them.
+  private func mergeAgainCommand(_ folders: [String]) -> String {
+    let root = package.standardizedFileURL.path + "/"
+    let relative = folders.map { $0.hasPrefix(root) ? String($0.dropFirst(root.count)) : $0 }
+    return (["swift", "run", "merge-refs", "--require-shards", "--prune"] + relative + ["."])
+      .map(RegenerationRequest.shellQuoted).joined(separator: " ")
   }
 
   /// The scratch folder of the child `swift` commands: not `.build`, which `swift package`

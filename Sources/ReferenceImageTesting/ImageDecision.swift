@@ -88,7 +88,9 @@ struct ImageDecision: Equatable {
       self.init(
         storesImage: keepsFailures, failure: .missingReference(recorded: recordsFailures))
     case .unreadable(let error):
-      self.init(storesImage: recordsFailures, failure: .unreadableReference(error))
+      // A damaged reference is as good as none: the render is kept in every comparing mode,
+      // and the failure prints the one command that lands it over the damaged file.
+      self.init(storesImage: true, failure: .unreadableReference(error))
     case .gitLFSPointer(let path):
       // Recording would land a new image over a reference nobody has compared it with.
       self.init(storesImage: false, failure: .unreadableReference(.gitLFSPointer(path: path)))
@@ -132,6 +134,11 @@ extension ImageDecision.Failure {
         referencePixelSHA256: SHA256.hex(reference.pixels), comparison: comparison.name,
         verdict: result.description, differingPixels: result.differences?.differingPixelCount,
         totalPixels: total, file: file, line: line)
+    case .unreadableReference(.unreadableReference(_, let reason)):
+      return .init(
+        referencePixelSHA256: nil, comparison: comparison.name,
+        verdict: "unreadable reference (\(reason))", differingPixels: nil, totalPixels: total,
+        file: file, line: line)
     case .invalidMode, .unreadableReference:
       return nil
     }
@@ -157,6 +164,10 @@ extension ImageDecision.Failure {
     switch self {
     case .invalidMode(let value):
       return GenerationMode.invalidMessage(value)
+    case .unreadableReference(.unreadableReference(let path, let reason)):
+      // The landing command that follows restores it; "delete it and record again" alone
+      // left the reference deleted.
+      return "reference \(path) is unreadable: \(reason)"
     case .unreadableReference(let error):
       return "\(error)"
     case .missingReference(recorded: true):

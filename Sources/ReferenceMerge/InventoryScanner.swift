@@ -192,17 +192,23 @@ struct InventoryScanner {
     // A use whose image this source holds says no more than the image's test does: only the
     // others (references a test compared and passed) are kept, so a fleet's merge does not hold
     // every path twice. `RunLedger` reads the places of the few shared paths' uses again.
+    var suiteFiles: [String: Set<String>] = [:]
+    for use in manifest?.referenceUses ?? [] {
+      suiteFiles[SkippedTestScope.suite(of: use.test), default: []].insert(use.file)
+    }
     let unrendered = manifest?.referenceUses?.filter { images[$0.path]?.test != $0.owner }
     manifest?.referenceUses = unrendered
     // Likewise a verified path this source holds an image of: the image's item stands for it.
     if let verifiedOnly = manifest?.verifiedReferences.filter({ images[$0] == nil }) {
       manifest?.verifiedReferences = verifiedOnly
     }
-    return SourceInventory(
+    var inventory = SourceInventory(
       source: reading.source, manifest: manifest,
       images: images.values.sorted { $0.path < $1.path }, imageCount: images.count,
       generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(reading.source),
       missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
+    inventory.suiteFiles = suiteFiles
+    return inventory
   }
 
   /// Adds the images the run recorded unchanged instead of archiving them: candidates with no

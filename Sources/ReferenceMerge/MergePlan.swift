@@ -102,6 +102,16 @@ public struct MergePlan: Sendable {
   }
 
   /// A reference path two tests use.
+  public struct AbandonedFolder: Codable, Sendable, Equatable {
+    /// The folder, relative to the package root.
+    public var path: String
+    /// How many orphans it holds.
+    public var orphans: Int
+    /// The folder this merge adds the same pixels to, when every orphan's pixels are there.
+    public var movedTo: String?
+  }
+
+  /// A path two tests use: nothing lands there.
   public struct SharedReference: Sendable, Equatable {
     /// The package-relative path.
     public var path: String
@@ -146,6 +156,12 @@ public struct MergePlan: Sendable {
   public internal(set) var orphanSearchRefusal: String?
   /// The tests the runs recorded as skipped, sorted: they verified nothing.
   public internal(set) var skippedTests: [String] = []
+  /// References no run produced or verified that skipped tests may own (`SkippedTestScope`),
+  /// sorted: never orphans, never pruned.
+  public internal(set) var keptForSkippedTests: [String] = []
+  /// Reference folders that no test of the runs uses any more, each with its orphans and, when
+  /// a folder this merge adds holds the same pixels, that folder (a renamed test file).
+  public internal(set) var abandonedFolders: [AbandonedFolder] = []
   /// Renders that a later run superseded, sorted by path: never written.
   public internal(set) var superseded: [Superseded] = []
   /// Paths two tests use, sorted by path: never written (`MergeProblem.sharedReference`).

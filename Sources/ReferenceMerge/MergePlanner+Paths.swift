@@ -198,25 +198,40 @@ extension MergePlanner {
 
   // MARK: Orphans
 
-  /// PNGs in the reference folders the runs used that no run produced or verified. With
-  /// variants, a file counts as used when any file of its reference (base or variant) was, and
-  /// the files of variants no render of this merge ran as are left alone: a merge of one
-  /// platform's runs proves nothing about another platform's files.
+  /// What an orphan search found.
+  struct FoundOrphans {
+    /// The orphans, sorted by path.
+    var orphans: [MergePlan.Item] = []
+    /// References skipped tests may own, left alone, sorted.
+    var kept: [String] = []
+    /// Folders under a `__References__` folder the runs used that no run used at all.
+    var abandoned: [String] = []
+  }
+
+  /// PNGs in the reference folders the runs used that no run produced or verified: the folders
+  /// of the paths the runs used, and every folder under a `__References__` folder among them
+  /// (so a renamed test file's old folder is found). With variants, a file counts as used when
+  /// any file of its reference (base or variant) was, and the files of variants no render of
+  /// this merge ran as are left alone: a merge of one platform's runs proves nothing about
+  /// another platform's files. References that skipped tests may own are kept, not orphans.
   /// - Parameters:
   ///   - produced: The plan's items for the images of the runs, sorted by path: searched
   ///     instead of a set of every path, which a merge of many archives would pay for twice.
   ///   - variants: The declaration, with the variant renders that needed no file.
+  ///   - scope: What skipped tests may own.
   func orphans(
     _ inventories: [SourceInventory], produced: [MergePlan.Item], destination: Destination,
-    variants: (declaration: ReferenceVariants, notNeeded: [String])? = nil
-  ) -> [MergePlan.Item] {
+    variants: (declaration: ReferenceVariants, notNeeded: [String])? = nil,
+    scope: SkippedTestScope = SkippedTestScope(
+      skipped: [], files: [:], suiteFiles: [:], uses: [])
+  ) -> FoundOrphans {
     var verified = Set<String>()
     for inventory in inventories {
       verified.formUnion(inventory.manifest?.verifiedReferences ?? [])
     }
-    var folders = Set<String>()
-    for item in produced { folders.insert(Destination.split(item.path).folder) }
-    for path in verified { folders.insert(Destination.split(path).folder) }
+    var used = Set<String>()
+    for item in produced { used.insert(Destination.split(item.path).folder) }
+    for path in verified { used.insert(Destination.split(path).folder) }
     let isUsed: (String) -> Bool
     if let variants {
       isUsed = Self.variantUse(
@@ -225,18 +240,48 @@ extension MergePlanner {
     } else {
       isUsed = { path in verified.contains(path) || Self.item(at: path, in: produced) != nil }
     }
-    var orphans: [MergePlan.Item] = []
-    for folder in folders.sorted() {
+    var found = FoundOrphans()
+    let searched = used.union(Self.foldersUnderReferenceRoots(of: used, in: destination))
+    for folder in searched.sorted() {
+      var orphansHere = 0
       for name in destination.pngFiles(in: folder) {
         let path = folder.isEmpty ? name : "\(folder)/\(name)"
         guard !isUsed(path) else { continue }
-        orphans.append(
+        guard !scope.protects(path) else {
+          found.kept.append(path)
+          continue
+        }
+        orphansHere += 1
+        found.orphans.append(
           .init(
             path: path, outcome: .orphan, chosen: nil, rivals: [], conflictingPixels: nil,
             resolvedByNewest: false))
       }
+      if orphansHere > 0, !used.contains(folder) { found.abandoned.append(folder) }
     }
-    return orphans
+    return found
+  }
+
+  /// Every folder below the `__References__` folders that `folders` are in (the default
+  /// layout's roots), found by walking them; folders outside that layout are not walked.
+  private static func foldersUnderReferenceRoots(
+    of folders: Set<String>, in destination: Destination
+  ) -> Set<String> {
+    var roots = Set<String>()
+    for folder in folders {
+      let components = folder.split(separator: "/")
+      guard let marker = components.lastIndex(of: "__References__") else { continue }
+      roots.insert(components[...marker].joined(separator: "/"))
+    }
+    var found = Set<String>()
+    var pending = Array(roots)
+    while let folder = pending.popLast() {
+      for name in destination.subfolders(in: folder) {
+        let path = "\(folder)/\(name)"
+        if found.insert(path).inserted { pending.append(path) }
+      }
+    }
+    return found
   }
 
   /// The item at a path, by binary search of items sorted by path.
@@ -267,5 +312,46 @@ extension MergePlanner {
       guard let variant = split(path) else { return usedBases.contains(path) }
       return !renderedVariants.contains(variant.variant) || usedBases.contains(variant.basePath)
     }
+  }
+}
+
+extension MergePlanner {
+  /// The abandoned folders with their orphan counts, and for each the folder this merge adds
+  /// all of its orphans' pixels to, when there is one: a renamed test file or suite, whose
+  /// history `git mv` keeps. Only abandoned folders' orphans are identified, so a usual merge
+  /// reads nothing more.
+  func abandonedFolders(
+    _ folders: [String], orphans: [MergePlan.Item], added: [MergePlan.Item],
+    destination: Destination
+  ) -> [MergePlan.AbandonedFolder] {
+    guard !folders.isEmpty else { return [] }
+    var addedFolders: [SHA256Digest: Set<String>] = [:]
+    for item in added {
+      guard let pixels = item.after else { continue }
+      addedFolders[pixels, default: []].insert(Destination.split(item.path).folder)
+    }
+    let byFolder = Dictionary(grouping: orphans) { Destination.split($0.path).folder }
+    return folders.map { folder in
+      let paths = (byFolder[folder] ?? []).map(\.path)
+      return .init(
+        path: folder, orphans: paths.count,
+        movedTo: commonFolder(of: paths, in: addedFolders, destination: destination))
+    }
+  }
+
+  /// The one folder that added the pixels of every path, or nil.
+  private func commonFolder(
+    of paths: [String], in addedFolders: [SHA256Digest: Set<String>], destination: Destination
+  ) -> String? {
+    guard !addedFolders.isEmpty else { return nil }
+    var common: Set<String>?
+    for path in paths {
+      guard case .image(_, _, let hex)? = destination.pixelIdentity(path),
+        let pixels = SHA256Digest(hex: hex), let folders = addedFolders[pixels]
+      else { return nil }
+      common = common.map { $0.intersection(folders) } ?? folders
+      if common?.isEmpty == true { return nil }
+    }
+    return common?.count == 1 ? common?.first : nil
   }
 }

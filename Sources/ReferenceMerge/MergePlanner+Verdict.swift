@@ -81,18 +81,29 @@ extension MergePlanner {
     // Orphans are found by searching the paths the runs produced.
     sortByPath(&plan.items)
     let variants = (declaration ?? nil).map { ($0, plan.matchingFallback) }
-    plan.items += orphans(
-      plan.inventories, produced: plan.items, destination: destination, variants: variants)
+    let scope = SkippedTestScope(
+      skipped: plan.skippedTests, files: check.skippedTestFiles,
+      suiteFiles: plan.inventories.reduce(into: [:]) { files, inventory in
+        files.merge(inventory.suiteFiles) { $0.union($1) }
+      },
+      uses: plan.inventories.flatMap { $0.manifest?.referenceUses ?? [] })
+    let found = orphans(
+      plan.inventories, produced: plan.items, destination: destination, variants: variants,
+      scope: scope)
+    plan.keptForSkippedTests = found.kept
+    plan.abandonedFolders = abandonedFolders(
+      found.abandoned, orphans: found.orphans, added: plan.items(.added),
+      destination: destination)
+    plan.items += found.orphans
   }
 
   /// Why orphans must not be looked for, or nil: first what the runs' own records say, then a
   /// source that could not be listed, a refused merge, or a check that proves less than the
   /// manifests seemed to.
   private func orphanRefusal(_ plan: MergePlan, unlistable: Int, check: PlanCheck) -> String? {
-    let recorded = Set(recordedSkips(plan)).sorted()
     if let refusal = OrphanSearch.refusal(
       inventories: plan.inventories, refusedSources: plan.badSources.count,
-      skippedTests: recorded, proof: options.orphanProof)
+      proof: options.orphanProof)
     {
       return refusal
     }
@@ -101,11 +112,7 @@ extension MergePlanner {
       return "\(unlistable) source(s) could not be read, and their tests may own references"
     }
     if !plan.problems.isEmpty { return "the merge is refused, so the runs prove nothing" }
-    if let refusal = check.orphanRefusal { return refusal }
-    guard !check.skippedTests.isEmpty else { return nil }
-    return OrphanSearch.refusal(
-      inventories: plan.inventories, refusedSources: 0, skippedTests: plan.skippedTests,
-      proof: options.orphanProof)
+    return check.orphanRefusal
   }
 
   /// Moves every change outside `--include`'s patterns (added, updated, conflict, orphan) to the

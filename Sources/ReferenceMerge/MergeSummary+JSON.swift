@@ -26,6 +26,7 @@ extension MergeSummary {
   func writeJSON(to output: BufferedOutput) {
     var json = JSONStream(output)
     json.beginObject()
+    writeAbandonedFolders(to: &json)
     json.member("added", added)
     json.key("applied")
     json.bool(applied)
@@ -36,6 +37,7 @@ extension MergeSummary {
     json.key("dryRun")
     json.bool(dryRun)
     json.member("errors", strings: errors)
+    json.member("keptForSkippedTests", strings: keptForSkippedTests)
     json.member("notWritten", notWritten)
     json.key("orphanSearchDone")
     json.bool(orphanSearchDone)
@@ -139,5 +141,20 @@ extension MergeSummary {
     json.member("totalPixels", record.totalPixels)
     json.member("verdict", record.verdict)
     json.endObject()
+  }
+
+  /// Folders no test uses any more, each with its orphan count and the folder its pixels moved
+  /// to, when known.
+  private func writeAbandonedFolders(to json: inout JSONStream) {
+    json.key("abandonedFolders")
+    json.beginArray()
+    for folder in abandonedFolders {
+      json.beginObject()
+      if let movedTo = folder.movedTo { json.member("movedTo", movedTo) }
+      json.member("orphans", folder.orphans)
+      json.member("path", folder.path)
+      json.endObject()
+    }
+    json.endArray()
   }
 }

@@ -137,6 +137,29 @@ extension MergeSummary {
       for test in skippedTests.prefix(20) { body("  \(test)") }
       if skippedTests.count > 20 { body("  … and \(skippedTests.count - 20) more") }
     }
+    if let first = keptForSkippedTests.first {
+      body(
+        "  \(count(keptForSkippedTests.count, "reference", "references")) no run used kept "
+          + "for them, in their tests' folders (first: \(first))")
+    }
+    abandonedFolderLines(body)
+  }
+
+  /// Folders none of whose tests exist any more, with `git mv` advice for a renamed one.
+  private func abandonedFolderLines(_ body: (String) -> Void) {
+    guard !abandonedFolders.isEmpty else { return }
+    body("folders no test uses any more (their files are orphans):")
+    for folder in abandonedFolders.prefix(20) {
+      var line = "  \(folder.path) (\(count(folder.orphans, "orphan", "orphans")))"
+      if let movedTo = folder.movedTo {
+        line +=
+          ": the same pixels as the images added in \(movedTo), a renamed test file or suite?"
+          + " To keep their history, move the folder before landing: "
+          + ShellWord.line(["git", "mv", folder.path, movedTo])
+      }
+      body(line)
+    }
+    if abandonedFolders.count > 20 { body("  … and \(abandonedFolders.count - 20) more") }
   }
 
   /// The heading of a list of changes.

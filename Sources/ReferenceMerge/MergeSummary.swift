@@ -92,6 +92,10 @@ public struct MergeSummary: Codable, Sendable {
   public var orphanSearchRefusal: String?
   /// The tests the runs recorded as skipped: they verified nothing, and their references stay.
   public var skippedTests: [String]
+  /// References no run used that skipped tests may own: kept, never orphans.
+  public var keptForSkippedTests: [String]
+  /// Reference folders no test of the runs uses any more (`MergePlan.AbandonedFolder`).
+  public var abandonedFolders: [MergePlan.AbandonedFolder]
   public var sources: [Source]
   public var changes: [Change]
   /// Changes left out by `--include`, with the outcome they would have had.
@@ -151,6 +155,8 @@ public struct MergeSummary: Codable, Sendable {
     orphanSearchDone = plan.orphanSearchDone
     orphanSearchRefusal = plan.orphanSearchDone ? nil : plan.orphanSearchRefusal
     skippedTests = plan.skippedTests
+    keptForSkippedTests = plan.keptForSkippedTests
+    abandonedFolders = plan.abandonedFolders
     sources =
       plan.inventories.map {
         Source(

@@ -1,9 +1,10 @@
 import ReferenceArchive
 
-/// When a merge may call references orphans: only where every test that could own one ran,
-/// unskipped. A reference that no run produced may belong to a test that was filtered out,
-/// skipped, on a missing shard or in a refused source; calling it an orphan would let
-/// `--prune` delete it.
+/// When a merge may call references orphans: only when every test that could own one ran. A
+/// reference that no run produced may belong to a test that was filtered out, on a missing
+/// shard or in a refused source; calling it an orphan would let `--prune` delete it. A skipped
+/// test ran, and verified nothing: the references it may own are left out of the search
+/// (`SkippedTestScope`), the rest are searched.
 public enum OrphanSearch {
   /// What proves that the runs covered every test.
   public enum Proof: Sendable {
@@ -15,26 +16,21 @@ public enum OrphanSearch {
     case shardRecords
   }
 
-  /// Why orphans must not be looked for, or nil when they may.
+  /// Why orphans must not be looked for, or nil when they may. Skipped tests do not stop the
+  /// search: the references they may own are left out of it (`SkippedTestScope`).
   /// - Parameters:
   ///   - inventories: The sources read.
   ///   - refusedSources: How many sources were refused or could not be listed.
-  ///   - skippedTests: The tests recorded as skipped, sorted.
   ///   - proof: What proves the runs whole.
   /// - Returns: A sentence for the summary ("orphans were not looked for: …"), or nil.
   static func refusal(
-    inventories: [SourceInventory], refusedSources: Int, skippedTests: [String], proof: Proof
+    inventories: [SourceInventory], refusedSources: Int, proof: Proof
   ) -> String? {
     if inventories.isEmpty { return "no source was read" }
     if refusedSources > 0 {
       return "\(refusedSources) source(s) were refused, and their tests may own references"
     }
     if !inventories.allSatisfy(\.isComplete) { return "not every source is a complete run" }
-    if !skippedTests.isEmpty {
-      return
-        "\(count(skippedTests.count, "test was", "tests were")) skipped (\(list(skippedTests)))"
-        + " and may own any reference; a skipped test verified nothing"
-    }
     guard proof == .manifests else { return nil }
     return manifestRefusal(inventories.map { $0.manifest?.coverage })
   }
@@ -68,10 +64,5 @@ public enum OrphanSearch {
 
   private static func count(_ number: Int, _ one: String, _ many: String) -> String {
     "\(number) \(number == 1 ? one : many)"
-  }
-
-  private static func list(_ names: [String]) -> String {
-    let shown = names.prefix(3).joined(separator: ", ")
-    return names.count > 3 ? "\(shown), …" : shown
   }
 }

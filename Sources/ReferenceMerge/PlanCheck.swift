@@ -5,16 +5,20 @@ public struct PlanCheck: Sendable {
   public var problems: [MergeProblem]
   /// Tests the check's evidence records as skipped (Swift Testing's event streams, say).
   public var skippedTests: [String]
+  /// The source file (`BadgeTests.swift`) of skipped tests whose evidence names it, by test.
+  public var skippedTestFiles: [String: String]
   /// Why orphans must not be looked for although nothing stops the merge (a shard whose tests
   /// failed, say), or nil.
   public var orphanRefusal: String?
 
   /// Creates a result; the defaults find nothing.
   public init(
-    problems: [MergeProblem] = [], skippedTests: [String] = [], orphanRefusal: String? = nil
+    problems: [MergeProblem] = [], skippedTests: [String] = [],
+    skippedTestFiles: [String: String] = [:], orphanRefusal: String? = nil
   ) {
     self.problems = problems
     self.skippedTests = skippedTests
+    self.skippedTestFiles = skippedTestFiles
     self.orphanRefusal = orphanRefusal
   }
 }

@@ -90,6 +90,10 @@ public struct SourceInventory: Sendable {
   public let generatedAt: Date
   /// Manifest records whose entry is missing from the source.
   public let missingEntries: [String]
+  /// The files the run's assertions were made in, by suite (`Module.Class`, `Module.Suite`,
+  /// or the module of a free function): read before the uses are trimmed, so an orphan search
+  /// knows which reference folders a skipped test's suite may own.
+  public internal(set) var suiteFiles: [String: Set<String>] = [:]
 
   /// Whether the source is a finished run with a manifest that matches its entries.
   public var isComplete: Bool {

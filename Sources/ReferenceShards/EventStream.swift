@@ -17,6 +17,9 @@ public enum EventStream {
     /// The functions reported as skipped (`.disabled`, `.enabled(if:)`, or inside a skipped
     /// suite, whose functions are reported one by one), in order.
     public var skipped: [String] = []
+    /// The source file (`BadgeTests.swift`) of each skipped function, by its listing name:
+    /// the references it may own are in that file's reference folder.
+    public var skippedFiles: [String: String] = [:]
   }
 
   /// The runs and skips of a stream's test functions.
@@ -35,6 +38,7 @@ public enum EventStream {
       case "testSkipped":
         results.runs.append(ArchiveRun(test: name, seconds: 0))
         results.skipped.append(name)
+        if let file = sourceFile(ofTestID: id) { results.skippedFiles[name] = file }
       default: break
       }
     }
@@ -66,6 +70,14 @@ public enum EventStream {
   /// A test ID without its trailing `/File.swift:line:column`.
   public static func listingName(ofTestID id: String) -> String {
     TestName.listing(swiftTestingID: id)
+  }
+
+  /// `File.swift` of a test ID ending with `/File.swift:line:column`; nil without one.
+  public static func sourceFile(ofTestID id: String) -> String? {
+    let name = listingName(ofTestID: id)
+    guard name.count < id.count else { return nil }
+    let location = id.dropFirst(name.count + 1)
+    return location.split(separator: ":").first.map(String.init)
   }
 
   private struct Line: Decodable {

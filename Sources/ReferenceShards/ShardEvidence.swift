@@ -15,6 +15,8 @@ public struct ShardEvidence: Sendable {
   public var runs: [ArchiveRun] = []
   /// The tests that were skipped, sorted.
   public var skipped: [String] = []
+  /// The source file of each skipped Swift Testing test, by name (`EventStream`).
+  public var skippedFiles: [String: String] = [:]
   /// Files that could not be read, with why.
   public var unreadable: [(file: String, reason: String)] = []
 
@@ -56,6 +58,7 @@ public struct ShardEvidence: Sendable {
         let results = EventStream.results(in: Data(bytes))
         evidence.runs += results.runs
         skipped.formUnion(results.skipped)
+        evidence.skippedFiles.merge(results.skippedFiles) { first, _ in first }
       } catch {
         log("warning: \(url.path) cannot be read, its tests are not on record: \(error)")
         evidence.unreadable.append((url.path, "\(error)"))

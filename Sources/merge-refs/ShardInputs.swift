@@ -37,6 +37,9 @@ struct ShardInputs: Sendable {
     return PlanCheck(
       problems: problems.map { .unprovenShards($0.description) },
       skippedTests: Array(Set(sources.flatMap { $0.evidence?.skipped ?? [] })).sorted(),
+      skippedTestFiles: sources.reduce(into: [:]) { files, source in
+        files.merge(source.evidence?.skippedFiles ?? [:]) { first, _ in first }
+      },
       orphanRefusal: failure)
   }
 

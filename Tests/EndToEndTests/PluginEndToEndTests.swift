@@ -99,22 +99,38 @@ final class PluginEndToEndTests: XCTestCase {
   }
 
   /// The render fixture disables seven Swift Testing tests unless asked: the plugin's run sees
-  /// them skipped, so no reference is an orphan; a filtered run proves nothing either.
-  func testPlugin_skippedOrFilteredTests_noOrphanIsLookedFor() throws {
+  /// them skipped and keeps only what they may own (their files' folders), so an orphan in
+  /// another folder is found; the printed command, pasted, prunes exactly that run's orphan. A
+  /// filtered run proves nothing and looks for none.
+  func testPlugin_skippedTests_orphansFoundOutsideTheirFolders_filteredRunLooksForNone() throws {
     XCTAssertEqual(try plugin([]).status, 0)
     let folder = fixture.root.appendingPathComponent(
       "Tests/ChartTests/__References__/BarChartTests")
     let orphan = folder.appendingPathComponent("stale.png")
     try FileManager.default.copyItem(at: folder.appendingPathComponent("bars.png"), to: orphan)
-    let whole = try plugin([])
-    XCTAssertEqual(whole.status, 0, whole.all)
-    XCTAssertTrue(
-      whole.output.contains("orphans were not looked for: 7 tests were skipped"), whole.all)
-    XCTAssertTrue(whole.output.contains("SwiftTestingTests.ScopedSettings/recordedByScope()"))
     let filtered = try plugin(["--filter", "BarChartTests"])
     XCTAssertEqual(filtered.status, 0, filtered.all)
     XCTAssertTrue(filtered.output.contains("ran selected tests only"), filtered.all)
     XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path))
+
+    let whole = try plugin([])
+    XCTAssertEqual(whole.status, 0, whole.all)
+    XCTAssertFalse(whole.output.contains("orphans were not looked for"), whole.all)
+    XCTAssertTrue(whole.output.contains("SwiftTestingTests.ScopedSettings/recordedByScope()"))
+    XCTAssertTrue(
+      whole.output.contains("  Tests/ChartTests/__References__/BarChartTests/stale.png"),
+      whole.all)
+    let command =
+      "swift run merge-refs --require-shards --prune .build/regenerate-references/shards/shard-0 ."
+    XCTAssertTrue(whole.output.contains("to delete the orphans: \(command)\n"), whole.all)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "pruned without --prune")
+
+    let pruned = try fixture.shell(command, environment: ["PATH": try swiftShimPath()])
+    XCTAssertEqual(pruned.status, 0, pruned.all)
+    XCTAssertTrue(pruned.output.contains(" 1 orphans (1 pruned)"), pruned.all)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), pruned.all)
+    XCTAssertTrue(
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent("bars.png").path))
   }
 
   /// Orphans found without `--prune` are listed with the plugin's own command that deletes

@@ -65,7 +65,8 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
   /// carries its case (non-ASCII, slashed and self-describing arguments included), a case that
   /// throws before asserting stores nothing, and the disabled test is reported skipped.
   func testCasesWithTheirOwnNames_landEach_andTheManifestNamesTheCases() throws {
-    let run = try fixture.test([], environment: ["IMAGE_GENERATION_MODE": "1"])
+    let run = try fixture.test(
+      [], environment: ["IMAGE_GENERATION_MODE": "1", "CASE_FIXTURE_THROW": "1"])
     XCTAssertNotEqual(run.status, 0, "throwsFirst(n: 2) throws\n" + run.all)
     let uses = try manifests().flatMap { $0.referenceUses ?? [] }
     let labels = Set(uses.compactMap(\.testCase))
@@ -133,6 +134,26 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     XCTAssertEqual(verify.status, 0, "both cases now pass\n" + verify.all)
   }
 
+  /// A damaged reference fails with the one command that restores it: pasted as printed, it
+  /// lands the kept render over the damaged file and the test passes again.
+  func testDamagedReference_theCommandItPrintsRestoresIt() throws {
+    try record()
+    let path = "\(icons)/dot-16.png"
+    let good = try bytes(path)
+    try Data(good.prefix(good.count / 2)).write(to: fixture.root.appendingPathComponent(path))
+    let run = try fixture.test(["--filter", "dotIcon"], environment: [:])
+    XCTAssertNotEqual(run.status, 0, run.all)
+    let line = try XCTUnwrap(
+      run.all.split(separator: "\n").first { $0.contains("\(path) is unreadable") }, run.all)
+    XCTAssertFalse(line.contains("delete it"), String(line))
+    let land = try XCTUnwrap(command(in: line, after: "once the tests have finished: "))
+    let landed = try fixture.shell(land, environment: ["PATH": try swiftShimPath()])
+    XCTAssertEqual(landed.status, 0, land + "\n" + landed.all)
+    XCTAssertTrue(landed.output.contains("0 added, 1 updated"), landed.all)
+    let verify = try fixture.test(["--filter", "dotIcon"], environment: [:])
+    XCTAssertEqual(verify.status, 0, "restored\n" + verify.all)
+  }
+
   /// A filter that selects no test is an error naming it, never a successful run of nothing.
   func testPluginFilterMatchingNoTest_failsNamingTheFilter() throws {
     let run = try fixture.swiftPackage(
@@ -143,6 +164,48 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     XCTAssertNotEqual(run.status, 0, run.all)
     XCTAssertTrue(run.all.contains("--filter 'NoSuchTest' selects no test of"), run.all)
     XCTAssertFalse(run.all.contains("no archive was written"), run.all)
+  }
+
+  /// Orphans through `reference-shards` (which sees the disabled and conditional tests
+  /// skipped): the skipped tests' file folder is kept, a removed case's reference and the
+  /// folder of a renamed test file are orphans, and the renamed folder gets `git mv` advice.
+  func testOrphans_skippedTestsKeepOnlyTheirFolder_removedCaseAndRenamedFolderFound() throws {
+    try commit("\(icons)/retired.png", size: 5)
+    try commit("\(badges)/count-99.png", size: 10)
+    let old = "Tests/IconTests/__References__/OldIconTests"
+    for size in [16, 32] { try commit("\(old)/dot-\(size).png", size: size) }
+    let shard = fixture.root.appendingPathComponent(".build/case-shard")
+    try? FileManager.default.removeItem(at: shard)
+    let run = try fixture.run(
+      [
+        try builtProduct("reference-shards").path, "run", "--index", "0", "--count", "1",
+        "--output", shard.path,
+      ], environment: ["GITHUB_SHA": "c0ffee", "IMAGE_GENERATION_MODE": "1"])
+    XCTAssertEqual(run.status, 0, run.all)
+
+    let merge = try mergeRefs(["--require-shards", "--dry-run", shard.path, "."])
+    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertFalse(merge.output.contains("orphans were not looked for"), merge.all)
+    for orphan in ["\(badges)/count-99.png", "\(old)/dot-16.png", "\(old)/dot-32.png"] {
+      XCTAssertTrue(merge.output.contains("\n  \(orphan)\n"), orphan + "\n" + merge.all)
+    }
+    XCTAssertFalse(merge.output.contains("  \(icons)/retired.png\n"), merge.all)
+    XCTAssertTrue(
+      merge.output.contains(
+        "1 reference no run used kept for them, in their tests' folders "
+          + "(first: \(icons)/retired.png)"), merge.all)
+    XCTAssertTrue(merge.output.contains("IconTests.IconTests/retired()"), merge.all)
+    XCTAssertTrue(
+      merge.output.contains(
+        "  \(old) (2 orphans): the same pixels as the images added in "
+          + "\(icons), a renamed test file or suite? To keep their history, move the folder "
+          + "before landing: git mv \(old) \(icons)"), merge.all)
+
+    let pruned = try mergeRefs(["--require-shards", "--prune", shard.path, "."])
+    XCTAssertEqual(pruned.status, 0, pruned.all)
+    XCTAssertTrue(pruned.output.contains("3 orphans (3 pruned)"), pruned.all)
+    XCTAssertFalse(exists("\(badges)/count-99.png"))
+    XCTAssertTrue(exists("\(icons)/retired.png"), "the disabled test's reference stays")
   }
 
   // MARK: Helpers

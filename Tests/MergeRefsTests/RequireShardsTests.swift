@@ -233,11 +233,10 @@ final class RequireShardsTests: XCTestCase {
       JSONSerialization.jsonObject(
         with: Data(result.output.components(separatedBy: "\n::")[0].utf8)) as? [String: Any])
     XCTAssertEqual(json["skippedTests"] as? [String], ["M.C/testB"])
-    XCTAssertEqual(json["orphanSearchDone"] as? Bool, false)
     XCTAssertEqual(json["orphans"] as? Int, 0)
-    XCTAssertTrue(
-      (json["orphanSearchRefusal"] as? String ?? "").contains("1 test was skipped (M.C/testB)"),
-      result.output)
+    // No assertion of module M says where its references live: the skipped test may own any.
+    XCTAssertEqual(
+      json["keptForSkippedTests"] as? [String], ["Tests/XTests/__References__/C/b.png"])
   }
 
   func testRequireShards_withoutSkips_orphanIsFoundAndPruned() throws {

@@ -39,7 +39,7 @@ final class ImageDecisionTests: XCTestCase {
     let expected: [(GenerationMode, String, ImageDecision)] = [
       // Verify keeps the render of a failed comparison for review, and still fails.
       (.verify, "missing", .init(storesImage: true, failure: .missingReference(recorded: false))),
-      (.verify, "unreadable", .init(storesImage: false, failure: .unreadableReference(error))),
+      (.verify, "unreadable", .init(storesImage: true, failure: .unreadableReference(error))),
       (.verify, "git lfs pointer", lfs),
       (.verify, "matches by digest", pass),
       (.verify, "identical", pass),
@@ -47,7 +47,7 @@ final class ImageDecisionTests: XCTestCase {
       (.verify, "mismatched", mismatch(mismatched, recorded: false, stores: true)),
       (.verify, "size mismatch", mismatch(sizeMismatch, recorded: false, stores: true)),
       (.missing, "missing", .init(storesImage: true, failure: nil)),
-      (.missing, "unreadable", .init(storesImage: false, failure: .unreadableReference(error))),
+      (.missing, "unreadable", .init(storesImage: true, failure: .unreadableReference(error))),
       (.missing, "git lfs pointer", lfs),
       (.missing, "matches by digest", pass),
       (.missing, "identical", pass),
@@ -185,7 +185,9 @@ final class ImageDecisionTests: XCTestCase {
       "Tests/ChartTests/__References__/BarChartTests/bars.png: \(result); "
         + "artifacts: actual A")
     let error = ReferenceImageError.unreadableReference(path: path, reason: "not a PNG")
-    XCTAssertEqual(message(.unreadableReference(error)), "\(error)")
+    XCTAssertEqual(
+      message(.unreadableReference(error)), "reference \(path) is unreadable: not a PNG",
+      "the landing command that follows restores it, not a delete-and-record recipe")
     XCTAssertEqual(message(.invalidMode("yes")), GenerationMode.invalidMessage("yes"))
   }
 

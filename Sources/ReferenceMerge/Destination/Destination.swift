@@ -255,6 +255,17 @@ package final class Destination: @unchecked Sendable {
     }.map(\.name).sorted()
   }
 
+  /// The folders directly in a folder (never through a link), sorted; none when it is missing.
+  package func subfolders(in folderPath: String) -> [String] {
+    guard let folder = try? folder(folderPath, create: false, for: folderPath),
+      let entries = calls.list(folder)
+    else { return [] }
+    return entries.filter { entry in
+      !entry.name.hasPrefix(".")
+        && (entry.kind ?? calls.statAt(folder, entry.name)?.kind) == .folder
+    }.map(\.name).sorted()
+  }
+
   // MARK: Writing
 
   /// Writes a file atomically: a new temporary file in the same folder, renamed over the
