@@ -86,7 +86,10 @@ extension MergePlanner {
         // A redundant fallback's render equals its own fallback, so the chain goes on past it.
         if item.outcome == .redundant { continue }
         if let chosen = item.chosen, let after = item.after {
-          return Fallback(pixels: after, origin: .render(chosen))
+          // A render its run recorded unchanged has no entry to read: its pixels are the
+          // destination's file, which the plan counts unchanged only while it holds them.
+          return Fallback(
+            pixels: after, origin: chosen.image.isArchived ? .render(chosen) : .file(path))
         }
       }
       guard let bytes = destination.pngDigest(path) else { continue }

@@ -70,6 +70,51 @@ final class VariantsEndToEndTests: XCTestCase {
       wrong.all)
   }
 
+  /// The article's commands in a package whose base references exist, so the base run records
+  /// its images unchanged (the default): the variant renders 2 levels redder
+  /// (`RENDER_FIXTURE_CHANGE=tint`), which the tolerance and perceptual tests call equal and
+  /// the exact ones do not. Only the exact tests' variant files land, and a later merge of the
+  /// variant's run alone changes nothing: no file flips between needed and redundant.
+  func testArticleCommands_overCommittedBase_judgeEachRenderByItsTestsComparison() throws {
+    let lines = try articleCommands()
+    XCTAssertEqual(try fixture.shell(lines[0], environment: [:]).status, 0)
+    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).status, 0)
+    try FileManager.default.removeItem(at: fixture.archiveFolder)
+    let shim = ["PATH": try swiftShimPath()]
+
+    let base = try fixture.shell(lines[0], environment: [:])
+    XCTAssertEqual(base.status, 0, base.all)
+    let arm = try fixture.shell(lines[1], environment: ["RENDER_FIXTURE_CHANGE": "tint"])
+    XCTAssertEqual(arm.status, 0, arm.all)
+    let merge = try fixture.shell(lines[2], environment: shim)
+    XCTAssertEqual(merge.status, 0, merge.all)
+
+    let badges = "Tests/BadgeTests/__References__/BadgeTests"
+    XCTAssertFalse(exists("\(badges)/wide@@linux-arm64.png"), "tolerance(2): \(merge.all)")
+    XCTAssertFalse(exists(path("BarChartTests", "bars", "linux-arm64")), "perceptual: \(merge.all)")
+    XCTAssertTrue(exists("\(badges)/passing@@linux-arm64.png"), "exact: \(merge.all)")
+    XCTAssertTrue(exists(path("BarChartTests", "flat-bars", "linux-arm64")), merge.all)
+    let equal = try XCTUnwrap(equalToTheFallback(merge.output), merge.all)
+    XCTAssertGreaterThanOrEqual(equal, 2, merge.all)
+
+    try FileManager.default.removeItem(at: fixture.archiveFolder)
+    XCTAssertEqual(
+      try fixture.shell(lines[1], environment: ["RENDER_FIXTURE_CHANGE": "tint"]).status, 0)
+    let again = try fixture.shell(lines[2], environment: shim)
+    XCTAssertEqual(again.status, 0, again.all)
+    XCTAssertTrue(again.output.contains("0 added, 0 updated, "), again.all)
+    XCTAssertFalse(again.output.contains("redundant"), again.all)
+    XCTAssertEqual(equalToTheFallback(again.output), equal, again.all)
+  }
+
+  /// N of the summary's "N variant renders equal to the fallback".
+  private func equalToTheFallback(_ output: String) -> Int? {
+    guard let range = output.range(of: " variant renders equal to the fallback") else {
+      return nil
+    }
+    return Int(output[..<range.lowerBound].split(separator: " ").last ?? "")
+  }
+
   /// A variant that renders like the base again: its files are redundant, listed, and deleted
   /// only with --prune.
   func testVariantThatStopsDiffering_isRedundantAndPrunedOnlyWithPrune() throws {

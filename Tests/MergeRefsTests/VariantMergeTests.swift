@@ -110,6 +110,38 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertEqual(summary.matchingFallback, 1)
   }
 
+  /// The base run recorded its image unchanged (no entry to read): the fallback's pixels are
+  /// the destination's file, and the variant's render is judged by its test's comparison as it
+  /// is when the arm archive is merged alone.
+  func testMerge_baseRecordedUnchanged_renderWithinItsTolerance_needsNoFile() throws {
+    let base = try noiseImage(seed: 1)
+    let reference = try PNGEncoder().encode(base)
+    try writeFile(reference, to: destination.appendingPathComponent(path("a")))
+    var baseRun = ArchiveBuilder(generatedAt: day(1))
+    baseRun.addUnchanged(path("a"), base, reference: reference)
+    let baseURL = root.appendingPathComponent("base.zip")
+    try baseRun.write(to: baseURL)
+    var pixels = base.pixels
+    pixels[0] = pixels[0] >= 254 ? pixels[0] - 2 : pixels[0] + 2
+    var armRun = ArchiveBuilder(generatedAt: day(1))
+    try armRun.add(
+      path("a", "linux-arm64"),
+      try RGBAImage(width: base.width, height: base.height, pixels: pixels))
+    armRun.comparisons[path("a", "linux-arm64")] = ComparisonRecord(.tolerance(3), bound: .none)
+    let armURL = root.appendingPathComponent("arm.zip")
+    try armRun.write(to: armURL)
+
+    for sources in [[armURL], [baseURL, armURL]] {
+      let result = try merge(sources, prune: true)
+
+      XCTAssertEqual(result.status, 0, result.all)
+      XCTAssertFalse(exists(path("a", "linux-arm64")), "within tolerance(3) of the base")
+      let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+      XCTAssertEqual(summary.matchingFallback, 1, "\(sources.map(\.lastPathComponent))")
+      XCTAssertEqual(summary.added, 0)
+    }
+  }
+
   func testMerge_fallbackChain_usesTheNearestFallbackThatExists() throws {
     let base = try noiseImage(seed: 1)
     let linux = try noiseImage(seed: 4)
