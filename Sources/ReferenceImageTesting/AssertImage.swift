@@ -136,13 +136,14 @@ struct ImageAssertion {
     coordinator.recordUse(use(decision.verdict))
     perform(
       decision, at: location, comparedWith: compared, test: test,
-      knownPixelSHA256: pixelHash.computed, variantNote: chain.map { "; " + $0.note } ?? "")
+      knownPixelSHA256: pixelHash.computed, variantNote: chain.map { "; " + $0.note } ?? "",
+      landable: chain?.rendersCanLand ?? true)
   }
 
   private func perform(
     _ decision: ImageDecision, at location: ReferenceLocation,
     comparedWith compared: ReferenceLocation, test: String, knownPixelSHA256: [UInt8]?,
-    variantNote: String
+    variantNote: String, landable: Bool
   ) {
     var kept = false
     do {
@@ -164,7 +165,7 @@ struct ImageAssertion {
     }
     guard let failure = decision.failure else { return }
     let artifacts = writeArtifacts(failure.artifacts, location: location)
-    let landing = kept ? "; " + landingAdvice(location) : ""
+    let landing = kept && landable ? "; " + landingAdvice(location) : ""
     context.fail(
       failure.message(at: compared, comparison: comparison, artifacts: artifacts) + variantNote
         + landing)

@@ -180,4 +180,19 @@ extension MergePlanner {
     }
     return recorded
   }
+
+  /// The sources that hold renders of a platform their run's declaration did not name: the
+  /// test refused to generate there, and a failed comparison's render, kept under the base's
+  /// name, must not land through `merge-refs` either.
+  func undeclaredPlatforms(_ plan: MergePlan) -> [MergeProblem] {
+    plan.inventories.compactMap { inventory in
+      guard inventory.imageCount > 0,
+        let platform = inventory.manifest?.variants?.lazy
+          .compactMap(RunningVariant.undeclaredPlatform(recorded:)).first
+      else { return nil }
+      return .undeclaredPlatform(
+        source: inventory.source.description, platform: platform,
+        basePlatform: plan.variants?.basePlatform)
+    }
+  }
 }

@@ -156,6 +156,41 @@ final class VariantsEndToEndTests: XCTestCase {
     XCTAssertFalse(exists(path("BarChartTests", "bars")))
   }
 
+  /// A machine whose platform the declaration does not name fails verification against the
+  /// base: its failure prints no landing command, and the command it used to print (the base
+  /// path from that archive) is refused by name, exit 3, the base untouched.
+  func testUndeclaredPlatform_failurePrintsNoLandingCommand_andItsArchiveIsRefused() throws {
+    try FileManager.default.removeItem(
+      at: fixture.root.appendingPathComponent(ReferenceVariants.fileName))
+    let filter = ["--disable-swift-testing", "--filter", "BarChartTests"]
+    XCTAssertEqual(try fixture.test(filter, environment: ["IMAGE_GENERATION_MODE": "1"]).status, 0)
+    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).status, 0)
+    try FileManager.default.removeItem(at: fixture.archiveFolder)
+    let elsewhere = ReferencePlatform.current == "macos-arm64" ? "linux-arm64" : "macos-arm64"
+    try Data(
+      #"{"schemaVersion": 1, "base": "\#(elsewhere)", "variants": {"ios": []}}"#.utf8
+    ).write(to: fixture.root.appendingPathComponent(ReferenceVariants.fileName))
+    let bars = path("BarChartTests", "bars")
+    let before = try Data(contentsOf: fixture.root.appendingPathComponent(bars))
+
+    let run = try fixture.test(filter, environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+
+    XCTAssertNotEqual(run.status, 0)
+    XCTAssertTrue(run.all.contains("is not declared in ReferenceVariants.json"), run.all)
+    XCTAssertTrue(run.all.contains("its renders cannot become references"), run.all)
+    XCTAssertFalse(run.all.contains("merge-refs"), run.all)
+    let archive = try XCTUnwrap(try fixture.archives().last, "the run keeps its failed render")
+    let pasted = try fixture.shell(
+      ShellWord.line(["swift", "run", "merge-refs", "--include", bars, archive.path, "."]),
+      environment: ["PATH": try swiftShimPath()])
+    XCTAssertEqual(pasted.status, ExitStatus.refusedInput.rawValue, pasted.all)
+    XCTAssertTrue(
+      pasted.all.contains(
+        "\(archive.path) holds renders of \(ReferencePlatform.current) (undeclared)"), pasted.all)
+    XCTAssertTrue(pasted.all.contains("(the base is \(elsewhere))"), pasted.all)
+    XCTAssertEqual(try Data(contentsOf: fixture.root.appendingPathComponent(bars)), before)
+  }
+
   /// The `sh` block of the Variants article that starts the generation, one command a line.
   private func articleCommands() throws -> [String] {
     let text = try String(

@@ -323,6 +323,41 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertFalse(exists(path("a")))
   }
 
+  /// A verify run on a platform the declaration does not name keeps its failed render under
+  /// the base's name: the landing command it used to print must not write the base with it.
+  func testMerge_archiveOfAnUndeclaredPlatform_isRefusedByNameAndNothingLands() throws {
+    let base = try noiseImage(seed: 1)
+    try place(base, at: path("a"))
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    try builder.add(path("a"), try noiseImage(seed: 2))
+    builder.mode = "verify"
+    builder.variants = ["freebsd-riscv64 (undeclared)"]
+    let url = root.appendingPathComponent("laptop.zip")
+    try builder.write(to: url)
+    let before = try snapshot(destination)
+
+    let result = try MergeRefs.run(["--include", path("a"), url.path, destination.path])
+
+    XCTAssertEqual(result.status, ExitStatus.refusedInput.rawValue, result.all)
+    XCTAssertTrue(result.all.contains("\(url.path) holds renders of freebsd-riscv64 (undeclared)"))
+    XCTAssertTrue(result.all.contains("(the base is linux-x86_64)"), result.all)
+    XCTAssertTrue(result.all.contains("declare freebsd-riscv64 in ReferenceVariants.json"))
+    assertTreesEqual(try snapshot(destination), before)
+  }
+
+  func testMerge_archiveOfDeclaredVariants_isNotRefused() throws {
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    try builder.add(path("a", "macos"), try noiseImage(seed: 2))
+    builder.variants = ["base", "macos"]
+    let url = root.appendingPathComponent("mac.zip")
+    try builder.write(to: url)
+
+    let result = try merge([url])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(exists(path("a", "macos")))
+  }
+
   func testSummary_namesEachChangesVariant_andCountsPerVariant() throws {
     let base = try noiseImage(seed: 1)
     try place(try noiseImage(seed: 5), at: path("c", "macos"))
