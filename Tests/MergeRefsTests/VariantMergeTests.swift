@@ -190,6 +190,22 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertTrue(result.output.contains(", 1 redundant"), result.output)
   }
 
+  /// --prune deletes a redundant variant file: the summary counts it as a pruned redundant
+  /// file, not as a pruned orphan.
+  func testMerge_pruneOfARedundantFile_isCountedWithTheRedundant() throws {
+    let base = try noiseImage(seed: 1)
+    try place(base, at: path("a"))
+    try place(try noiseImage(seed: 5), at: path("a", "macos"))
+    let source = try archive("mac.zip", [(path("a", "macos"), base)])
+
+    let result = try MergeRefs.run(["--prune", source.path, destination.path])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertFalse(exists(path("a", "macos")))
+    XCTAssertTrue(result.output.contains(", 0 orphans, 0 refused"), result.output)
+    XCTAssertTrue(result.output.contains(", 1 redundant (1 pruned)"), result.output)
+  }
+
   func testMerge_baseRunsOnly_neverCallOtherVariantsFilesOrphans() throws {
     let base = try noiseImage(seed: 1)
     try place(try noiseImage(seed: 6), at: path("a", "macos"))
