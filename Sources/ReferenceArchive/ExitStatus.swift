@@ -50,8 +50,9 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         "(with --require-shards) shards that do not prove the plan ran",
         "exactly once, or an image recorded unchanged (or a failed",
         "comparison's render) whose reference changed since the run, or an",
-        "approval whose pixels are not the ones reviewed; nothing was",
-        "written (with --keep-going, the rest was)",
+        "approval whose pixels are not the ones reviewed, or an invalid",
+        "ReferenceVariants.json, or renders of a platform it does not",
+        "declare; nothing was written (with --keep-going, the rest was)",
       ]
     case .checkFoundChanges: ["--check: the merge would change the references"]
     case .unstableRenders:

@@ -129,12 +129,22 @@ public enum RunningVariant: Sendable, Equatable, CustomStringConvertible {
     return nil
   }
 
+  /// What `description` adds to an undeclared platform's name.
+  private static let undeclaredSuffix = " (undeclared)"
+
   public var description: String {
     switch self {
     case .base: Self.baseName
     case .declared(let name): name
-    case .undeclared(let platform): "\(platform) (undeclared)"
+    case .undeclared(let platform): platform + Self.undeclaredSuffix
     }
+  }
+
+  /// The platform a manifest's `variants` entry names as undeclared ("linux-x86_64
+  /// (undeclared)"); nil for the base and declared variants.
+  public static func undeclaredPlatform(recorded: String) -> String? {
+    guard recorded.hasSuffix(undeclaredSuffix) else { return nil }
+    return String(recorded.dropLast(undeclaredSuffix.count))
   }
 }
 

@@ -137,13 +137,14 @@ struct ImageAssertion {
     coordinator.recordUse(use(decision.verdict))
     perform(
       decision, at: location, comparedWith: compared, owner: .init(test: test, testCase: testCase),
-      knownPixelSHA256: pixelHash.computed, variantNote: chain.map { "; " + $0.note } ?? "")
+      knownPixelSHA256: pixelHash.computed, variantNote: chain.map { "; " + $0.note } ?? "",
+      landable: chain?.rendersCanLand ?? true)
   }
 
   private func perform(
     _ decision: ImageDecision, at location: ReferenceLocation,
     comparedWith compared: ReferenceLocation, owner: ImageOwner, knownPixelSHA256: [UInt8]?,
-    variantNote: String
+    variantNote: String, landable: Bool
   ) {
     var kept = false
     do {
@@ -166,7 +167,7 @@ struct ImageAssertion {
     }
     guard let failure = decision.failure else { return }
     let artifacts = writeArtifacts(failure.artifacts, location: location, testCase: owner.testCase)
-    let landing = kept ? "; " + landingAdvice(location) : ""
+    let landing = kept && landable ? "; " + landingAdvice(location) : ""
     // A case says which it is in its own words too: logs and annotations show the message alone.
     let casePrefix = owner.testCase.map { "[\($0)] " } ?? ""
     context.fail(

@@ -49,6 +49,13 @@ struct VariantChain {
       compared: candidates.first { FileManager.default.fileExists(atPath: $0.url.path) })
   }
 
+  /// Whether a render of this run may become a reference: an undeclared platform's is no
+  /// variant's, and `merge-refs` refuses its archive, so its failures print no landing command.
+  var rendersCanLand: Bool {
+    if case .undeclared = running { return false }
+    return true
+  }
+
   /// The sentence a failure message ends with: the variant, the files looked for and the one
   /// compared with.
   var note: String {
@@ -58,7 +65,8 @@ struct VariantChain {
     case .undeclared(let platform):
       return "this platform, \(platform), is not declared in \(ReferenceVariants.fileName) "
         + "(declared: \(declaration.names.joined(separator: ", ")); the base is "
-        + "\(declaration.basePlatform)), so it verifies against the base: \(compared)"
+        + "\(declaration.basePlatform)), so it verifies against the base: \(compared); "
+        + "its renders cannot become references"
     case .base, .declared:
       return "variant \(running) looked for \(looked); \(compared)"
     }

@@ -17,7 +17,7 @@ public struct MergeApplier: Sendable {
   public struct Result: Sendable {
     /// Files written (added or updated).
     public var written: [String] = []
-    /// Orphans deleted.
+    /// Orphans and redundant variant files deleted (`--prune`).
     public var deleted: [String] = []
     /// Temporary files of an earlier, interrupted merge that were removed.
     public var leftoversRemoved: [String] = []

@@ -12,7 +12,7 @@ public struct MergeOptions: Sendable {
 
   /// The conflict policy; `.fail` by default.
   public var onConflict: ConflictPolicy = .fail
-  /// Delete orphans.
+  /// Delete orphans and redundant variant files.
   public var prune = false
   /// Refuse incomplete sources (cut-short runs, no manifest).
   public var requireComplete = false

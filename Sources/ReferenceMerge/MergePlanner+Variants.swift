@@ -86,7 +86,10 @@ extension MergePlanner {
         // A redundant fallback's render equals its own fallback, so the chain goes on past it.
         if item.outcome == .redundant { continue }
         if let chosen = item.chosen, let after = item.after {
-          return Fallback(pixels: after, origin: .render(chosen))
+          // A render its run recorded unchanged has no entry to read: its pixels are the
+          // destination's file, which the plan counts unchanged only while it holds them.
+          return Fallback(
+            pixels: after, origin: chosen.image.isArchived ? .render(chosen) : .file(path))
         }
       }
       guard let bytes = destination.pngDigest(path) else { continue }
@@ -176,5 +179,20 @@ extension MergePlanner {
       }
     }
     return recorded
+  }
+
+  /// The sources that hold renders of a platform their run's declaration did not name: the
+  /// test refused to generate there, and a failed comparison's render, kept under the base's
+  /// name, must not land through `merge-refs` either.
+  func undeclaredPlatforms(_ plan: MergePlan) -> [MergeProblem] {
+    plan.inventories.compactMap { inventory in
+      guard inventory.imageCount > 0,
+        let platform = inventory.manifest?.variants?.lazy
+          .compactMap(RunningVariant.undeclaredPlatform(recorded:)).first
+      else { return nil }
+      return .undeclaredPlatform(
+        source: inventory.source.description, platform: platform,
+        basePlatform: plan.variants?.basePlatform)
+    }
   }
 }

@@ -58,6 +58,7 @@ extension MergePlanner {
     problems += check.problems
     problems += plan.destinationProblems.map { .unsafeDestination($0) }
     problems += plan.sharedReferences.map { .sharedReference(path: $0.path, owners: $0.owners) }
+    problems += undeclaredPlatforms(plan)
     problems += plan.unarchivedChanged.filter(included).map {
       .unarchivedImageChanged(path: path($0))
     }

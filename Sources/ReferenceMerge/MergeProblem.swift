@@ -34,6 +34,9 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   case sharedReference(path: String, owners: [String])
   /// The destination's `ReferenceVariants.json` cannot be read or is not valid.
   case invalidVariants(VariantError)
+  /// A source rendered on a platform its run's declaration did not name: its renders carry the
+  /// base's names but not the base's pixels, so none of it lands.
+  case undeclaredPlatform(source: String, platform: String, basePlatform: String?)
 
   /// What the kinds mean for a run, from the documented exit codes.
   public enum Kind: Sendable, Equatable {
@@ -48,7 +51,7 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .unlistableSource, .refusedSource, .unsafeDestination, .gitLFSPointer,
       .unarchivedImageChanged, .changedSinceComparison, .changedSinceReview, .incompleteSources,
-      .unprovenShards, .sharedReference, .invalidVariants:
+      .unprovenShards, .sharedReference, .invalidVariants, .undeclaredPlatform:
       .refusedInput
     case .reportNotWritten, .writeFailed: .writeFailed
     }
@@ -98,6 +101,13 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
         + "a reference has one owner, so nothing lands there: give each test's image its own "
         + "name (each case of a parameterized test too, as in `named: \"dot-\\(size)\"`)"
     case .invalidVariants(let error): "\(error)"
+    case .undeclaredPlatform(let source, let platform, let basePlatform):
+      "\(source) holds renders of \(platform) (undeclared), a platform "
+        + "\(ReferenceVariants.fileName) does not declare\(basePlatform.map { " (the base is \($0))" } ?? ""): "
+        + "they are no variant's references, so none of them lands; render on the base platform "
+        + "or a declared variant's (\(GenerationContract.variantVariable) names the variant a "
+        + "machine stands for), or declare \(platform) in \(ReferenceVariants.fileName), then "
+        + "regenerate and merge"
     }
   }
 }

@@ -175,10 +175,10 @@ extension MergeSummary {
   public var summaryLine: String {
     var line =
       "\(added) added, \(updated) updated, \(unchanged) unchanged, \(conflicts) conflicts, "
-      + "\(orphans) orphans\(pruned > 0 ? " (\(pruned) pruned)" : ""), \(refused) refused"
+      + "\(orphans) orphans\(prunedNote(pruned - prunedRedundant)), \(refused) refused"
     if !skipped.isEmpty { line += ", \(skipped.count) skipped" }
     if unstable > 0 { line += ", \(unstable) unstable" }
-    if let redundant { line += ", \(redundant) redundant" }
+    if let redundant { line += ", \(redundant) redundant\(prunedNote(prunedRedundant))" }
     if let matchingFallback {
       line +=
         ", \(matchingFallback) variant render\(matchingFallback == 1 ? "" : "s") equal to "
@@ -198,6 +198,17 @@ extension MergeSummary {
       line += " (nothing written)"
     }
     return line
+  }
+
+  /// The redundant variant files `--prune` deleted: it deletes them beside the orphans, each
+  /// kind counted where the line names it. A deletion a failed write did not reach is not.
+  private var prunedRedundant: Int {
+    pruned == 0 ? 0 : changes.count { $0.outcome == .redundant && $0.notWritten != true }
+  }
+
+  /// " (2 pruned)", or nothing when none were.
+  private func prunedNote(_ count: Int) -> String {
+    count > 0 ? " (\(count) pruned)" : ""
   }
 
   private func count(_ number: Int, _ one: String, _ many: String) -> String {

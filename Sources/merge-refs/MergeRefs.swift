@@ -23,6 +23,12 @@ struct MergeRefs: ParsableCommand {
       Sources that disagree about a path are a conflict: nothing is written unless \
       --on-conflict newest is given.
 
+      In a package that declares variants (ReferenceVariants.json), a variant's render lands \
+      as its own file (name@@variant.png) only where its test's own comparison finds it \
+      different from what its fallback chain gives; a variant file that no longer differs is \
+      redundant: listed, and deleted only with --prune. An archive of renders of a platform the \
+      file does not declare is refused.
+
       \(ExitStatus.helpBlock)
       """,
     version: ToolVersion.number)
@@ -39,14 +45,15 @@ struct MergeRefs: ParsableCommand {
   @Flag(
     help:
       ArgumentHelp(
-        "Delete orphans: references in the used folders that no run produced or verified, "
-          + "looked for only when the runs prove that every test ran, unskipped."))
+        "Delete orphans (references in the used folders that no run produced or verified, "
+          + "looked for only when the runs prove that every test ran, unskipped) and redundant "
+          + "variant files (their variant now renders what the fallback holds)."))
   var prune = false
 
   @Option(
     name: .customLong("prune-command"),
     help: ArgumentHelp(
-      "The command to print for deleting the orphans found, instead of this merge again with "
+      "The command to print for deleting the orphans and redundant variant files found, instead of this merge again with "
         + "--prune (for a tool that runs merge-refs, such as the regenerate-references plugin).",
       valueName: "COMMAND"))
   var pruneCommandLine: String?

@@ -70,6 +70,51 @@ final class VariantsEndToEndTests: XCTestCase {
       wrong.all)
   }
 
+  /// The article's commands in a package whose base references exist, so the base run records
+  /// its images unchanged (the default): the variant renders 2 levels redder
+  /// (`RENDER_FIXTURE_CHANGE=tint`), which the tolerance and perceptual tests call equal and
+  /// the exact ones do not. Only the exact tests' variant files land, and a later merge of the
+  /// variant's run alone changes nothing: no file flips between needed and redundant.
+  func testArticleCommands_overCommittedBase_judgeEachRenderByItsTestsComparison() throws {
+    let lines = try articleCommands()
+    XCTAssertEqual(try fixture.shell(lines[0], environment: [:]).status, 0)
+    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).status, 0)
+    try FileManager.default.removeItem(at: fixture.archiveFolder)
+    let shim = ["PATH": try swiftShimPath()]
+
+    let base = try fixture.shell(lines[0], environment: [:])
+    XCTAssertEqual(base.status, 0, base.all)
+    let arm = try fixture.shell(lines[1], environment: ["RENDER_FIXTURE_CHANGE": "tint"])
+    XCTAssertEqual(arm.status, 0, arm.all)
+    let merge = try fixture.shell(lines[2], environment: shim)
+    XCTAssertEqual(merge.status, 0, merge.all)
+
+    let badges = "Tests/BadgeTests/__References__/BadgeTests"
+    XCTAssertFalse(exists("\(badges)/wide@@linux-arm64.png"), "tolerance(2): \(merge.all)")
+    XCTAssertFalse(exists(path("BarChartTests", "bars", "linux-arm64")), "perceptual: \(merge.all)")
+    XCTAssertTrue(exists("\(badges)/passing@@linux-arm64.png"), "exact: \(merge.all)")
+    XCTAssertTrue(exists(path("BarChartTests", "flat-bars", "linux-arm64")), merge.all)
+    let equal = try XCTUnwrap(equalToTheFallback(merge.output), merge.all)
+    XCTAssertGreaterThanOrEqual(equal, 2, merge.all)
+
+    try FileManager.default.removeItem(at: fixture.archiveFolder)
+    XCTAssertEqual(
+      try fixture.shell(lines[1], environment: ["RENDER_FIXTURE_CHANGE": "tint"]).status, 0)
+    let again = try fixture.shell(lines[2], environment: shim)
+    XCTAssertEqual(again.status, 0, again.all)
+    XCTAssertTrue(again.output.contains("0 added, 0 updated, "), again.all)
+    XCTAssertFalse(again.output.contains("redundant"), again.all)
+    XCTAssertEqual(equalToTheFallback(again.output), equal, again.all)
+  }
+
+  /// N of the summary's "N variant renders equal to the fallback".
+  private func equalToTheFallback(_ output: String) -> Int? {
+    guard let range = output.range(of: " variant renders equal to the fallback") else {
+      return nil
+    }
+    return Int(output[..<range.lowerBound].split(separator: " ").last ?? "")
+  }
+
   /// A variant that renders like the base again: its files are redundant, listed, and deleted
   /// only with --prune.
   func testVariantThatStopsDiffering_isRedundantAndPrunedOnlyWithPrune() throws {
@@ -109,6 +154,41 @@ final class VariantsEndToEndTests: XCTestCase {
       run.all.contains(#"variant "ios" is not declared in ReferenceVariants.json"#), run.all)
     XCTAssertTrue(run.all.contains("declared: linux, linux-arm64"), run.all)
     XCTAssertFalse(exists(path("BarChartTests", "bars")))
+  }
+
+  /// A machine whose platform the declaration does not name fails verification against the
+  /// base: its failure prints no landing command, and the command it used to print (the base
+  /// path from that archive) is refused by name, exit 3, the base untouched.
+  func testUndeclaredPlatform_failurePrintsNoLandingCommand_andItsArchiveIsRefused() throws {
+    try FileManager.default.removeItem(
+      at: fixture.root.appendingPathComponent(ReferenceVariants.fileName))
+    let filter = ["--disable-swift-testing", "--filter", "BarChartTests"]
+    XCTAssertEqual(try fixture.test(filter, environment: ["IMAGE_GENERATION_MODE": "1"]).status, 0)
+    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).status, 0)
+    try FileManager.default.removeItem(at: fixture.archiveFolder)
+    let elsewhere = ReferencePlatform.current == "macos-arm64" ? "linux-arm64" : "macos-arm64"
+    try Data(
+      #"{"schemaVersion": 1, "base": "\#(elsewhere)", "variants": {"ios": []}}"#.utf8
+    ).write(to: fixture.root.appendingPathComponent(ReferenceVariants.fileName))
+    let bars = path("BarChartTests", "bars")
+    let before = try Data(contentsOf: fixture.root.appendingPathComponent(bars))
+
+    let run = try fixture.test(filter, environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+
+    XCTAssertNotEqual(run.status, 0)
+    XCTAssertTrue(run.all.contains("is not declared in ReferenceVariants.json"), run.all)
+    XCTAssertTrue(run.all.contains("its renders cannot become references"), run.all)
+    XCTAssertFalse(run.all.contains("merge-refs"), run.all)
+    let archive = try XCTUnwrap(try fixture.archives().last, "the run keeps its failed render")
+    let pasted = try fixture.shell(
+      ShellWord.line(["swift", "run", "merge-refs", "--include", bars, archive.path, "."]),
+      environment: ["PATH": try swiftShimPath()])
+    XCTAssertEqual(pasted.status, ExitStatus.refusedInput.rawValue, pasted.all)
+    XCTAssertTrue(
+      pasted.all.contains(
+        "\(archive.path) holds renders of \(ReferencePlatform.current) (undeclared)"), pasted.all)
+    XCTAssertTrue(pasted.all.contains("(the base is \(elsewhere))"), pasted.all)
+    XCTAssertEqual(try Data(contentsOf: fixture.root.appendingPathComponent(bars)), before)
   }
 
   /// The `sh` block of the Variants article that starts the generation, one command a line.

@@ -52,4 +52,16 @@ final class MergeInProcessTests: XCTestCase {
     XCTAssertEqual(result.status, ExitStatus.success.rawValue, result.all)
     XCTAssertTrue(result.output.contains(ExitStatus.helpBlock), result.output)
   }
+
+  /// The help says what a declaration of variants changes, and that --prune deletes redundant
+  /// variant files beside the orphans (the help wraps lines, so words are looked for joined).
+  func testRun_help_namesVariantsAndWhatPruneDeletes() throws {
+    let result = try MergeInProcess.run(["--help"])
+    let words = result.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+
+    XCTAssertTrue(words.contains("declares variants (ReferenceVariants.json)"), words)
+    XCTAssertTrue(words.contains("redundant: listed, and deleted only with --prune"), words)
+    XCTAssertTrue(words.contains("Delete orphans ("), words)
+    XCTAssertTrue(words.contains("and redundant variant files"), words)
+  }
 }

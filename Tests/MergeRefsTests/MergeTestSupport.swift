@@ -98,6 +98,8 @@ struct ArchiveBuilder {
   var failedComparisons: [String: ArchiveManifest.FailedComparison] = [:]
   /// The comparison each image's test used, by path; none recorded unless given.
   var comparisons: [String: ComparisonRecord] = [:]
+  /// The variants the run's assertions ran as (`ArchiveManifest.variants`).
+  var variants: [String]?
 
   /// A builder for a finished run of `host`, generated at `generatedAt`.
   init(host: String = "ci-host", pid: Int32 = 4242, shard: String? = nil, generatedAt: Date) {
@@ -147,7 +149,7 @@ struct ArchiveBuilder {
         .sorted { $0.path < $1.path },
       unchangedImages: unchanged.isEmpty ? nil : unchanged.sorted { $0.path < $1.path },
       verifiedReferences: verifiedReferences, testDurations: testDurations,
-      skippedTests: skippedTests, coverage: coverage, replicas: replicas)
+      skippedTests: skippedTests, coverage: coverage, replicas: replicas, variants: variants)
   }
 
   /// Writes the archive as the coordinator does: the manifest (deflated), then the PNGs

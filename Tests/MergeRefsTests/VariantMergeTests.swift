@@ -110,6 +110,38 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertEqual(summary.matchingFallback, 1)
   }
 
+  /// The base run recorded its image unchanged (no entry to read): the fallback's pixels are
+  /// the destination's file, and the variant's render is judged by its test's comparison as it
+  /// is when the arm archive is merged alone.
+  func testMerge_baseRecordedUnchanged_renderWithinItsTolerance_needsNoFile() throws {
+    let base = try noiseImage(seed: 1)
+    let reference = try PNGEncoder().encode(base)
+    try writeFile(reference, to: destination.appendingPathComponent(path("a")))
+    var baseRun = ArchiveBuilder(generatedAt: day(1))
+    baseRun.addUnchanged(path("a"), base, reference: reference)
+    let baseURL = root.appendingPathComponent("base.zip")
+    try baseRun.write(to: baseURL)
+    var pixels = base.pixels
+    pixels[0] = pixels[0] >= 254 ? pixels[0] - 2 : pixels[0] + 2
+    var armRun = ArchiveBuilder(generatedAt: day(1))
+    try armRun.add(
+      path("a", "linux-arm64"),
+      try RGBAImage(width: base.width, height: base.height, pixels: pixels))
+    armRun.comparisons[path("a", "linux-arm64")] = ComparisonRecord(.tolerance(3), bound: .none)
+    let armURL = root.appendingPathComponent("arm.zip")
+    try armRun.write(to: armURL)
+
+    for sources in [[armURL], [baseURL, armURL]] {
+      let result = try merge(sources, prune: true)
+
+      XCTAssertEqual(result.status, 0, result.all)
+      XCTAssertFalse(exists(path("a", "linux-arm64")), "within tolerance(3) of the base")
+      let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+      XCTAssertEqual(summary.matchingFallback, 1, "\(sources.map(\.lastPathComponent))")
+      XCTAssertEqual(summary.added, 0)
+    }
+  }
+
   func testMerge_fallbackChain_usesTheNearestFallbackThatExists() throws {
     let base = try noiseImage(seed: 1)
     let linux = try noiseImage(seed: 4)
@@ -156,6 +188,22 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertTrue(result.output.contains("redundant variants ("), result.output)
     XCTAssertTrue(result.output.contains("to delete the redundant variants: "), result.output)
     XCTAssertTrue(result.output.contains(", 1 redundant"), result.output)
+  }
+
+  /// --prune deletes a redundant variant file: the summary counts it as a pruned redundant
+  /// file, not as a pruned orphan.
+  func testMerge_pruneOfARedundantFile_isCountedWithTheRedundant() throws {
+    let base = try noiseImage(seed: 1)
+    try place(base, at: path("a"))
+    try place(try noiseImage(seed: 5), at: path("a", "macos"))
+    let source = try archive("mac.zip", [(path("a", "macos"), base)])
+
+    let result = try MergeRefs.run(["--prune", source.path, destination.path])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertFalse(exists(path("a", "macos")))
+    XCTAssertTrue(result.output.contains(", 0 orphans, 0 refused"), result.output)
+    XCTAssertTrue(result.output.contains(", 1 redundant (1 pruned)"), result.output)
   }
 
   func testMerge_baseRunsOnly_neverCallOtherVariantsFilesOrphans() throws {
@@ -289,6 +337,41 @@ final class VariantMergeTests: XCTestCase {
       result.all.contains("ReferenceVariants.json is not a valid variant declaration"), result.all)
     XCTAssertTrue(result.all.contains(#"falls back to "b", which is not declared"#), result.all)
     XCTAssertFalse(exists(path("a")))
+  }
+
+  /// A verify run on a platform the declaration does not name keeps its failed render under
+  /// the base's name: the landing command it used to print must not write the base with it.
+  func testMerge_archiveOfAnUndeclaredPlatform_isRefusedByNameAndNothingLands() throws {
+    let base = try noiseImage(seed: 1)
+    try place(base, at: path("a"))
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    try builder.add(path("a"), try noiseImage(seed: 2))
+    builder.mode = "verify"
+    builder.variants = ["freebsd-riscv64 (undeclared)"]
+    let url = root.appendingPathComponent("laptop.zip")
+    try builder.write(to: url)
+    let before = try snapshot(destination)
+
+    let result = try MergeRefs.run(["--include", path("a"), url.path, destination.path])
+
+    XCTAssertEqual(result.status, ExitStatus.refusedInput.rawValue, result.all)
+    XCTAssertTrue(result.all.contains("\(url.path) holds renders of freebsd-riscv64 (undeclared)"))
+    XCTAssertTrue(result.all.contains("(the base is linux-x86_64)"), result.all)
+    XCTAssertTrue(result.all.contains("declare freebsd-riscv64 in ReferenceVariants.json"))
+    assertTreesEqual(try snapshot(destination), before)
+  }
+
+  func testMerge_archiveOfDeclaredVariants_isNotRefused() throws {
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    try builder.add(path("a", "macos"), try noiseImage(seed: 2))
+    builder.variants = ["base", "macos"]
+    let url = root.appendingPathComponent("mac.zip")
+    try builder.write(to: url)
+
+    let result = try merge([url])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(exists(path("a", "macos")))
   }
 
   func testSummary_namesEachChangesVariant_andCountsPerVariant() throws {

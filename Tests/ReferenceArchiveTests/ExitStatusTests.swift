@@ -29,6 +29,13 @@ final class ExitStatusTests: XCTestCase {
     for line in lines { XCTAssertLessThanOrEqual(line.count, 80, line) }
   }
 
+  /// Every refusal the merge exits 3 for is listed, the variant declaration's two included.
+  func testRefusedInput_namesAnInvalidDeclarationAndAnUndeclaredPlatform() {
+    let meaning = ExitStatus.refusedInput.meaning.joined(separator: " ")
+    XCTAssertTrue(meaning.contains("an invalid ReferenceVariants.json"), meaning)
+    XCTAssertTrue(meaning.contains("renders of a platform it does not declare"), meaning)
+  }
+
   /// A plugin cannot import the package's libraries: it compiles the enum's file through a
   /// symbolic link, which must stay a link (a copy would drift).
   func testPlugin_compilesTheEnumsOwnFile() throws {

@@ -3,7 +3,8 @@ import ReferenceImageCore
 
 /// Draws simple scenes. `RENDER_FIXTURE_CHANGE=bars` raises the second bar of every bar chart by 3 pixels, standing in for a change to
 /// the renderer, so tests can see verification fail without recompiling; `random` paints 48
-/// random bits into the first pixels of every bar chart, a render that differs on every run.
+/// random bits into the first pixels of every bar chart, a render that differs on every run;
+/// `tint` makes every badge and bar 2 levels redder, as another platform's colour rounding would.
 public enum Shapes {
   public static var change: String {
     ProcessInfo.processInfo.environment["RENDER_FIXTURE_CHANGE"] ?? ""
@@ -11,7 +12,7 @@ public enum Shapes {
 
   public static func badge(width: Int, color: RGBAColor) -> RGBAImage {
     var image = try! RGBAImage(width: width, height: 20, color: .white)
-    fill(&image, x: 2, y: 2, width: width - 4, height: 16, color: color)
+    fill(&image, x: 2, y: 2, width: width - 4, height: 16, color: tinted(color))
     return image
   }
 
@@ -22,7 +23,7 @@ public enum Shapes {
       let shift = change == "bars" && index == 1 ? 3 : 0
       fill(
         &image, x: 10 + index * 20, y: 75 - value - shift, width: 12, height: value + shift,
-        color: RGBAColor(red: 40, green: UInt8(60 + index * 30), blue: 200))
+        color: tinted(RGBAColor(red: 40, green: UInt8(60 + index * 30), blue: 200)))
     }
     if change == "random" {
       for x in 0..<2 {
@@ -41,6 +42,13 @@ public enum Shapes {
       }
     }
     return image
+  }
+
+  static func tinted(_ color: RGBAColor) -> RGBAColor {
+    guard change == "tint" else { return color }
+    return RGBAColor(
+      red: color.red > 253 ? color.red - 2 : color.red + 2, green: color.green, blue: color.blue,
+      alpha: color.alpha)
   }
 
   static func fill(
