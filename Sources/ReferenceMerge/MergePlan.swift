@@ -149,8 +149,8 @@ public struct MergePlan: Sendable {
   public internal(set) var changedSinceComparison: [ReferenceChange] = []
   /// Every path's decision, sorted by path.
   public internal(set) var items: [Item]
-  /// Whether orphans were looked for (only when every test that could own one ran, unskipped:
-  /// see `OrphanSearch`).
+  /// Whether orphans were looked for (only when every test that could own one ran, skipped
+  /// tests' references aside: see `OrphanSearch`).
   public internal(set) var orphanSearchDone: Bool
   /// Why orphans were not looked for, when they were not.
   public internal(set) var orphanSearchRefusal: String?

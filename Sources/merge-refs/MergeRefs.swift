@@ -46,7 +46,8 @@ struct MergeRefs: ParsableCommand {
     help:
       ArgumentHelp(
         "Delete orphans (references in the used folders that no run produced or verified, "
-          + "looked for only when the runs prove that every test ran, unskipped) and redundant "
+          + "looked for only when the runs prove that every test ran, never among what a "
+          + "skipped test may own) and redundant "
           + "variant files (their variant now renders what the fallback holds)."))
   var prune = false
 
