@@ -52,6 +52,11 @@ final class ReviewPageTests: XCTestCase {
       start.changesState?.hasPrefix("Pending: nothing is written yet (a dry run).") == true,
       "the first screen says the changes are pending: \(start.changesState ?? "no line")")
     XCTAssertEqual(start.status, "undecided (lands)")
+    XCTAssertEqual(
+      start.acceptedCount,
+      "0 accepted · 0 rejected · \(decidable.count) undecided — "
+        + "\(decidable.count) of \(decidable.count) land",
+      "before any decision nothing is accepted: the undecided changes land")
     XCTAssertEqual(start.downloadLabel, "Download accepted paths")
     XCTAssertEqual(start.variantGroups, [], "no variant, no groups")
     XCTAssertNil(start.variantHeading, "no variant, no heading")
@@ -80,6 +85,10 @@ final class ReviewPageTests: XCTestCase {
     let afterUndo = try XCTUnwrap(result.states["after-undo"])
     XCTAssertEqual(afterUndo.path, ordered[2], "undo returns to the card it undid")
     XCTAssertEqual(afterUndo.status, "undecided (lands)")
+    XCTAssertEqual(
+      afterUndo.acceptedCount,
+      "1 accepted · 1 rejected · \(decidable.count - 2) undecided — "
+        + "\(decidable.count - 1) of \(decidable.count) land")
     XCTAssertEqual(result.exports["after-undo"]?.accepted, decidable.filter { $0 != ordered[0] })
 
     let withoutGroup = decidable.filter { $0 != ordered[0] && !group.contains($0) }
@@ -167,12 +176,17 @@ final class ReviewPageTests: XCTestCase {
       "the first screen says the changes are written: \(start.changesState ?? "no line")")
     XCTAssertEqual(start.path, updated)
     XCTAssertEqual(start.status, "landed", "an undecided card of a landed report")
+    XCTAssertEqual(
+      start.acceptedCount, "0 kept · 0 to restore · 3 undecided — 3 of 3 stay",
+      "before any decision nothing is kept by a decision: the undecided changes stay")
     XCTAssertEqual(start.downloadLabel, "Download the restore file")
     let initial = try XCTUnwrap(result.exports["initial"])
     XCTAssertEqual(initial.file, "reference-restore.txt")
     XCTAssertEqual(initial.lines, [], "nothing rejected, nothing to restore")
 
     XCTAssertEqual(result.states["decided"]?.status, "kept as landed")
+    XCTAssertEqual(
+      result.states["decided"]?.acceptedCount, "1 kept · 2 to restore · 0 undecided — 1 of 3 stay")
     XCTAssertEqual(result.states["decided"]?.announcement, "kept \(kept)")
     XCTAssertEqual(result.states["first"]?.status, "to restore")
     XCTAssertEqual(result.states["second"]?.path, added)

@@ -254,14 +254,17 @@ function scheduleExport() {
   if (!exportTimer) exportTimer = setTimeout(refreshExport, 120);
 }
 
+/**
+ * The decision counts: accepted (kept), rejected and undecided are apart, so before any
+ * decision nothing reads as accepted; then how many land (on a landed report: stay), which
+ * the undecided ones do.
+ */
 function updateCounts() {
   let rejected = 0;
   for (const value of decisions.values()) if (value === 'rejected') rejected += 1;
-  const decided = decisions.size;
-  $('accepted-count').textContent = landed
-    ? `${decidableCount - rejected} of ${decidableCount} kept · ${rejected} to restore · `
-      + `${decidableCount - decided} undecided`
-    :
-    `${decidableCount - rejected} of ${decidableCount} accepted · ${rejected} rejected · `
-    + `${decidableCount - decided} undecided`;
+  const accepted = decisions.size - rejected;
+  const undecided = decidableCount - decisions.size;
+  const [yes, no, outcome] = landed ? ['kept', 'to restore', 'stay'] : ['accepted', 'rejected', 'land'];
+  $('accepted-count').textContent = `${accepted} ${yes} · ${rejected} ${no} · ${undecided} `
+    + `undecided — ${decidableCount - rejected} of ${decidableCount} ${outcome}`;
 }
