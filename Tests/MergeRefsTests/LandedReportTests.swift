@@ -1,11 +1,14 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+import ReferenceMerge
+import ReferenceReview
 import XCTest
 
 /// A report knows whether it landed: the review data of `merge-refs --report` says `landed`
-/// when the merge wrote the changes, `pending` for a dry run and `stopped` when problems or
-/// conflicts stopped the merge before writing. A landed report keeps the references the merge
+/// when the merge wrote the changes (naming the files a failed write did not reach), `failed`
+/// when a write failed before any file was written, `pending` for a dry run and `stopped` when
+/// problems or conflicts stopped the merge before writing. A landed report keeps the references the merge
 /// replaced (`before.zip`), and its command restores a rejected change from them, bound to the
 /// landed and the earlier pixels like an approval. (The page's own export of a rejection is
 /// driven in Chromium by `ReviewPageTests`.)
@@ -144,6 +147,95 @@ final class LandedReportTests: XCTestCase {
     var entries: [String: [UInt8]] = [:]
     try ZipReader(limits: .default).forEachEntry(in: .file(kept)) { entries[$0.path] = $0.bytes }
     XCTAssertEqual(entries, s.earlierPNG, "the replaced references, at their paths, as they were")
+  }
+
+  // MARK: What applying did
+
+  /// The merge in-process with a report, its renames into the reference folder failing as a
+  /// read-only folder makes them fail for a user who is not root, after `successes` renames.
+  private func mergeIntoReadOnlyFolder(_ s: Scenario, report: URL, after successes: Int = 0)
+    -> MergeSession.Conclusion
+  {
+    var session = MergeSession(
+      options: MergeOptions(), destination: s.destination, writesNothing: false,
+      reportURL: report)
+    session.report = ReviewReport.write(_:request:)
+    session.fileCalls = .failingRenames(EACCES, after: successes)
+    return session.run(sourcePaths: [s.archive.path])
+  }
+
+  func testReadOnlyReferenceFolder_reportSaysNothingWritten_landsTheDecisionsLater() throws {
+    let s = try scenario()
+    let review = s.root.appendingPathComponent("review")
+    let before = try snapshot(s.destination)
+
+    let outcome = mergeIntoReadOnlyFolder(s, report: review)
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    assertTreesEqual(try snapshot(s.destination), before, "nothing was written")
+    let data = try ReviewDataScript.object(inReport: review)
+    XCTAssertEqual(data["changes"] as? String, "failed", "the page says what applying did")
+    XCTAssertEqual(data["decisionFile"] as? String, "reference-decisions.txt")
+    XCTAssertEqual(
+      try XCTUnwrap(data["command"] as? [String]).suffix(4),
+      ["--include-from", "reference-decisions.txt", s.archive.path, s.destination.path],
+      "the land command, for once the folder is writable: no restore of what never landed")
+    XCTAssertEqual(
+      (data["notWritten"] as? [String])?.sorted(), [path("new-a"), path("old-a"), path("old-b")])
+    let problems = try XCTUnwrap(data["problems"] as? [String])
+    XCTAssertTrue(
+      problems.contains { $0.contains("chmod u+rwx \(folder)") },
+      "the page names the folder and the fix, as the terminal does: \(problems)")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: review.appendingPathComponent("before.zip").path),
+      "no restore source for references never replaced")
+    XCTAssertEqual(outcome.summary.report, review.appendingPathComponent("index.html").path)
+  }
+
+  func testReadOnlyReferenceFolder_singleFileReport_keepsNoRestoreSourceBesideIt() throws {
+    let s = try scenario()
+    let page = s.root.appendingPathComponent("review.html")
+
+    let outcome = mergeIntoReadOnlyFolder(s, report: page)
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    let (_, script) = try ReviewDataScript.splitSingleFile(
+      try String(contentsOf: page, encoding: .utf8))
+    XCTAssertEqual(try ReviewDataScript.object(of: script)["changes"] as? String, "failed")
+    XCTAssertFalse(
+      FileManager.default.fileExists(
+        atPath: s.root.appendingPathComponent("review-before.zip").path))
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: s.root.path).sorted(),
+      ["artifacts", "my package", "review.html"], "no temporary file left beside the report")
+  }
+
+  func testWriteFailsAfterOneFile_reportSaysLanded_namesTheFilesNotWritten() throws {
+    let s = try scenario()
+    let review = s.root.appendingPathComponent("review")
+
+    let outcome = mergeIntoReadOnlyFolder(s, report: review, after: 1)
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    let written = outcome.summary.changes.filter { $0.notWritten != true }.map(\.path)
+    XCTAssertEqual(written.count, 1, outcome.summary.text())
+    let data = try ReviewDataScript.object(inReport: review)
+    XCTAssertEqual(data["changes"] as? String, "landed", "one file was written")
+    XCTAssertEqual(
+      (data["notWritten"] as? [String])?.sorted(),
+      [path("new-a"), path("old-a"), path("old-b")].filter { !written.contains($0) },
+      "the page's status of each file is what applying did to it")
+    XCTAssertEqual(data["decisionFile"] as? String, "reference-restore.txt")
+  }
+
+  func testLandedMerge_namesNoFileNotWritten() throws {
+    let s = try scenario()
+    let review = s.root.appendingPathComponent("review")
+    XCTAssertEqual(
+      try MergeRefs.run(["--report", review.path, s.archive.path, s.destination.path]).status, 0)
+    let data = try ReviewDataScript.object(inReport: review)
+    XCTAssertEqual(data["changes"] as? String, "landed")
+    XCTAssertEqual(data["notWritten"] as? [String], [])
   }
 
   // MARK: Restoring

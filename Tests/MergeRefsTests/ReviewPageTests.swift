@@ -668,6 +668,14 @@ final class ReviewPageTests: XCTestCase {
     var removeCommand: String?
     /// The first screen's line on whether the changes are written.
     var changesState: String?
+    /// The header's summary line of counts.
+    var summary: String
+    /// The problems and warnings listed at the top.
+    var problems: [String]
+    /// The current card's notes (size change, group, outcome) as one text.
+    var cardNote: String?
+    /// The current card's meta lines (source, test, run).
+    var cardMeta: [String]
     var downloadLabel: String?
     /// The heading of the variant group the current card starts, if it starts one.
     var variantHeading: String?
