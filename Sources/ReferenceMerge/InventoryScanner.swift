@@ -30,6 +30,8 @@ struct InventoryScanner {
     /// than hashing its own files.
     var skipped: String?
     var batch = DecodeBatch()
+    /// Whether the source holds `ReportRequest.earlierReferencesMarker`.
+    var isEarlierReferences = false
 
     init(_ source: MergeSource, manifestExpected: Bool) {
       self.source = source
@@ -76,6 +78,13 @@ struct InventoryScanner {
   private func take(_ entry: ArchiveEntry, into reading: Reading) throws(ArchiveError) {
     let source = reading.source
     if entry.path == ArchiveManifest.entryName { return try takeManifest(entry, into: reading) }
+    if entry.path == ReportRequest.earlierReferencesMarker {
+      guard !reading.isEarlierReferences else {
+        throw refuse(source, entry.path, "the path appears twice")
+      }
+      reading.isEarlierReferences = true
+      return
+    }
     guard !reading.holds(entry.path) else {
       throw refuse(source, entry.path, "the path appears twice")
     }
@@ -198,11 +207,13 @@ struct InventoryScanner {
     if let verifiedOnly = manifest?.verifiedReferences.filter({ images[$0] == nil }) {
       manifest?.verifiedReferences = verifiedOnly
     }
-    return SourceInventory(
+    var inventory = SourceInventory(
       source: reading.source, manifest: manifest,
       images: images.values.sorted { $0.path < $1.path }, imageCount: images.count,
       generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(reading.source),
       missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
+    inventory.isEarlierReferences = reading.isEarlierReferences
+    return inventory
   }
 
   /// Adds the images the run recorded unchanged instead of archiving them: candidates with no

@@ -174,7 +174,7 @@ public struct MergePlan: Sendable {
   public func items(_ outcome: Outcome) -> [Item] { items.filter { $0.outcome == outcome } }
 
   /// Sources that are incomplete.
-  public var incompleteSources: [SourceInventory] { inventories.filter { !$0.isComplete } }
+  public var incompleteSources: [SourceInventory] { inventories.filter(\.isIncomplete) }
 
   /// Whether applying would change the destination (added, updated or orphans to prune) or
   /// cannot proceed (conflicts).

@@ -69,6 +69,10 @@ extension MergeSummary {
       json.beginObject()
       json.key("complete")
       json.bool(source.complete)
+      if source.earlierReferences == true {
+        json.key("earlierReferences")
+        json.bool(true)
+      }
       json.member("images", source.images)
       if let reason = source.incompleteReason { json.member("incompleteReason", reason) }
       json.member("name", source.name)

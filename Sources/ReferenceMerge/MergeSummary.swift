@@ -10,6 +10,9 @@ public struct MergeSummary: Codable, Sendable {
     public var images: Int
     public var complete: Bool
     public var incompleteReason: String?
+    /// True for a landed review report's earlier references, which are not a run (neither
+    /// complete nor incomplete); absent otherwise.
+    public var earlierReferences: Bool?
   }
 
   /// One changed or conflicting path.
@@ -155,7 +158,8 @@ public struct MergeSummary: Codable, Sendable {
       plan.inventories.map {
         Source(
           name: $0.source.description, worker: $0.manifest?.worker.summary,
-          images: $0.imageCount, complete: $0.isComplete, incompleteReason: $0.incompleteReason)
+          images: $0.imageCount, complete: $0.isComplete, incompleteReason: $0.incompleteReason,
+          earlierReferences: $0.isEarlierReferences ? true : nil)
       }
       + plan.badSources.map {
         Source(

@@ -46,6 +46,14 @@ public struct ReportRequest: Sendable {
   /// The name of the decision file a landed report's page exports: the rejected changes, each
   /// bound to the landed and the earlier pixels, that `--include-from` restores.
   public static let restoreFileName = "reference-restore.txt"
+  /// The entry that marks a landed report's earlier references (`before.zip`) as what they
+  /// are: not a run, so neither complete nor cut short, and a restore from them is not warned
+  /// about as an incomplete source. Its text says what the zip is for.
+  public static let earlierReferencesMarker = "ReferenceImages-earlier-references.txt"
+  /// The marker entry's text.
+  public static let earlierReferencesNote =
+    "The references a merge replaced, kept by its review report: merge-refs --include-from "
+    + "\(restoreFileName) restores the rejected ones from this zip.\n"
   /// The name of the decision file the page exports and `--include-from` reads.
   public static let decisionFileName = "reference-decisions.txt"
   /// The file that holds a report folder's data: a folder holding it is a report, never a

@@ -188,7 +188,10 @@ public struct ReviewReport: Sendable {
     throws(ArchiveError)
   {
     guard !entries.isEmpty else { return }
-    try ZipWriter().write(entries.sorted { $0.path < $1.path }, to: zip)
+    let marker = ZipWriter.Entry(
+      path: ReportRequest.earlierReferencesMarker,
+      contents: .bytes(Array(ReportRequest.earlierReferencesNote.utf8)))
+    try ZipWriter().write([marker] + entries.sorted { $0.path < $1.path }, to: zip)
   }
 
   /// Makes a batch of cards on every core; the cards come back in the jobs' order.

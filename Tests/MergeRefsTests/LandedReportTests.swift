@@ -68,6 +68,16 @@ final class LandedReportTests: XCTestCase {
     return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 
+  /// A report's earlier references by path, after checking the entry that says what they are.
+  private func earlierReferences(_ zip: URL) throws -> [String: [UInt8]] {
+    var entries: [String: [UInt8]] = [:]
+    try ZipReader(limits: .default).forEachEntry(in: .file(zip)) { entries[$0.path] = $0.bytes }
+    let marker = entries.removeValue(forKey: ReportRequest.earlierReferencesMarker)
+    XCTAssertEqual(
+      marker.map { String(decoding: $0, as: UTF8.self) }, ReportRequest.earlierReferencesNote)
+    return entries
+  }
+
   // MARK: What the first screen says
 
   func testDryRun_saysPending_writesNoEarlierReferences() throws {
@@ -144,9 +154,9 @@ final class LandedReportTests: XCTestCase {
       try XCTUnwrap(data["command"] as? [String]).suffix(4),
       ["--include-from", "reference-restore.txt", kept.path, s.destination.path])
     XCTAssertEqual(data["commandDestination"] as? String, s.destination.path)
-    var entries: [String: [UInt8]] = [:]
-    try ZipReader(limits: .default).forEachEntry(in: .file(kept)) { entries[$0.path] = $0.bytes }
-    XCTAssertEqual(entries, s.earlierPNG, "the replaced references, at their paths, as they were")
+    XCTAssertEqual(
+      try earlierReferences(kept), s.earlierPNG,
+      "the replaced references, at their paths, as they were")
   }
 
   // MARK: What applying did
@@ -270,6 +280,10 @@ final class LandedReportTests: XCTestCase {
     let restore = try runProcess("/bin/sh", ["-c", command], in: downloads)
     XCTAssertEqual(restore.status, 0, restore.all)
     XCTAssertTrue(restore.output.contains("0 added, 1 updated"), restore.output)
+    XCTAssertTrue(restore.output.hasPrefix("1 source: 2 images\n"), restore.output)
+    XCTAssertFalse(
+      restore.output.contains("incomplete"),
+      "the report's earlier references are what they say, not a cut-short run: \(restore.all)")
     XCTAssertEqual(
       try FileSystem.read(s.destination.appendingPathComponent(path("old-a"))),
       s.earlierPNG[path("old-a")], "the earlier file, byte for byte")
@@ -280,9 +294,16 @@ final class LandedReportTests: XCTestCase {
       try reference(path("new-a"), in: s).pixels, s.renders[path("new-a")]?.pixels,
       "an added image is never touched by the restore")
 
-    let again = try runProcess("/bin/sh", ["-c", command], in: downloads)
+    let again = try runProcess("/bin/sh", ["-c", command + " --json"], in: downloads)
     XCTAssertEqual(again.status, 0, again.all)
-    XCTAssertTrue(again.output.contains("0 updated, 1 unchanged"), "restored once: \(again.output)")
+    let summary = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any], again.all)
+    XCTAssertEqual(summary["updated"] as? Int, 0, "restored once: \(again.output)")
+    XCTAssertEqual(summary["unchanged"] as? Int, 1, again.output)
+    let source = try XCTUnwrap((summary["sources"] as? [[String: Any]])?.first, again.output)
+    XCTAssertEqual(source["earlierReferences"] as? Bool, true, again.output)
+    XCTAssertNil(source["incompleteReason"], "not a cut-short run: \(again.output)")
+    XCTAssertEqual(summary["warnings"] as? [String], [], again.output)
   }
 
   func testRestore_referenceChangedAgainSinceTheReport_isRefused_nothingWritten() throws {
@@ -319,9 +340,7 @@ final class LandedReportTests: XCTestCase {
     let kept = s.root.appendingPathComponent("review-before.zip")
     XCTAssertEqual(
       try XCTUnwrap(data["command"] as? [String]).suffix(2), [kept.path, s.destination.path])
-    var entries: [String: [UInt8]] = [:]
-    try ZipReader(limits: .default).forEachEntry(in: .file(kept)) { entries[$0.path] = $0.bytes }
-    XCTAssertEqual(entries, s.earlierPNG)
+    XCTAssertEqual(try earlierReferences(kept), s.earlierPNG)
   }
 
   func testPortableCommand_namesTheKeptReferencesRelativeToWhereTheMergeRan() throws {

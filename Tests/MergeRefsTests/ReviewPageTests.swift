@@ -232,6 +232,7 @@ final class ReviewPageTests: XCTestCase {
     let restored = try runProcess("/bin/sh", ["-c", command], in: downloads)
     XCTAssertEqual(restored.status, 0, restored.all)
     XCTAssertTrue(restored.output.contains("0 added, 1 updated"), restored.output)
+    XCTAssertFalse(restored.output.contains("incomplete"), "a successful restore: \(restored.all)")
     let back = try FileSystem.read(destination.appendingPathComponent(updated))
     XCTAssertEqual(try PNGDecoder().decode(back).pixels, earlier.pixels, "the earlier pixels")
     XCTAssertEqual(back, earlierPNG, "byte for byte")
