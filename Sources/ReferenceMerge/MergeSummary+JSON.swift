@@ -113,6 +113,7 @@ extension MergeSummary {
     for change in changes {
       json.beginObject()
       if let pixels = change.differingPixels { json.member("differingPixels", pixels) }
+      if let start = change.earlierRunStart { json.member("earlierRunStart", start) }
       if let failure = change.failedComparison { write(failure, to: &json) }
       if change.notWritten == true {
         json.key("notWritten")

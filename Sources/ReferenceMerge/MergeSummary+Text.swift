@@ -98,6 +98,9 @@ extension MergeSummary {
       body(heading(outcome))
       for change in list {
         var line = "  \(change.path)"
+        if let start = change.earlierRunStart {
+          line += " (from an earlier run, started \(start), not the newest merged)"
+        }
         if change.resolvedByNewest { line += " (conflict resolved by newest: \(describe(change)))" }
         if let failure = change.failedComparison?.record {
           line += " (failed at \(failure.file):\(failure.line): \(failure.verdict))"
