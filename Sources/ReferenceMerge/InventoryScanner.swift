@@ -30,6 +30,8 @@ struct InventoryScanner {
     /// than hashing its own files.
     var skipped: String?
     var batch = DecodeBatch()
+    /// Whether the source holds `ReportRequest.earlierReferencesMarker`.
+    var isEarlierReferences = false
 
     init(_ source: MergeSource, manifestExpected: Bool) {
       self.source = source
@@ -76,6 +78,13 @@ struct InventoryScanner {
   private func take(_ entry: ArchiveEntry, into reading: Reading) throws(ArchiveError) {
     let source = reading.source
     if entry.path == ArchiveManifest.entryName { return try takeManifest(entry, into: reading) }
+    if entry.path == ReportRequest.earlierReferencesMarker {
+      guard !reading.isEarlierReferences else {
+        throw refuse(source, entry.path, "the path appears twice")
+      }
+      reading.isEarlierReferences = true
+      return
+    }
     guard !reading.holds(entry.path) else {
       throw refuse(source, entry.path, "the path appears twice")
     }
@@ -208,6 +217,7 @@ struct InventoryScanner {
       generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(reading.source),
       missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
     inventory.suiteFiles = suiteFiles
+    inventory.isEarlierReferences = reading.isEarlierReferences
     return inventory
   }
 

@@ -164,6 +164,9 @@ public struct MergePlan: Sendable {
   public internal(set) var abandonedFolders: [AbandonedFolder] = []
   /// Renders that a later run superseded, sorted by path: never written.
   public internal(set) var superseded: [Superseded] = []
+  /// When each source's run started, by source index, for the sources whose run is not the
+  /// newest one merged (`earlierRun(of:)`).
+  public internal(set) var earlierRuns: [Int: Date] = [:]
   /// Paths two tests use, sorted by path: never written (`MergeProblem.sharedReference`).
   public internal(set) var sharedReferences: [SharedReference] = []
   /// Changes left out by `--include` (see `IncludeFilter`), and with `--keep-going` approvals
@@ -186,11 +189,17 @@ public struct MergePlan: Sendable {
     VariantPath.variant(of: path, declared: variants)
   }
 
+  /// When the run that rendered an item's chosen image started, when that run is not the
+  /// newest one merged (an archive an earlier, maybe abandoned, run left); nil otherwise.
+  public func earlierRun(of item: Item) -> Date? {
+    item.chosen.flatMap { earlierRuns[$0.sourceIndex] }
+  }
+
   /// Items with one outcome.
   public func items(_ outcome: Outcome) -> [Item] { items.filter { $0.outcome == outcome } }
 
   /// Sources that are incomplete.
-  public var incompleteSources: [SourceInventory] { inventories.filter { !$0.isComplete } }
+  public var incompleteSources: [SourceInventory] { inventories.filter(\.isIncomplete) }
 
   /// Whether applying would change the destination (added, updated or orphans to prune) or
   /// cannot proceed (conflicts).

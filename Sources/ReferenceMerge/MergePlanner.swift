@@ -52,7 +52,9 @@ public struct MergePlanner: Sendable {
     var (inventories, bad) = read(
       sources, destination: destination, staging: staging, progress: progress)
     // Runs before paths: a render a later run used again is no candidate at all.
-    let runs = RunLedger(inventories, limits: options.limits).decide(&inventories)
+    let ledger = RunLedger(inventories, limits: options.limits)
+    let runs = ledger.decide(&inventories)
+    let earlierRuns = ledger.earlierRunStarts(inventories)
     var paths = decidePaths(inventories, destination: destination)
     let variants = Result { () throws(VariantError) in
       try ReferenceVariants.read(packageRoot: destination.root)
@@ -79,6 +81,7 @@ public struct MergePlanner: Sendable {
     plan.unarchivedChanged = paths.unarchivedChanged
     plan.changedSinceComparison = paths.changedSinceComparison
     plan.superseded = runs.superseded
+    plan.earlierRuns = earlierRuns
     plan.sharedReferences = runs.shared
     plan.matchingFallback = matchingFallback
     plan.variants = try? variants.get()

@@ -51,12 +51,13 @@ public struct MergeSession: Sendable {
   /// `--require-shards`; the planner takes it in (`MergePlanner.check`), and its problems count
   /// like any other.
   public var planCheck: (@Sendable ([SourceInventory]) -> PlanCheck)?
-  /// Writes the review report of the finished plan to the `reportURL` the session was made
-  /// with, before anything is applied, and returns the page to open: `merge-refs` sets
-  /// `ReviewReport.write(_:request:)` from the `ReferenceReview` module, so the merge itself
-  /// never carries the page. A session given a report URL and no writer reports
-  /// `MergeProblem.reportNotWritten`.
-  public var report: (@Sendable (MergePlan, ReportRequest) throws(ArchiveError) -> URL)?
+  /// Writes the review report's cards for the finished plan to the `reportURL` the session was
+  /// made with, before anything is applied; the session finishes it with what applying did.
+  /// `merge-refs` sets `ReviewReport.write(_:request:)` from the `ReferenceReview` module, so
+  /// the merge itself never carries the page. A session given a report URL and no writer
+  /// reports `MergeProblem.reportNotWritten`.
+  public var report:
+    (@Sendable (MergePlan, ReportRequest) throws(ArchiveError) -> UnfinishedReport)?
   /// The system calls the destination is reached through; tests replace some.
   package var fileCalls = FileCalls.system
 
@@ -96,7 +97,8 @@ public struct MergeSession: Sendable {
     return outcome
   }
 
-  /// The merge in its steps: read and plan, write the report, then stop or apply.
+  /// The merge in its steps: read and plan, write the report's cards, stop or apply, then end
+  /// the report with what was done.
   private func merge(sourcePaths: [String]) -> Conclusion {
     let (sources, unlistable) = expand(sourcePaths)
     let destination: Destination
@@ -111,13 +113,17 @@ public struct MergeSession: Sendable {
     defer { staging?.remove() }
     let plan = makePlan(sources, unlistable: unlistable, destination, staging)
     var problems = plan.problems
-    let reportPath = writeReport(plan, &problems, sourcePaths: sourcePaths, destination)
-    if let stopped = outcomeIfStopping(
-      plan: plan, problems: problems, warnings: plan.warnings, report: reportPath)
-    {
-      return stopped
+    let report = startReport(plan, &problems, sourcePaths: sourcePaths, destination)
+    if writesNothing || Conclusion.stops(plan, problems, options) {
+      let ending = ReportRequest.Ending(
+        changes: writesNothing ? .pending : .stopped, problems: problems.map(\.description))
+      return finish(report, ending) { more, page in
+        Conclusion(
+          plan: plan, problems: problems + more, warnings: plan.warnings, report: page,
+          options: options, dryRun: writesNothing)
+      }
     }
-    return apply(plan, problems: problems, report: reportPath, destination, staging)
+    return apply(plan, problems: problems, report: report, destination, staging)
   }
 
   /// The sources the arguments name, and the errors of those that could not be listed.
@@ -162,13 +168,13 @@ public struct MergeSession: Sendable {
     return plan
   }
 
-  /// Writes the review report, when one was asked for, before applying, so "before" shows the
-  /// references as they were; returns the page to open. A report that cannot be written is a
-  /// problem of its own.
-  private func writeReport(
+  /// Writes the review report's cards, when a report was asked for, before applying, so
+  /// "before" shows the references as they were. A report that cannot be written is a problem
+  /// of its own, which stops the merge.
+  private func startReport(
     _ plan: MergePlan, _ problems: inout [MergeProblem], sourcePaths: [String],
     _ destination: Destination
-  ) -> String? {
+  ) -> UnfinishedReport? {
     guard let reportURL else { return nil }
     do throws(ArchiveError) {
       guard let report else {
@@ -177,25 +183,40 @@ public struct MergeSession: Sendable {
           message: "this program was built without the review report")
       }
       // Landed exactly when the merge goes on to apply: the same rule decides.
-      let stops = outcomeIfStopping(plan: plan, problems: problems, warnings: [], report: nil)
+      let stops = Conclusion.stops(plan, problems, options)
       let request = ReportRequest(
         url: reportURL, limits: options.limits,
         landCommand: landCommand(sourcePaths: sourcePaths),
         problems: problems.map(\.description), warnings: plan.warnings,
         destination: destination,
-        changes: writesNothing ? .pending : stops == nil ? .landed : .stopped)
-      return try report(plan, request).path
+        changes: writesNothing ? .pending : stops ? .stopped : .landed)
+      return try report(plan, request)
     } catch {
       problems.append(.reportNotWritten(error))
       return nil
     }
   }
 
+  /// Ends the report with what the merge did and concludes with its page; a report that
+  /// cannot be finished is a problem of its own (the merge is done by then).
+  /// - Parameter conclude: The conclusion, given more problems and the page.
+  private func finish(
+    _ report: UnfinishedReport?, _ ending: ReportRequest.Ending,
+    conclude: ([MergeProblem], String?) -> Conclusion
+  ) -> Conclusion {
+    guard let report else { return conclude([], nil) }
+    do throws(ArchiveError) {
+      return conclude([], try report.finish(ending).path)
+    } catch {
+      return conclude([.reportNotWritten(error)], nil)
+    }
+  }
+
   /// Applies the plan. A failed write comes back with what was written before it, so the
-  /// summary counts only files really written.
+  /// summary and the report count only files really written.
   private func apply(
-    _ plan: MergePlan, problems: [MergeProblem], report: String?, _ destination: Destination,
-    _ staging: MergeStaging?
+    _ plan: MergePlan, problems: [MergeProblem], report: UnfinishedReport?,
+    _ destination: Destination, _ staging: MergeStaging?
   ) -> Conclusion {
     let progress = progress
     let result = MergeApplier(options: options).apply(plan, to: destination, staging: staging) {
@@ -204,21 +225,23 @@ public struct MergeSession: Sendable {
     progress.clear()
     let warnings =
       plan.warnings + result.leftoversRemoved.map { "removed \($0), left by an interrupted merge" }
-    return Conclusion(
-      plan: plan, problems: problems + (result.failure.map { [.writeFailed($0)] } ?? []),
-      warnings: warnings, report: report, options: options, dryRun: false, applied: result)
+    let all = problems + (result.failure.map { [.writeFailed($0)] } ?? [])
+    return finish(report, Self.ending(result, problems: all)) { more, page in
+      Conclusion(
+        plan: plan, problems: all + more, warnings: warnings, report: page, options: options,
+        dryRun: false, applied: result)
+    }
   }
 
-  /// The outcome when nothing is to be written (a dry run, or problems that stop the merge),
-  /// else nil. A function of its own so that the summary built to decide is let go before
-  /// applying, which a merge of many archives would otherwise hold twice.
-  private func outcomeIfStopping(
-    plan: MergePlan, problems: [MergeProblem], warnings: [String], report: String?
-  ) -> Conclusion? {
-    let outcome = Conclusion(
-      plan: plan, problems: problems, warnings: warnings, report: report, options: options,
-      dryRun: writesNothing)
-    return outcome.stopsBeforeWriting || writesNothing ? outcome : nil
+  /// What the report ends with after applying: landed when a file was written or nothing
+  /// failed, with the paths a failed write did not reach; failed when nothing was written.
+  private static func ending(_ result: MergeApplier.Result, problems: [MergeProblem])
+    -> ReportRequest.Ending
+  {
+    let wroteSomething = !result.written.isEmpty || !result.deleted.isEmpty
+    return ReportRequest.Ending(
+      changes: result.failure == nil || wroteSomething ? .landed : .failed,
+      notWritten: result.notReached, problems: problems.map(\.description))
   }
 
   /// The command that lands this merge again, for the review page to add its decision to: the
@@ -247,7 +270,7 @@ extension MergeSession.Conclusion {
     let blocking = problems.filter { !(options.keepGoing && $0.isSkippable) }
     let conflicts = !plan.items(.conflict).isEmpty
     self.problems = problems
-    stopsBeforeWriting = !blocking.isEmpty || conflicts
+    stopsBeforeWriting = Self.stops(plan, problems, options)
     exitCode =
       if blocking.contains(where: { $0.kind == .refusedInput }) {
         MergeSession.ExitCodes.refusedInput
@@ -268,6 +291,17 @@ extension MergeSession.Conclusion {
     summary = MergeSummary(
       plan: plan, applied: applied, dryRun: dryRun, errors: problems.map(\.description),
       warnings: warnings, report: report)
+  }
+}
+
+extension MergeSession.Conclusion {
+  /// Whether the problems (those `--keep-going` cannot skip) or conflicts stop the merge
+  /// before anything is written: the one rule, for the conclusion and the report alike.
+  static func stops(_ plan: MergePlan, _ problems: [MergeProblem], _ options: MergeOptions)
+    -> Bool
+  {
+    problems.contains { !(options.keepGoing && $0.isSkippable) }
+      || plan.items.contains { $0.outcome == .conflict }
   }
 }
 

@@ -71,6 +71,10 @@ extension MergeSummary {
       json.beginObject()
       json.key("complete")
       json.bool(source.complete)
+      if source.earlierReferences == true {
+        json.key("earlierReferences")
+        json.bool(true)
+      }
       json.member("images", source.images)
       if let reason = source.incompleteReason { json.member("incompleteReason", reason) }
       json.member("name", source.name)
@@ -111,6 +115,7 @@ extension MergeSummary {
     for change in changes {
       json.beginObject()
       if let pixels = change.differingPixels { json.member("differingPixels", pixels) }
+      if let start = change.earlierRunStart { json.member("earlierRunStart", start) }
       if let failure = change.failedComparison { write(failure, to: &json) }
       if change.notWritten == true {
         json.key("notWritten")

@@ -65,7 +65,8 @@ extension MergeSummary {
     let images = count(sources.reduce(0) { $0 + $1.images }, "image", "images")
     var line = "\(count(sources.count, "source", "sources")): \(images)"
     if sources.count > 1 { line += " in \(sources.count { $0.images > 0 }) of them" }
-    let incomplete = sources.count { !$0.complete }
+    // Counted by their reason: a report's earlier references are neither complete nor not.
+    let incomplete = sources.count { $0.incompleteReason != nil }
     if incomplete > 0 { line += ", \(incomplete) incomplete or refused" }
     if sources.count > 1 { line += " (--verbose lists each)" }
     body(line)
@@ -97,6 +98,9 @@ extension MergeSummary {
       body(heading(outcome))
       for change in list {
         var line = "  \(change.path)"
+        if let start = change.earlierRunStart {
+          line += " (from an earlier run, started \(start), not the newest merged)"
+        }
         if change.resolvedByNewest { line += " (conflict resolved by newest: \(describe(change)))" }
         if let failure = change.failedComparison?.record {
           line += " (failed at \(failure.file):\(failure.line): \(failure.verdict))"

@@ -10,6 +10,9 @@ public struct MergeSummary: Codable, Sendable {
     public var images: Int
     public var complete: Bool
     public var incompleteReason: String?
+    /// True for a landed review report's earlier references, which are not a run (neither
+    /// complete nor incomplete); absent otherwise.
+    public var earlierReferences: Bool?
   }
 
   /// One changed or conflicting path.
@@ -29,6 +32,9 @@ public struct MergeSummary: Codable, Sendable {
     public var notWritten: Bool?
     /// The variant whose file the path is (`ReferenceVariants`); nil for a base path.
     public var variant: String?
+    /// When the run the chosen image comes from started (ISO 8601), when that run is not the
+    /// newest one merged: a render an earlier run left; nil otherwise.
+    public var earlierRunStart: String?
   }
 
   /// What the merge did to one variant's files: `base` for the base references, then each
@@ -161,7 +167,8 @@ public struct MergeSummary: Codable, Sendable {
       plan.inventories.map {
         Source(
           name: $0.source.description, worker: $0.manifest?.worker.summary,
-          images: $0.imageCount, complete: $0.isComplete, incompleteReason: $0.incompleteReason)
+          images: $0.imageCount, complete: $0.isComplete, incompleteReason: $0.incompleteReason,
+          earlierReferences: $0.isEarlierReferences ? true : nil)
       }
       + plan.badSources.map {
         Source(
@@ -171,6 +178,8 @@ public struct MergeSummary: Codable, Sendable {
     // Built once per source and shared by every change it holds: a merge of many archives
     // otherwise held two new strings per changed path, and two new arrays for the one holder
     // most changes have.
+    let formatter = ISO8601DateFormatter()
+    let earlierRuns = plan.earlierRuns.mapValues { formatter.string(from: $0) }
     let names = plan.inventories.map(\.source.description)
     let workers = plan.inventories.map(\.workerSummary)
     let soleName = names.map { [$0] }
@@ -185,7 +194,8 @@ public struct MergeSummary: Codable, Sendable {
         differingPixels: item.conflictingPixels, resolvedByNewest: item.resolvedByNewest,
         failedComparison: item.chosen?.image.failedComparison,
         notWritten: !unreached.isEmpty && unreached.contains(item.path) ? true : nil,
-        variant: plan.variant(of: item.path))
+        variant: plan.variant(of: item.path),
+        earlierRunStart: item.chosen.flatMap { earlierRuns[$0.sourceIndex] })
     }
     // Visited in place and sized once: a filtered copy of the plan's items, or an array grown
     // by doubling, would be a peak of their own.
@@ -195,7 +205,6 @@ public struct MergeSummary: Codable, Sendable {
     changes.append(contentsOf: changed.map(change))
     skipped = plan.skipped.map(change)
     variants = plan.variants.map { _ in Self.countByVariant(plan, unreached: unreached) }
-    let formatter = ISO8601DateFormatter()
     superseded = plan.superseded.map {
       Superseded(
         path: $0.path, test: $0.test, source: $0.source,

@@ -5,25 +5,55 @@ import ReferenceArchive
 /// command that lands the reviewed decisions, the run's problems and warnings so far, and
 /// whether the merge goes on to write what the report shows.
 public struct ReportRequest: Sendable {
-  /// Whether the changes a report shows are written into the package. The report is written
-  /// before the merge applies anything (so "before" shows the references as they were); the
-  /// merge decides the state by the rule that decides whether it applies: `landed` exactly when
-  /// it is neither a dry run nor stopped by problems or conflicts, so it goes on to write.
+  /// Whether the changes a report shows are written into the package. The report's cards are
+  /// written before the merge applies anything (so "before" shows the references as they
+  /// were), and the report ends with what applying did (`UnfinishedReport.finish`): a request
+  /// says `landed` when the merge goes on to write, and the ending says whether it did.
   public enum Changes: String, Sendable, Equatable {
     /// Nothing is written: a dry run (`--dry-run`, `--check`), or a report written by a caller
     /// that applies nothing. The page's decisions land with the land command.
     case pending
     /// Nothing is written: the merge stopped before writing because of problems or conflicts.
     case stopped
-    /// The merge writes the changes right after the report (a write that then fails exits 1;
-    /// restoring a path that was never written changes nothing). The page's rejections put the
-    /// earlier references back.
+    /// The merge wrote the changes (in a request: it goes on to write them). Paths a failed
+    /// write did not reach are listed in the ending's `notWritten`. The page's rejections put
+    /// the earlier references back.
     case landed
+    /// Nothing is written: the merge set out to write, and a write failed before any file was
+    /// (a read-only reference folder); the problems name the folder and the fix. The page's
+    /// decisions land with the land command, as on a pending report.
+    case failed
+  }
+
+  /// How a report ends: what the merge did once the cards were written.
+  public struct Ending: Sendable, Equatable {
+    /// Whether the changes are written.
+    public var changes: Changes
+    /// On a report landed in part, the added, updated and pruned paths that applying did not
+    /// reach because a write failed first: those files are as they were.
+    public var notWritten: [String]
+    /// The run's problems, a failed write's included, shown at the top of the page.
+    public var problems: [String]
+
+    /// Creates an ending.
+    public init(changes: Changes, notWritten: [String] = [], problems: [String]) {
+      self.changes = changes
+      self.notWritten = notWritten
+      self.problems = problems
+    }
   }
 
   /// The name of the decision file a landed report's page exports: the rejected changes, each
   /// bound to the landed and the earlier pixels, that `--include-from` restores.
   public static let restoreFileName = "reference-restore.txt"
+  /// The entry that marks a landed report's earlier references (`before.zip`) as what they
+  /// are: not a run, so neither complete nor cut short, and a restore from them is not warned
+  /// about as an incomplete source. Its text says what the zip is for.
+  public static let earlierReferencesMarker = "ReferenceImages-earlier-references.txt"
+  /// The marker entry's text.
+  public static let earlierReferencesNote =
+    "The references a merge replaced, kept by its review report: merge-refs --include-from "
+    + "\(restoreFileName) restores the rejected ones from this zip.\n"
   /// The name of the decision file the page exports and `--include-from` reads.
   public static let decisionFileName = "reference-decisions.txt"
   /// The file that holds a report folder's data: a folder holding it is a report, never a
@@ -72,5 +102,28 @@ public struct LandCommand: Sendable, Equatable {
   public init(program: [String], arguments: [String]) {
     self.program = program
     self.arguments = arguments
+  }
+}
+
+/// A review report whose cards are written, waiting for what the merge then did: `finish`
+/// writes that ending and puts the report in place, so the page's status is what applying did,
+/// per file, never what the plan meant to do. Until then no report is in place.
+public struct UnfinishedReport {
+  /// The page to open once finished.
+  public var page: URL
+  private let end: (ReportRequest.Ending) throws(ArchiveError) -> Void
+
+  /// Creates a report that `end` finishes.
+  public init(page: URL, end: @escaping (ReportRequest.Ending) throws(ArchiveError) -> Void) {
+    self.page = page
+    self.end = end
+  }
+
+  /// Writes the ending and puts the report in place.
+  /// - Returns: The page to open.
+  /// - Throws: `ArchiveError.io` when the report cannot be finished (it is then removed).
+  public func finish(_ ending: ReportRequest.Ending) throws(ArchiveError) -> URL {
+    try end(ending)
+    return page
   }
 }

@@ -43,6 +43,18 @@ struct RunLedger {
     self.runs = runs
   }
 
+  /// When each source's run started, by source index, for the sources whose run is not the
+  /// newest one merged: a render left by an abandoned run must not read as today's change.
+  /// Only sources that name their run count; empty when they are all one run.
+  func earlierRunStarts(_ inventories: [SourceInventory]) -> [Int: Date] {
+    let named = runs.indices.filter { inventories[$0].manifest?.run != nil }
+    guard let newest = named.map({ runs[$0] }).max(by: { ($0.start, $0.key) < ($1.start, $1.key) })
+    else { return [:] }
+    var starts: [Int: Date] = [:]
+    for index in named where runs[index].key != newest.key { starts[index] = runs[index].start }
+    return starts
+  }
+
   /// A run's use of a path that supersedes earlier runs on its host.
   private struct Latest {
     var run: Run

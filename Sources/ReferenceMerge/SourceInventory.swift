@@ -95,14 +95,25 @@ public struct SourceInventory: Sendable {
   /// knows which reference folders a skipped test's suite may own.
   public internal(set) var suiteFiles: [String: Set<String>] = [:]
 
+  /// Whether the source is the earlier references a landed review report kept
+  /// (`ReportRequest.earlierReferencesMarker`): not a run, so never complete (it proves nothing
+  /// about orphans), nor incomplete (nothing of it was cut short).
+  public internal(set) var isEarlierReferences = false
+
   /// Whether the source is a finished run with a manifest that matches its entries.
   public var isComplete: Bool {
     manifest?.completion == .finished && missingEntries.isEmpty
   }
 
+  /// Whether the source is a run that was cut short or left no manifest: what the summary
+  /// counts and warns of, and `--require-complete` refuses.
+  public var isIncomplete: Bool { !isComplete && !(manifest == nil && isEarlierReferences) }
+
   /// Why the source is incomplete, or nil.
   public var incompleteReason: String? {
-    guard let manifest else { return "no manifest (not written by a finished run)" }
+    guard let manifest else {
+      return isEarlierReferences ? nil : "no manifest (not written by a finished run)"
+    }
     switch manifest.completion {
     case .running: return "the run was cut short (manifest says running)"
     case .failed: return "the run could not write every image"

@@ -2,8 +2,8 @@ import Foundation
 import ReferenceArchive
 import ReferenceMerge
 
-/// Writes `review-data.js`: one statement, `window.REFERENCE_REVIEW = {...};`, streamed: the
-/// report's facts first, then each card as it is made. The one owner of the data's format: the
+/// Writes `review-data.js`: one statement, `window.REFERENCE_REVIEW = {...};`, streamed: each
+/// card as it is made, then the report's facts, which say what the merge did after the cards. The one owner of the data's format: the
 /// page's `types.d.ts` is type-checked against a sample of what this writes (`Scripts/lint-page`,
 /// kept the shape of a real report by `ReviewReportTests.testDataSample_...`).
 struct ReviewData {
@@ -15,8 +15,11 @@ struct ReviewData {
     var id: String
     var destination: String
     var generatedAt: Date
-    /// Whether the changes are written (`landed`) or not (`pending`, `stopped`).
+    /// Whether the changes are written (`landed`) or not (`pending`, `stopped`, `failed`), as
+    /// the merge left the package.
     var changes: ReportRequest.Changes
+    /// On a report landed in part, the paths a failed write did not reach.
+    var notWritten: [String]
     /// The file the page exports: the accepted changes to land, or on a landed report the
     /// rejected ones to restore.
     var decisionFile: String
@@ -53,15 +56,24 @@ struct ReviewData {
     json = JSONStream(output, indented: false)
   }
 
-  /// Writes the statement's start and every field but the cards, and opens the cards.
-  mutating func begin(_ header: Header) {
+  /// Writes the statement's start and the version, and opens the cards.
+  mutating func begin() {
     output.write("window.REFERENCE_REVIEW = ")
     json.beginObject()
     json.member("version", Self.version)
+    json.key("cards")
+    json.beginArray()
+  }
+
+  /// Closes the cards, writes every other field (after the cards: they say what the merge did
+  /// once the cards were written), and closes the object and the statement.
+  mutating func end(_ header: Header) {
+    json.endArray()
     json.member("id", header.id)
     json.member("destination", header.destination)
     json.member("generatedAt", ISO8601DateFormatter().string(from: header.generatedAt))
     json.member("changes", header.changes.rawValue)
+    json.member("notWritten", strings: header.notWritten)
     json.member("decisionFile", header.decisionFile)
     json.member("command", strings: header.command)
     json.member("commandDestination", header.commandDestination)
@@ -87,8 +99,8 @@ struct ReviewData {
     json.member("problems", strings: header.problems)
     json.member("warnings", strings: header.warnings)
     json.member("skippedTests", strings: header.skippedTests)
-    json.key("cards")
-    json.beginArray()
+    json.endObject()
+    output.write(";\n")
   }
 
   /// Writes one card.
@@ -146,13 +158,6 @@ struct ReviewData {
     }
     json.endArray()
     json.endObject()
-  }
-
-  /// Closes the cards, the object and the statement.
-  mutating func end() {
-    json.endArray()
-    json.endObject()
-    output.write(";\n")
   }
 
   private mutating func write(_ image: ReviewCard.Image?) throws(ArchiveError) {

@@ -123,13 +123,19 @@ struct ReviewJobs {
     return ReviewCardMaker.Job(id: nextID, item: item, meta: meta, after: after)
   }
 
-  /// Where the image comes from: source, worker and test.
+  /// Where the image comes from: source, worker and test, and the run's start when it is not
+  /// the newest run merged.
   private func meta(_ item: MergePlan.Item) -> [String] {
     let candidates = item.chosen.map { [$0] } ?? item.rivals
     var lines = candidates.map { candidate in
       var text = "from " + sourceLabels[candidate.sourceIndex]
       if let test = candidate.image.test { text += ", test \(test)" }
       return text
+    }
+    if let start = plan.earlierRun(of: item) {
+      lines.append(
+        "from an earlier run, started \(ISO8601DateFormatter().string(from: start)), not the "
+          + "newest merged: an archive an abandoned run left?")
     }
     if let failure = item.chosen?.image.failedComparison?.record {
       lines.append(

@@ -64,61 +64,72 @@ public struct ReviewReport: Sendable {
     self.limits = limits
   }
 
-  /// Writes the report for a plan; call before applying it, so "before" is the old file.
+  /// Writes the report for a plan, in the state `changes` says; call before applying it, so
+  /// "before" is the old file.
   /// - Parameters:
   ///   - plan: The plan.
   ///   - url: The report: a folder, or one file when it ends in `.html`.
   /// - Throws: `ArchiveError.io` when the report cannot be written.
   public func write(_ plan: MergePlan, to url: URL) throws(ArchiveError) {
-    try write(plan, reader: try ReviewImages(plan: plan, limits: limits), to: url)
+    let report = try start(plan, reader: try ReviewImages(plan: plan, limits: limits), to: url)
+    _ = try report.finish(.init(changes: changes, problems: problems))
   }
 
-  /// Writes the report a merge asks for: the writer `merge-refs` gives `MergeSession.report`.
+  /// Writes the cards of the report a merge asks for: the writer `merge-refs` gives
+  /// `MergeSession.report`, which finishes it with what applying did.
   /// - Parameters:
   ///   - plan: The finished plan, not yet applied.
   ///   - request: Where to write, the land command, and the run's problems and warnings.
-  /// - Returns: The page to open.
+  /// - Returns: The report, to finish once the merge is done.
   /// - Throws: `ArchiveError.io` when the report cannot be written.
   @Sendable
-  public static func write(_ plan: MergePlan, request: ReportRequest) throws(ArchiveError) -> URL {
+  public static func write(_ plan: MergePlan, request: ReportRequest) throws(ArchiveError)
+    -> UnfinishedReport
+  {
     var report = ReviewReport(limits: request.limits)
     report.landCommand = request.landCommand
     report.problems = request.problems
     report.warnings = request.warnings
     report.changes = request.changes
-    try report.write(plan, reader: ReviewImages(plan: plan, request: request), to: request.url)
-    return page(for: request.url)
+    return try report.start(
+      plan, reader: ReviewImages(plan: plan, request: request), to: request.url)
   }
 
-  /// Writes the report, reading the references and the sources' images through `reader`.
-  func write(_ plan: MergePlan, reader: ReviewImages, to url: URL) throws(ArchiveError) {
+  /// Writes the page and the cards, reading the references and the sources' images through
+  /// `reader`, and on a report that lands the earlier references, all beside the report under
+  /// temporary names; the report it returns writes the facts that end the data (what the merge
+  /// did) and puts the report in place.
+  func start(_ plan: MergePlan, reader: ReviewImages, to url: URL) throws(ArchiveError)
+    -> UnfinishedReport
+  {
     let target = ReportTarget(url: url)
     let work = try target.makeWorkFolder()
     let images = work.appendingPathComponent("images")
     let file = target.temporaryFile
     do {
+      let output: BufferedOutput
+      var tail = ""
       if target.isSingleFile {
-        let (head, tail) = try ReviewPage.singleFileParts()
-        let output = try BufferedOutput(creating: file)
-        output.write(head)
-        let earlier = try writeData(
-          plan, reader: reader, images: images, to: output, target: target)
-        output.write(tail)
-        try output.finish()
-        try writeEarlierReferences(earlier, to: target.earlierReferences)
-        try FileSystem.rename(file, to: url)
-        target.discard(work)
+        let parts = try ReviewPage.singleFileParts()
+        output = try BufferedOutput(creating: file)
+        output.write(parts.head)
+        tail = parts.tail
       } else {
         for name in ReviewPage.names {
           try FileSystem.write(try ReviewPage.file(name), to: work.appendingPathComponent(name))
         }
-        let output = try BufferedOutput(creating: work.appendingPathComponent(ReviewPage.data))
-        let earlier = try writeData(
-          plan, reader: reader, images: images, to: output, target: target)
-        try output.finish()
-        try writeEarlierReferences(
-          earlier, to: work.appendingPathComponent(ReportTarget.earlierReferencesName))
-        try target.landFolder(work)
+        output = try BufferedOutput(creating: work.appendingPathComponent(ReviewPage.data))
+      }
+      var data = ReviewData(
+        output, imageSource: target.isSingleFile ? .dataURI(images: images) : .file)
+      let earlier = try writeCards(plan, reader: reader, images: images, to: &data, target: target)
+      let zip = work.appendingPathComponent(ReportTarget.earlierReferencesName)
+      try writeEarlierReferences(earlier, to: zip)
+      let ending = ReportEnding(
+        report: self, plan: plan, target: target, work: work, file: file, output: output,
+        tail: tail)
+      return UnfinishedReport(page: Self.page(for: url)) { (end) throws(ArchiveError) in
+        try ending.finish(end, data: &data)
       }
     } catch {
       target.discard(work, file)
@@ -126,17 +137,17 @@ public struct ReviewReport: Sendable {
     }
   }
 
-  /// Streams the data: the header, then the cards batch by batch as they are made.
-  /// - Returns: On a landed report, the references the merge replaces: each updated card's
+  /// Streams the cards batch by batch as they are made; the facts that depend on what the
+  /// merge did come after them (`ReportEnding`).
+  /// - Returns: On a report that lands, the references the merge replaces: each updated card's
   ///   path and its copy of the earlier file in `images`, kept for `writeEarlierReferences`.
-  private func writeData(
-    _ plan: MergePlan, reader: ReviewImages, images: URL, to output: BufferedOutput,
+  private func writeCards(
+    _ plan: MergePlan, reader: ReviewImages, images: URL, to data: inout ReviewData,
     target: ReportTarget
   ) throws(ArchiveError) -> [ZipWriter.Entry] {
     // In one file the images live on only as data URIs.
     let inline = target.isSingleFile
-    var data = ReviewData(output, imageSource: inline ? .dataURI(images: images) : .file)
-    data.begin(header(plan, target: target))
+    data.begin()
     let maker = ReviewCardMaker(images: images, reader: reader, variants: plan.variants)
     var jobs = ReviewJobs(plan: plan, reader: reader, readAhead: readAhead)
     var pending: [ReviewCardMaker.Job] = []
@@ -167,18 +178,20 @@ public struct ReviewReport: Sendable {
       if pending.count >= batchSize { try flush() }
     }
     try flush()
-    data.end()
     return earlier
   }
 
-  /// Writes a landed report's earlier references, byte for byte at their package-relative
-  /// paths, as a zip without a manifest: the source the restore command reads. Nothing when
-  /// the merge replaced no reference.
+  /// Writes the earlier references of a report that lands, byte for byte at their
+  /// package-relative paths, as a zip without a manifest: the source the restore command
+  /// reads. Nothing when the merge replaces no reference.
   private func writeEarlierReferences(_ entries: [ZipWriter.Entry], to zip: URL)
     throws(ArchiveError)
   {
     guard !entries.isEmpty else { return }
-    try ZipWriter().write(entries.sorted { $0.path < $1.path }, to: zip)
+    let marker = ZipWriter.Entry(
+      path: ReportRequest.earlierReferencesMarker,
+      contents: .bytes(Array(ReportRequest.earlierReferencesNote.utf8)))
+    try ZipWriter().write([marker] + entries.sorted { $0.path < $1.path }, to: zip)
   }
 
   /// Makes a batch of cards on every core; the cards come back in the jobs' order.
@@ -192,7 +205,11 @@ public struct ReviewReport: Sendable {
     return try results.map { (result) throws(ArchiveError) in try result.get() }
   }
 
-  private func header(_ plan: MergePlan, target: ReportTarget) -> ReviewData.Header {
+  /// The facts that end the data, as the merge left the package: on a landed report the
+  /// restore file and command, else the decision file and the land command.
+  fileprivate func header(_ plan: MergePlan, target: ReportTarget, ending: ReportRequest.Ending)
+    -> ReviewData.Header
+  {
     var random = SystemRandomNumberGenerator()
     let id = (0..<4).map { _ in
       String(format: "%08x", UInt32.random(in: 0...UInt32.max, using: &random))
@@ -203,7 +220,7 @@ public struct ReviewReport: Sendable {
     let destinationWord = landCommand.arguments.last ?? plan.destination.path
     let decisionFile: String
     let command: [String]
-    if changes == .landed {
+    if ending.changes == .landed {
       decisionFile = ReportRequest.restoreFileName
       command =
         landCommand.program + [
@@ -215,10 +232,11 @@ public struct ReviewReport: Sendable {
       command = landCommand.program + ["--include-from", decisionFile] + landCommand.arguments
     }
     return ReviewData.Header(
-      id: id, destination: plan.destination.path, generatedAt: Date(), changes: changes,
-      decisionFile: decisionFile, command: command, commandDestination: destinationWord,
-      counts: plan.counts, skipped: plan.skipped.count, sources: plan.inventories,
-      problems: problems, warnings: warnings, skippedTests: plan.skippedTests)
+      id: id, destination: plan.destination.path, generatedAt: Date(), changes: ending.changes,
+      notWritten: ending.notWritten, decisionFile: decisionFile, command: command,
+      commandDestination: destinationWord, counts: plan.counts, skipped: plan.skipped.count,
+      sources: plan.inventories, problems: ending.problems, warnings: warnings,
+      skippedTests: plan.skippedTests)
   }
 
   /// A path as a command word of the same kind as `reference`: absolute beside an absolute
@@ -231,5 +249,46 @@ public struct ReviewReport: Sendable {
       .standardizedFileURL.path
     if !base.hasSuffix("/") { base += "/" }
     return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+  }
+}
+
+/// The end of a report whose cards are written: the facts that depend on what the merge did,
+/// then the report put in place, with its earlier references only when the merge wrote.
+private struct ReportEnding {
+  let report: ReviewReport
+  let plan: MergePlan
+  let target: ReportTarget
+  /// The work folder (the report folder under a temporary name, or the single file's scratch
+  /// folder), holding the earlier references' zip, if any.
+  let work: URL
+  /// The single file under its temporary name.
+  let file: URL
+  let output: BufferedOutput
+  /// What follows the data in a single file.
+  let tail: String
+
+  /// Ends the data with `ending`'s facts and puts the report in place; removes it all when
+  /// that fails.
+  func finish(_ ending: ReportRequest.Ending, data: inout ReviewData) throws(ArchiveError) {
+    let zip = work.appendingPathComponent(ReportTarget.earlierReferencesName)
+    do {
+      data.end(report.header(plan, target: target, ending: ending))
+      output.write(tail)
+      try output.finish()
+      // Nothing written, nothing to restore: no restore source either.
+      if ending.changes != .landed { unlink(zip.path) }
+      guard target.isSingleFile else {
+        try target.landFolder(work)
+        return
+      }
+      if FileManager.default.fileExists(atPath: zip.path) {
+        try FileSystem.rename(zip, to: target.earlierReferences)
+      }
+      try FileSystem.rename(file, to: target.url)
+      target.discard(work)
+    } catch {
+      target.discard(work, file)
+      throw error
+    }
   }
 }

@@ -220,25 +220,10 @@ extension DestinationTests {
     return (source, try snapshot(package))
   }
 
-  /// The calls with `renameAt` failing with `code` after `successes` renames.
-  private func failingRenames(_ code: Int32, after successes: Int = 0) -> FileCalls {
-    var calls = FileCalls.system
-    let rename = calls.renameAt
-    let budget = Budget(writes: successes)
-    calls.renameAt = { fromFolder, from, toFolder, to in
-      guard budget.take() else {
-        errno = code
-        return -1
-      }
-      return rename(fromFolder, from, toFolder, to)
-    }
-    return calls
-  }
-
   func testMerge_permissionDeniedMovingIntoPlace_namesTheReferenceCauseAndFix() throws {
     let (source, before) = try referencesAndArchive()
 
-    let outcome = session(calls: failingRenames(EACCES)).run(sourcePaths: [source.path])
+    let outcome = session(calls: .failingRenames(EACCES)).run(sourcePaths: [source.path])
 
     XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
     let error = try XCTUnwrap(outcome.summary.errors.first, outcome.summary.text())
@@ -296,7 +281,7 @@ extension DestinationTests {
   func testMerge_writeFailsAfterOneFile_summaryCountsOnlyTheFileWritten() throws {
     let (source, before) = try referencesAndArchive()
 
-    let outcome = session(calls: failingRenames(EACCES, after: 1)).run(sourcePaths: [source.path])
+    let outcome = session(calls: .failingRenames(EACCES, after: 1)).run(sourcePaths: [source.path])
 
     XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
     let after = try snapshot(package)
@@ -335,20 +320,6 @@ private final class SwapOnce: @unchecked Sendable {
 }
 
 /// A count of writes that succeed before the disk is "full".
-private final class Budget: @unchecked Sendable {
-  private let lock = NSLock()
-  private var left: Int
-
-  init(writes: Int) { left = writes }
-
-  func take() -> Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    left -= 1
-    return left >= 0
-  }
-}
-
 /// A stop flag for the swapping thread, and a way to wait for it to end.
 private final class Flag: @unchecked Sendable {
   private let condition = NSCondition()

@@ -1,11 +1,14 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+import ReferenceMerge
+import ReferenceReview
 import XCTest
 
 /// A report knows whether it landed: the review data of `merge-refs --report` says `landed`
-/// when the merge wrote the changes, `pending` for a dry run and `stopped` when problems or
-/// conflicts stopped the merge before writing. A landed report keeps the references the merge
+/// when the merge wrote the changes (naming the files a failed write did not reach), `failed`
+/// when a write failed before any file was written, `pending` for a dry run and `stopped` when
+/// problems or conflicts stopped the merge before writing. A landed report keeps the references the merge
 /// replaced (`before.zip`), and its command restores a rejected change from them, bound to the
 /// landed and the earlier pixels like an approval. (The page's own export of a rejection is
 /// driven in Chromium by `ReviewPageTests`.)
@@ -63,6 +66,16 @@ final class LandedReportTests: XCTestCase {
     let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+@%,")
     if !word.isEmpty && word.allSatisfy(safe.contains) { return word }
     return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
+  /// A report's earlier references by path, after checking the entry that says what they are.
+  private func earlierReferences(_ zip: URL) throws -> [String: [UInt8]] {
+    var entries: [String: [UInt8]] = [:]
+    try ZipReader(limits: .default).forEachEntry(in: .file(zip)) { entries[$0.path] = $0.bytes }
+    let marker = entries.removeValue(forKey: ReportRequest.earlierReferencesMarker)
+    XCTAssertEqual(
+      marker.map { String(decoding: $0, as: UTF8.self) }, ReportRequest.earlierReferencesNote)
+    return entries
   }
 
   // MARK: What the first screen says
@@ -141,9 +154,98 @@ final class LandedReportTests: XCTestCase {
       try XCTUnwrap(data["command"] as? [String]).suffix(4),
       ["--include-from", "reference-restore.txt", kept.path, s.destination.path])
     XCTAssertEqual(data["commandDestination"] as? String, s.destination.path)
-    var entries: [String: [UInt8]] = [:]
-    try ZipReader(limits: .default).forEachEntry(in: .file(kept)) { entries[$0.path] = $0.bytes }
-    XCTAssertEqual(entries, s.earlierPNG, "the replaced references, at their paths, as they were")
+    XCTAssertEqual(
+      try earlierReferences(kept), s.earlierPNG,
+      "the replaced references, at their paths, as they were")
+  }
+
+  // MARK: What applying did
+
+  /// The merge in-process with a report, its renames into the reference folder failing as a
+  /// read-only folder makes them fail for a user who is not root, after `successes` renames.
+  private func mergeIntoReadOnlyFolder(_ s: Scenario, report: URL, after successes: Int = 0)
+    -> MergeSession.Conclusion
+  {
+    var session = MergeSession(
+      options: MergeOptions(), destination: s.destination, writesNothing: false,
+      reportURL: report)
+    session.report = ReviewReport.write(_:request:)
+    session.fileCalls = .failingRenames(EACCES, after: successes)
+    return session.run(sourcePaths: [s.archive.path])
+  }
+
+  func testReadOnlyReferenceFolder_reportSaysNothingWritten_landsTheDecisionsLater() throws {
+    let s = try scenario()
+    let review = s.root.appendingPathComponent("review")
+    let before = try snapshot(s.destination)
+
+    let outcome = mergeIntoReadOnlyFolder(s, report: review)
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    assertTreesEqual(try snapshot(s.destination), before, "nothing was written")
+    let data = try ReviewDataScript.object(inReport: review)
+    XCTAssertEqual(data["changes"] as? String, "failed", "the page says what applying did")
+    XCTAssertEqual(data["decisionFile"] as? String, "reference-decisions.txt")
+    XCTAssertEqual(
+      try XCTUnwrap(data["command"] as? [String]).suffix(4),
+      ["--include-from", "reference-decisions.txt", s.archive.path, s.destination.path],
+      "the land command, for once the folder is writable: no restore of what never landed")
+    XCTAssertEqual(
+      (data["notWritten"] as? [String])?.sorted(), [path("new-a"), path("old-a"), path("old-b")])
+    let problems = try XCTUnwrap(data["problems"] as? [String])
+    XCTAssertTrue(
+      problems.contains { $0.contains("chmod u+rwx \(folder)") },
+      "the page names the folder and the fix, as the terminal does: \(problems)")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: review.appendingPathComponent("before.zip").path),
+      "no restore source for references never replaced")
+    XCTAssertEqual(outcome.summary.report, review.appendingPathComponent("index.html").path)
+  }
+
+  func testReadOnlyReferenceFolder_singleFileReport_keepsNoRestoreSourceBesideIt() throws {
+    let s = try scenario()
+    let page = s.root.appendingPathComponent("review.html")
+
+    let outcome = mergeIntoReadOnlyFolder(s, report: page)
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    let (_, script) = try ReviewDataScript.splitSingleFile(
+      try String(contentsOf: page, encoding: .utf8))
+    XCTAssertEqual(try ReviewDataScript.object(of: script)["changes"] as? String, "failed")
+    XCTAssertFalse(
+      FileManager.default.fileExists(
+        atPath: s.root.appendingPathComponent("review-before.zip").path))
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: s.root.path).sorted(),
+      ["artifacts", "my package", "review.html"], "no temporary file left beside the report")
+  }
+
+  func testWriteFailsAfterOneFile_reportSaysLanded_namesTheFilesNotWritten() throws {
+    let s = try scenario()
+    let review = s.root.appendingPathComponent("review")
+
+    let outcome = mergeIntoReadOnlyFolder(s, report: review, after: 1)
+
+    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    let written = outcome.summary.changes.filter { $0.notWritten != true }.map(\.path)
+    XCTAssertEqual(written.count, 1, outcome.summary.text())
+    let data = try ReviewDataScript.object(inReport: review)
+    XCTAssertEqual(data["changes"] as? String, "landed", "one file was written")
+    XCTAssertEqual(
+      (data["notWritten"] as? [String])?.sorted(),
+      [path("new-a"), path("old-a"), path("old-b")].filter { !written.contains($0) },
+      "the page's status of each file is what applying did to it")
+    XCTAssertEqual(data["decisionFile"] as? String, "reference-restore.txt")
+  }
+
+  func testLandedMerge_namesNoFileNotWritten() throws {
+    let s = try scenario()
+    let review = s.root.appendingPathComponent("review")
+    XCTAssertEqual(
+      try MergeRefs.run(["--report", review.path, s.archive.path, s.destination.path]).status, 0)
+    let data = try ReviewDataScript.object(inReport: review)
+    XCTAssertEqual(data["changes"] as? String, "landed")
+    XCTAssertEqual(data["notWritten"] as? [String], [])
   }
 
   // MARK: Restoring
@@ -178,6 +280,10 @@ final class LandedReportTests: XCTestCase {
     let restore = try runProcess("/bin/sh", ["-c", command], in: downloads)
     XCTAssertEqual(restore.status, 0, restore.all)
     XCTAssertTrue(restore.output.contains("0 added, 1 updated"), restore.output)
+    XCTAssertTrue(restore.output.hasPrefix("1 source: 2 images\n"), restore.output)
+    XCTAssertFalse(
+      restore.output.contains("incomplete"),
+      "the report's earlier references are what they say, not a cut-short run: \(restore.all)")
     XCTAssertEqual(
       try FileSystem.read(s.destination.appendingPathComponent(path("old-a"))),
       s.earlierPNG[path("old-a")], "the earlier file, byte for byte")
@@ -188,9 +294,16 @@ final class LandedReportTests: XCTestCase {
       try reference(path("new-a"), in: s).pixels, s.renders[path("new-a")]?.pixels,
       "an added image is never touched by the restore")
 
-    let again = try runProcess("/bin/sh", ["-c", command], in: downloads)
+    let again = try runProcess("/bin/sh", ["-c", command + " --json"], in: downloads)
     XCTAssertEqual(again.status, 0, again.all)
-    XCTAssertTrue(again.output.contains("0 updated, 1 unchanged"), "restored once: \(again.output)")
+    let summary = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any], again.all)
+    XCTAssertEqual(summary["updated"] as? Int, 0, "restored once: \(again.output)")
+    XCTAssertEqual(summary["unchanged"] as? Int, 1, again.output)
+    let source = try XCTUnwrap((summary["sources"] as? [[String: Any]])?.first, again.output)
+    XCTAssertEqual(source["earlierReferences"] as? Bool, true, again.output)
+    XCTAssertNil(source["incompleteReason"], "not a cut-short run: \(again.output)")
+    XCTAssertEqual(summary["warnings"] as? [String], [], again.output)
   }
 
   func testRestore_referenceChangedAgainSinceTheReport_isRefused_nothingWritten() throws {
@@ -227,9 +340,7 @@ final class LandedReportTests: XCTestCase {
     let kept = s.root.appendingPathComponent("review-before.zip")
     XCTAssertEqual(
       try XCTUnwrap(data["command"] as? [String]).suffix(2), [kept.path, s.destination.path])
-    var entries: [String: [UInt8]] = [:]
-    try ZipReader(limits: .default).forEachEntry(in: .file(kept)) { entries[$0.path] = $0.bytes }
-    XCTAssertEqual(entries, s.earlierPNG)
+    XCTAssertEqual(try earlierReferences(kept), s.earlierPNG)
   }
 
   func testPortableCommand_namesTheKeptReferencesRelativeToWhereTheMergeRan() throws {

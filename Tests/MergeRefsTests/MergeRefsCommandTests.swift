@@ -215,8 +215,9 @@ final class MergeRefsCommandTests: XCTestCase {
     }
     defer { chattr("-i", references) }
     let before = try snapshot(destination)
+    let review = root.appendingPathComponent("review")
 
-    let result = try MergeRefs.run([source.path, destination.path])
+    let result = try MergeRefs.run(["--report", review.path, source.path, destination.path])
 
     XCTAssertEqual(result.status, 1, result.all)
     let error = String(
@@ -235,6 +236,13 @@ final class MergeRefsCommandTests: XCTestCase {
     XCTAssertFalse(result.output.contains("\nadded:"), result.all)
     XCTAssertFalse(result.output.contains("\nupdated:"), result.all)
     assertTreesEqual(try snapshot(destination), before, "the references must stay as they were")
+    // The page says what the terminal says: nothing written, and no restore file.
+    let page = try ReviewDataScript.object(inReport: review)
+    XCTAssertEqual(page["changes"] as? String, "failed")
+    XCTAssertEqual(page["decisionFile"] as? String, "reference-decisions.txt")
+    XCTAssertEqual((page["notWritten"] as? [String])?.count, 2)
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: review.appendingPathComponent("before.zip").path))
 
     // The fix, as printed, run in the package root: the merge then lands.
     let fix = try XCTUnwrap(error.split(separator: "`").first { $0.hasPrefix("chattr -i -a ") })

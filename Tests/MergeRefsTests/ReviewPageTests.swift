@@ -52,6 +52,11 @@ final class ReviewPageTests: XCTestCase {
       start.changesState?.hasPrefix("Pending: nothing is written yet (a dry run).") == true,
       "the first screen says the changes are pending: \(start.changesState ?? "no line")")
     XCTAssertEqual(start.status, "undecided (lands)")
+    XCTAssertEqual(
+      start.acceptedCount,
+      "0 accepted · 0 rejected · \(decidable.count) undecided — "
+        + "\(decidable.count) of \(decidable.count) land",
+      "before any decision nothing is accepted: the undecided changes land")
     XCTAssertEqual(start.downloadLabel, "Download accepted paths")
     XCTAssertEqual(start.variantGroups, [], "no variant, no groups")
     XCTAssertNil(start.variantHeading, "no variant, no heading")
@@ -80,6 +85,10 @@ final class ReviewPageTests: XCTestCase {
     let afterUndo = try XCTUnwrap(result.states["after-undo"])
     XCTAssertEqual(afterUndo.path, ordered[2], "undo returns to the card it undid")
     XCTAssertEqual(afterUndo.status, "undecided (lands)")
+    XCTAssertEqual(
+      afterUndo.acceptedCount,
+      "1 accepted · 1 rejected · \(decidable.count - 2) undecided — "
+        + "\(decidable.count - 1) of \(decidable.count) land")
     XCTAssertEqual(result.exports["after-undo"]?.accepted, decidable.filter { $0 != ordered[0] })
 
     let withoutGroup = decidable.filter { $0 != ordered[0] && !group.contains($0) }
@@ -167,12 +176,17 @@ final class ReviewPageTests: XCTestCase {
       "the first screen says the changes are written: \(start.changesState ?? "no line")")
     XCTAssertEqual(start.path, updated)
     XCTAssertEqual(start.status, "landed", "an undecided card of a landed report")
+    XCTAssertEqual(
+      start.acceptedCount, "0 kept · 0 to restore · 3 undecided — 3 of 3 stay",
+      "before any decision nothing is kept by a decision: the undecided changes stay")
     XCTAssertEqual(start.downloadLabel, "Download the restore file")
     let initial = try XCTUnwrap(result.exports["initial"])
     XCTAssertEqual(initial.file, "reference-restore.txt")
     XCTAssertEqual(initial.lines, [], "nothing rejected, nothing to restore")
 
     XCTAssertEqual(result.states["decided"]?.status, "kept as landed")
+    XCTAssertEqual(
+      result.states["decided"]?.acceptedCount, "1 kept · 2 to restore · 0 undecided — 1 of 3 stay")
     XCTAssertEqual(result.states["decided"]?.announcement, "kept \(kept)")
     XCTAssertEqual(result.states["first"]?.status, "to restore")
     XCTAssertEqual(result.states["second"]?.path, added)
@@ -218,6 +232,7 @@ final class ReviewPageTests: XCTestCase {
     let restored = try runProcess("/bin/sh", ["-c", command], in: downloads)
     XCTAssertEqual(restored.status, 0, restored.all)
     XCTAssertTrue(restored.output.contains("0 added, 1 updated"), restored.output)
+    XCTAssertFalse(restored.output.contains("incomplete"), "a successful restore: \(restored.all)")
     let back = try FileSystem.read(destination.appendingPathComponent(updated))
     XCTAssertEqual(try PNGDecoder().decode(back).pixels, earlier.pixels, "the earlier pixels")
     XCTAssertEqual(back, earlierPNG, "byte for byte")
@@ -654,6 +669,14 @@ final class ReviewPageTests: XCTestCase {
     var removeCommand: String?
     /// The first screen's line on whether the changes are written.
     var changesState: String?
+    /// The header's summary line of counts.
+    var summary: String
+    /// The problems and warnings listed at the top.
+    var problems: [String]
+    /// The current card's notes (size change, group, outcome) as one text.
+    var cardNote: String?
+    /// The current card's meta lines (source, test, run).
+    var cardMeta: [String]
     var downloadLabel: String?
     /// The heading of the variant group the current card starts, if it starts one.
     var variantHeading: String?

@@ -17,6 +17,7 @@ final class RunLedgerTests: XCTestCase {
 
   /// An archive of run `run` on `host`, started on day `start`, rendering `path` with `seed`
   /// (or, with no seed, only comparing it and passing).
+  @discardableResult
   private func archive(
     _ name: String, run: String?, host: String = "laptop", start: Int, seed: Int?,
     replicas: Int? = nil
@@ -36,6 +37,53 @@ final class RunLedgerTests: XCTestCase {
 
   private func landed() throws -> [UInt8]? {
     try? Array(Data(contentsOf: package.appendingPathComponent(path)))
+  }
+
+  func testEarlierRunsRender_saysWhichRun_inTheSummaryJSONAndReviewCard() throws {
+    // An abandoned run left a render of another path; the newest run rendered this one.
+    var abandoned = ArchiveBuilder(host: "laptop", pid: 101, generatedAt: day(1))
+    abandoned.run = "abandoned"
+    let stale = "Tests/XTests/__References__/Old/stale.png"
+    try abandoned.add(stale, try noiseImage(seed: 1))
+    try abandoned.write(to: root.appendingPathComponent("abandoned.zip"))
+    try archive("today.zip", run: "today", start: 3, seed: 2)
+    let started = ISO8601DateFormatter().string(from: abandoned.startedAt)
+    let review = root.appendingPathComponent("review")
+
+    let text = try MergeRefs.run(
+      [
+        "--dry-run", "--report", review.path, root.appendingPathComponent("abandoned.zip").path,
+        root.appendingPathComponent("today.zip").path, package.path,
+      ])
+    let json = try MergeRefs.run(
+      [
+        "--dry-run", "--json", root.appendingPathComponent("abandoned.zip").path,
+        root.appendingPathComponent("today.zip").path, package.path,
+      ])
+
+    XCTAssertEqual(text.status, 0, text.all)
+    XCTAssertTrue(
+      text.output.contains(
+        "\n  \(stale) (from an earlier run, started \(started), not the newest merged)\n"),
+      text.output)
+    XCTAssertTrue(text.output.contains("\n  \(path)\n"), "the newest run's change: \(text.output)")
+    let summary = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], json.all)
+    let changes = try XCTUnwrap(summary["changes"] as? [[String: Any]])
+    let byPath = Dictionary(uniqueKeysWithValues: changes.map { ($0["path"] as? String ?? "", $0) })
+    XCTAssertEqual(byPath[stale]?["earlierRunStart"] as? String, started)
+    XCTAssertNil(byPath[path]?["earlierRunStart"], "the newest run's change names no run")
+    let cards = try XCTUnwrap(
+      ReviewDataScript.object(inReport: review)["cards"] as? [[String: Any]])
+    let meta = { (path: String) in
+      cards.first { $0["path"] as? String == path }?["meta"] as? [String] ?? []
+    }
+    XCTAssertTrue(
+      meta(stale).contains {
+        $0.hasPrefix("from an earlier run, started \(started), not the newest")
+      },
+      "\(meta(stale))")
+    XCTAssertFalse(meta(path).contains { $0.contains("earlier run") }, "\(meta(path))")
   }
 
   func testLaterRunPassed_earlierRenderSuperseded() throws {

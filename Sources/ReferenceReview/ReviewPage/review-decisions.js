@@ -16,7 +16,7 @@ const undoStack = [];
 
 /** @returns {Map<string, Decision>} */
 function loadDecisions() {
-  const known = new Set(cards.filter((c) => DECIDABLE.has(c.outcome)).map((c) => c.path));
+  const known = new Set(cards.filter(isDecidable).map((c) => c.path));
   /** @type {Map<string, Decision>} */
   const result = new Map();
   try {
@@ -46,7 +46,7 @@ function saveDecisions() {
  * @returns {Status}
  */
 const statusOf = (card) =>
-  DECIDABLE.has(card.outcome) ? decisions.get(card.path) || 'undecided' : 'none';
+  isDecidable(card) ? decisions.get(card.path) || 'undecided' : 'none';
 
 /**
  * Sets `value` (undefined: undecided) on every decidable card of `targets`, and says so.
@@ -58,7 +58,7 @@ function decide(targets, value) {
   /** @type {UndoBatch} */
   const batch = [];
   for (const card of targets) {
-    if (!DECIDABLE.has(card.outcome)) continue;
+    if (!isDecidable(card)) continue;
     const previous = decisions.get(card.path);
     if (previous === value) continue;
     batch.push([card.path, previous]);
@@ -121,7 +121,7 @@ function announce(text) {
 // ---- Export ---------------------------------------------------------------------------------
 
 const acceptedCards = () =>
-  cards.filter((c) => DECIDABLE.has(c.outcome) && decisions.get(c.path) !== 'rejected');
+  cards.filter((c) => isDecidable(c) && decisions.get(c.path) !== 'rejected');
 
 function exportText() {
   if (landed) return restoreText();
@@ -148,7 +148,7 @@ function exportLine(card) {
 // ---- Restoring a landed report's rejected changes ---------------------------------------------
 
 const rejectedCards = () =>
-  cards.filter((c) => DECIDABLE.has(c.outcome) && decisions.get(c.path) === 'rejected');
+  cards.filter((c) => isDecidable(c) && decisions.get(c.path) === 'rejected');
 
 /**
  * A rejected updated card of a landed report as a restore line: the path, the landed pixels
@@ -254,14 +254,17 @@ function scheduleExport() {
   if (!exportTimer) exportTimer = setTimeout(refreshExport, 120);
 }
 
+/**
+ * The decision counts: accepted (kept), rejected and undecided are apart, so before any
+ * decision nothing reads as accepted; then how many land (on a landed report: stay), which
+ * the undecided ones do.
+ */
 function updateCounts() {
   let rejected = 0;
   for (const value of decisions.values()) if (value === 'rejected') rejected += 1;
-  const decided = decisions.size;
-  $('accepted-count').textContent = landed
-    ? `${decidableCount - rejected} of ${decidableCount} kept · ${rejected} to restore · `
-      + `${decidableCount - decided} undecided`
-    :
-    `${decidableCount - rejected} of ${decidableCount} accepted · ${rejected} rejected · `
-    + `${decidableCount - decided} undecided`;
+  const accepted = decisions.size - rejected;
+  const undecided = decidableCount - decisions.size;
+  const [yes, no, outcome] = landed ? ['kept', 'to restore', 'stay'] : ['accepted', 'rejected', 'land'];
+  $('accepted-count').textContent = `${accepted} ${yes} · ${rejected} ${no} · ${undecided} `
+    + `undecided — ${decidableCount - rejected} of ${decidableCount} ${outcome}`;
 }

@@ -45,20 +45,33 @@ const shortcutsOn = () => inputOf('shortcuts-toggle').checked;
 
 // ---- Header ---------------------------------------------------------------------------------
 
+/** What the first screen says for each state of the changes, as applying left the package. */
+const CHANGES_STATES = {
+  landed: () => 'Landed: merge-refs has already written these changes into the package. '
+    + 'Undecided and kept changes stay; reject what is wrong, then run the command below with '
+    + `the downloaded ${decisionFile} to put the earlier references back.`,
+  partial: () => `Landed in part: a write failed (see the problems below), so ${notWritten.size} `
+    + 'of the changes were not written and are as they were (marked "not written"); fix the '
+    + 'problem, then run the merge again. The written changes stay unless you reject them and '
+    + `run the command below with the downloaded ${decisionFile}.`,
+  failed: () => 'Not written: merge-refs could not write into the package (see the problems '
+    + 'below), so nothing is written. Fix that, then run the command below with the downloaded '
+    + `${decisionFile}: undecided and accepted changes land; rejected ones do not.`,
+  stopped: () => 'Pending: the merge stopped before writing anything (see the problems below); '
+    + 'nothing is written.',
+  pending: () => 'Pending: nothing is written yet (a dry run). Undecided and accepted changes '
+    + `land when you run the command below with the downloaded ${decisionFile}; rejected ones `
+    + 'do not.',
+};
+
 /** The first screen's line on whether the changes are written, and the controls' words. */
 function describeChanges() {
   const line = $('changes-state');
-  const state = landed ? 'landed' : data.changes === 'stopped' ? 'stopped' : 'pending';
+  /** @type {keyof typeof CHANGES_STATES} */
+  const state = landed ? (notWritten.size ? 'partial' : 'landed')
+    : data.changes === 'stopped' || data.changes === 'failed' ? data.changes : 'pending';
   line.className = 'changes-state ' + state;
-  line.textContent = landed
-    ? 'Landed: merge-refs has already written these changes into the package. Undecided and '
-      + 'kept changes stay; reject what is wrong, then run the command below with the '
-      + `downloaded ${decisionFile} to put the earlier references back.`
-    : state === 'stopped'
-      ? 'Pending: the merge stopped before writing anything (see the problems below); nothing '
-        + 'is written.'
-      : 'Pending: nothing is written yet (a dry run). Undecided and accepted changes land when '
-        + `you run the command below with the downloaded ${decisionFile}; rejected ones do not.`;
+  line.textContent = CHANGES_STATES[state]();
   if (!landed) return;
   $('accept-all').textContent = 'Keep all';
   $('download').textContent = 'Download the restore file';
@@ -75,7 +88,8 @@ function buildHeader() {
     + (counts.unstable ? `${counts.unstable} unstable, ` : '')
     + `${counts.orphan || 0} orphans, `
     + (counts.redundant ? `${counts.redundant} redundant variants, ` : '')
-    + `${counts.skipped || 0} skipped — destination `
+    + `${counts.skipped || 0} skipped`
+    + (notWritten.size ? `, ${notWritten.size} not written` : '') + ' — destination '
     + `${data.destination}` + (data.generatedAt ? ` — written ${data.generatedAt}` : '');
 
   const filters = $('outcome-filters');

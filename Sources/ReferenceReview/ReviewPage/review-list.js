@@ -206,7 +206,7 @@ const decisionTargets = (card, wholeGroup) =>
  * @param {boolean} wholeGroup
  */
 function decideCard(card, value, wholeGroup) {
-  if (!card || !DECIDABLE.has(card.outcome)) return;
+  if (!card || !isDecidable(card)) return;
   const targets = decisionTargets(card, wholeGroup);
   const next = !wholeGroup && targets.length === 1 && statusOf(card) === value ? undefined : value;
   decide(targets, next);
@@ -220,7 +220,7 @@ function decideCard(card, value, wholeGroup) {
  * @param {boolean} wholeGroup
  */
 function decideAndAdvance(card, value, wholeGroup) {
-  if (!card || !DECIDABLE.has(card.outcome)) return;
+  if (!card || !isDecidable(card)) return;
   const before = visible.length;
   decide(decisionTargets(card, wholeGroup), value);
   if (state.status !== 'all') refilter(null, true);
@@ -242,7 +242,7 @@ function buildCard(card, index) {
   if (heading) element.append(heading);
 
   const head = make('div', 'card-head');
-  if (DECIDABLE.has(card.outcome)) {
+  if (isDecidable(card)) {
     const buttons = make('span', 'decide');
     const accept = make('button', 'accept', landed ? '✓ keep' : '✓ accept');
     accept.type = 'button';
@@ -293,6 +293,11 @@ function buildCard(card, index) {
     for (const button of [accept, reject, show]) button.type = 'button';
     note.append(group, accept, reject, show);
   }
+  if (landed && notWritten.has(card.path)) {
+    note.append(make('span', 'not-written',
+      'Not written: a write failed before the merge reached this file, so it is as it was. '
+      + 'Fix the problem above, then run the merge again.'));
+  }
   if (card.outcome === 'conflict') {
     note.append(make('span', '',
       'Sources disagree: nothing lands for this path until one run is chosen (or it is left out).'));
@@ -326,6 +331,7 @@ function buildCard(card, index) {
  * @param {Status} status
  */
 function statusLabel(card, status) {
+  if (landed && notWritten.has(card.path)) return 'not written';
   if (status === 'none') return 'not decidable here';
   if (!landed) return status === 'undecided' ? 'undecided (lands)' : status;
   if (status === 'undecided') return 'landed';

@@ -96,11 +96,20 @@ for (const card of cards) {
 }
 /** @type {Map<number, Card>} */
 const byId = new Map(cards.map((card) => [card.id, card]));
-const decidableCount = cards.filter((card) => DECIDABLE.has(card.outcome)).length;
-const commandText = (data.command || []).map(shellQuoted).join(' ');
-const decisionFile = data.decisionFile || 'reference-decisions.txt';
 /** Whether the merge already wrote the changes: decisions then keep or restore, not land. */
 const landed = data.changes === 'landed';
+/** On a report landed in part, the paths a failed write did not reach: they are as they were. */
+const notWritten = new Set(data.notWritten || []);
+/**
+ * Whether a card takes a decision: an added or updated path, except, on a landed report, one
+ * the merge did not write (there is nothing to keep or restore; rerunning the merge lands it).
+ * @param {Card} card
+ */
+const isDecidable = (card) =>
+  DECIDABLE.has(card.outcome) && !(landed && notWritten.has(card.path));
+const decidableCount = cards.filter(isDecidable).length;
+const commandText = (data.command || []).map(shellQuoted).join(' ');
+const decisionFile = data.decisionFile || 'reference-decisions.txt';
 
 /**
  * The other cards of a card's group, itself included; just the card when it has none.

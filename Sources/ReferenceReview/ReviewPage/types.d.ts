@@ -94,11 +94,17 @@ interface ReviewData {
   destination?: string;
   generatedAt?: string | null;
   /**
-   * Whether the merge wrote the changes: pending (a dry run: nothing written), stopped
-   * (problems or conflicts stopped the merge before writing) or landed (written right after the
-   * report). Absent in older reports: pending.
+   * Whether the merge wrote the changes, as applying left the package: pending (a dry run:
+   * nothing written), stopped (problems or conflicts stopped the merge before writing), failed
+   * (a write failed before any file was written: nothing written) or landed (written; paths a
+   * failed write did not reach are in notWritten). Absent in older reports: pending.
    */
-  changes?: 'pending' | 'stopped' | 'landed' | null;
+  changes?: 'pending' | 'stopped' | 'failed' | 'landed' | null;
+  /**
+   * On a report landed in part: the added, updated and pruned paths that a failed write kept
+   * the merge from reaching (those files are as they were). Absent in older reports: none.
+   */
+  notWritten?: string[] | null;
   /** The file the page exports: reference-decisions.txt, or reference-restore.txt when landed. */
   decisionFile?: string | null;
   /**

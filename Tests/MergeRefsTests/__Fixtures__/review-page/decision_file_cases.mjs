@@ -18,7 +18,7 @@ const shared = JSON.parse(readFileSync(join(here, '../decision-file-cases.json')
 const context = vm.createContext({
   data: { id: 'decision-file-cases' },
   cards: [],
-  DECIDABLE: new Set(['added', 'updated']),
+  isDecidable: (card) => card.outcome === 'added' || card.outcome === 'updated',
   localStorage: { getItem: () => null, setItem: () => {} },
 });
 vm.runInContext(readFileSync(join(page, 'review-decisions.js'), 'utf8'), context,

@@ -14,7 +14,8 @@ STEPS_JSON is a list of steps, each an object with one of:
                                      heading and what it compares with), counts, the variant
                                      groups of the header, cards in the document, the focused element, the live region's text,
                                      whether single-key shortcuts are on, the commands shown and
-                                     the first screen's line on whether the changes are written
+                                     the first screen's line on whether the changes are written,
+                                     the header's summary and problems, the card's notes and meta
   {"cards": "name"}                  every card in the document: outcome, panes, decidable
   {"drag": [dx, dy]}                 drags the current card's first pane (pans)
   {"bench": "j", "count": 100}       milliseconds per handled key, dispatched in the page
@@ -82,6 +83,11 @@ def current_state(page):
                    command: document.getElementById('command').textContent,
                    removeCommand: document.getElementById('remove-command').textContent,
                    changesState: document.getElementById('changes-state').textContent,
+                   summary: document.getElementById('summary').textContent,
+                   problems: [...document.querySelectorAll('#problems li')].map(l => l.textContent),
+                   cardNote: card && card.querySelector('.note')
+                     ? card.querySelector('.note').textContent : null,
+                   cardMeta: card ? [...card.querySelectorAll('.meta li')].map(l => l.textContent) : [],
                    downloadLabel: document.getElementById('download').textContent }; }""")
 
 
