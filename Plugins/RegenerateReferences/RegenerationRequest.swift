@@ -17,15 +17,18 @@ struct RegenerationRequest {
     Runs the package's tests with IMAGE_GENERATION_MODE and parallel workers, merges every
     archive they wrote into the package with merge-refs, prints the summary and writes a review
     page: a folder (default .build/reference-review; open its index.html), or one file when the
-    name ends in .html. --filter passes REGEX to `swift test --filter`.
+    name ends in .html. --filter passes REGEX to `swift test --filter` (a Swift Testing test's
+    name ends with /File.swift:line:column, which `(/|$)` after it matches); a filter that
+    selects no test is an error.
     --repeat N runs the tests N times (up to 10): renders of one test that differ between the
     runs are unstable, and merge-refs lands none of them \
     (exit \(ExitStatus.unstableRenders.rawValue)).
     --sources merges archives collected elsewhere (a folder of CI artifacts) instead of running
     the tests. Relative paths start at the package root.
     --prune deletes orphans: references in the folders the tests used that no test produced or
-    verified, looked for only without --filter (every test runs, and the merge proves it).
-    Orphans found without --prune are listed with the command that deletes them.
+    verified, looked for only without --filter (every test runs, and the merge proves it), and
+    never among what a skipped test may own. Orphans found without --prune are listed with the
+    command that deletes exactly them.
 
     The plugin exits with merge-refs' status; `swift package` reports any failure as 1, so the
     status is printed, and --status-file FILE receives it for scripts. The statuses:

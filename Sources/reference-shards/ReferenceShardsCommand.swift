@@ -60,6 +60,22 @@ extension ReferenceShardsCommand {
       help: ArgumentHelp("Arguments added to every `swift test` command.", valueName: "args"))
     var extraArguments: [String] = []
 
+    /// A `--filter` or `--skip` among the `swift test` arguments would be added to every
+    /// batch's exact filters: it widens what runs instead of selecting, so a filter that
+    /// matches nothing would still "pass". Refused by name.
+    func validate() throws {
+      let selecting = extraArguments.first { argument in
+        ["--filter", "--skip"].contains { argument == $0 || argument.hasPrefix($0 + "=") }
+      }
+      if let selecting {
+        throw ValidationError(
+          "'\(selecting)' after -- cannot select tests: reference-shards runs exactly its "
+            + "plan (every listed test, shard by shard), and a filter given to swift test would "
+            + "be added to each batch's exact filters; to regenerate some tests, run the "
+            + "plugin with --filter REGEX, or swift test --filter REGEX")
+      }
+    }
+
     func run() throws {
       let (index, count, replicas) = try shard.shard()
       let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

@@ -112,6 +112,21 @@ final class ReferenceShardsCommandTests: XCTestCase {
     XCTAssertTrue(missing.error.contains("REFERENCE_SHARD_INDEX"), missing.error)
   }
 
+  /// A filter after `--` would widen every batch, never select: refused by name, nothing runs.
+  func testRun_filterAmongSwiftTestArguments_exits64NamingIt() throws {
+    let folder = try makeTemporaryFolder(self)
+    for filter in [["--filter", "NoSuchTest"], ["--skip=Slow"]] {
+      let result = try run(
+        ["run", "--index", "0", "--count", "1", "--commit", "c", "--output", "out", "--"]
+          + filter, in: folder)
+      XCTAssertEqual(result.status, ExitStatus.invalidArguments.rawValue, result.all)
+      XCTAssertTrue(
+        result.error.contains("'\(filter[0])' after -- cannot select tests"), result.error)
+      XCTAssertFalse(
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+    }
+  }
+
   /// Outside a package `swift test list` fails: nothing runs, and no record is written.
   func testRun_failedListing_exits3AndRunsNothing() throws {
     let folder = try makeTemporaryFolder(self)
