@@ -42,18 +42,26 @@ struct Regeneration {
     // less (running the tests again could skip a test this run's environment enabled).
     let pruneCommand = proof.isEmpty ? request.pruneCommand : mergeAgainCommand(archives)
     let pruning = request.prune ? ["--prune"] : ["--prune-command", pruneCommand]
+    // Run in the package root with its paths relative to it, so that the page's command is
+    // `swift run merge-refs … .`, which works when pasted there, not this plugin's build path.
     return try run(
       mergeRefs,
-      (request.dryRun ? ["--dry-run"] : []) + pruning + proof + ["--report", report.path]
-        + archives + [package.path])
+      (request.dryRun ? ["--dry-run"] : []) + pruning + proof
+        + ["--report", report.path, "--report-program", "swift run merge-refs"]
+        + archives.map(relativeToPackage) + ["."], in: package)
+  }
+
+  /// A path inside the package relative to its root; any other path as it is.
+  private func relativeToPackage(_ path: String) -> String {
+    let root = package.standardizedFileURL.path + "/"
+    return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
   }
 
   /// `swift run merge-refs --require-shards --prune SHARD… .`, pasted into the package root:
   /// the shard folders relative to it, as this run left them.
   private func mergeAgainCommand(_ folders: [String]) -> String {
-    let root = package.standardizedFileURL.path + "/"
-    let relative = folders.map { $0.hasPrefix(root) ? String($0.dropFirst(root.count)) : $0 }
-    return (["swift", "run", "merge-refs", "--require-shards", "--prune"] + relative + ["."])
+    let words = ["swift", "run", "merge-refs", "--require-shards", "--prune"]
+    return (words + folders.map(relativeToPackage) + ["."])
       .map(RegenerationRequest.shellQuoted).joined(separator: " ")
   }
 

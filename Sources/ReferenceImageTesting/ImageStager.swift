@@ -31,6 +31,8 @@ final class ImageStager: @unchecked Sendable {
   private struct State {
     var staging: StagingFolder?
     var archiveFolder: URL?
+    /// The package of the first stored image: failure messages' commands start there.
+    var packageRoot: URL?
     var storedBy: [String: String] = [:]
     var images: [String: ArchiveManifest.Image] = [:]
     var unchanged: [String: ArchiveManifest.UnchangedImage] = [:]
@@ -137,6 +139,7 @@ final class ImageStager: @unchecked Sendable {
     let folder = environment.archiveFolder(packageRoot: packageRoot)
     let staging = try StagingFolder(archiveFolder: folder, runName: runName)
     state.archiveFolder = folder
+    state.packageRoot = packageRoot
     state.staging = staging
     try staging.write(manifest: runningManifest(state.records))
     return staging
@@ -197,6 +200,7 @@ final class ImageStager: @unchecked Sendable {
       logToStandardError(
         "ReferenceImages: wrote \(manifest.images.count) images (mode \(environment.mode))"
           + unchangedNote(manifest) + " to " + archive.path)
+      if let line = landAllLine(manifest, archive: archive) { logToStandardError(line) }
       return archive
     } catch {
       logToStandardError(
@@ -229,6 +233,23 @@ final class ImageStager: @unchecked Sendable {
     guard environment.outputFolder == nil else { return }
     OutputFolderRuns.removeOldRuns(
       in: folder, keeping: GenerationContract.runsKeptInDefaultFolder, sparing: runName)
+  }
+
+  /// After a verify run whose comparisons failed, the one command that makes every render this
+  /// process kept a reference, beside each failure's own: a first run with many new images
+  /// needs it. It names this run's archive, never the folder, whose earlier runs' renders may
+  /// be stale. Other modes' archives are merged as they are (the plugin, `merge-refs`).
+  private func landAllLine(_ manifest: ArchiveManifest, archive: URL) -> String? {
+    let kept = manifest.images.count { $0.failedComparison != nil }
+    guard manifest.mode == "verify", kept > 1, let root = locked({ $0.packageRoot }) else {
+      return nil
+    }
+    let rootPath = root.standardizedFileURL.path + "/"
+    let path = archive.standardizedFileURL.path
+    let word = path.hasPrefix(rootPath) ? String(path.dropFirst(rootPath.count)) : path
+    return "ReferenceImages: \(kept) failed comparisons kept their renders; to make them all "
+      + "references, run this in the package root once the tests have finished: "
+      + ShellWord.line(["swift", "run", "merge-refs", word, "."])
   }
 
   /// ", and recorded N unchanged", or nothing.

@@ -44,6 +44,12 @@ final class PluginEndToEndTests: XCTestCase {
       changed.output.contains("  Tests/ChartTests/__References__/BarChartTests/bars.png"))
     let page = try String(contentsOf: report, encoding: .utf8)
     XCTAssertTrue(page.contains("BarChartTests/flat-bars.png"), "the page shows the change")
+    // The page's command is one a person pastes in the package root, not the plugin's build.
+    let data = try ReviewDataScript.object(of: try ReviewDataScript.splitSingleFile(page).script)
+    let command = try XCTUnwrap(data["command"] as? [String], "\(data.keys)")
+    XCTAssertEqual(Array(command.prefix(3)), ["swift", "run", "merge-refs"], "\(command)")
+    XCTAssertEqual(command.last, ".")
+    XCTAssertFalse(command.contains { $0.contains("merge-refs-tool") }, "\(command)")
 
     let verify = try fixture.test(
       ["--filter", "BarChartTests"], environment: ["RENDER_FIXTURE_CHANGE": "bars"])

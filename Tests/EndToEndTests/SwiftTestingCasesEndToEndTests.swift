@@ -134,6 +134,34 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     XCTAssertEqual(verify.status, 0, "both cases now pass\n" + verify.all)
   }
 
+  /// A first run with many new images ends with one command that lands them all; pasted as
+  /// printed, it does, and the tests pass. The docs' attachments command, as printed, collects
+  /// each case's artifacts.
+  func testFirstRun_oneCommandLandsEveryKeptRender_andAttachmentsAreCollected() throws {
+    let run = try fixture.shell(
+      "mkdir -p .build/attachments && swift test --attachments-path .build/attachments "
+        + "--filter 'dotIcon|countBadge'", environment: [:])
+    XCTAssertNotEqual(run.status, 0, run.all)
+    let marker =
+      "to make them all references, run this in the package root once the tests "
+      + "have finished: "
+    let line = try XCTUnwrap(
+      run.all.split(separator: "\n").first { $0.contains(marker) }, run.all)
+    XCTAssertTrue(line.contains("4 failed comparisons kept their renders"), String(line))
+    let command = try XCTUnwrap(command(in: line, after: marker))
+    let attachments = try FileManager.default.contentsOfDirectory(
+      atPath: fixture.root.appendingPathComponent(".build/attachments").path)
+    XCTAssertTrue(
+      attachments.contains { $0.contains("count-42[count=42].actual") }, "\(attachments)")
+    XCTAssertTrue(attachments.contains { $0.contains("dot-16[size=16].actual") }, "\(attachments)")
+
+    let landed = try fixture.shell(command, environment: ["PATH": try swiftShimPath()])
+    XCTAssertEqual(landed.status, 0, command + "\n" + landed.all)
+    XCTAssertTrue(landed.output.contains("4 added, 0 updated"), landed.all)
+    let verify = try fixture.test(["--filter", "dotIcon|countBadge"], environment: [:])
+    XCTAssertEqual(verify.status, 0, verify.all)
+  }
+
   /// A damaged reference fails with the one command that restores it: pasted as printed, it
   /// lands the kept render over the damaged file and the test passes again.
   func testDamagedReference_theCommandItPrintsRestoresIt() throws {
