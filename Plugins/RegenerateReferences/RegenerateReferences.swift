@@ -14,6 +14,11 @@ import PackagePlugin
 @main
 struct RegenerateReferences: CommandPlugin {
   func performCommand(context: PluginContext, arguments: [String]) async throws {
+    // Ctrl-C: `swift package` passes SIGINT on to this process alone; pass it on to the
+    // children, start nothing more, and stop also when `swift package` itself is gone. The
+    // grace outlasts reference-shards' own (5 s), so that it stops its tests itself, and ends
+    // well before `swift package` gives up on this process (24 s after its SIGINT).
+    Interruption.install(watchingParent: getppid(), grace: 10)
     let package = context.package.directoryURL
     let request: RegenerationRequest
     do {
@@ -33,12 +38,28 @@ struct RegenerateReferences: CommandPlugin {
     let status: Int32
     do {
       status = try run.perform()
+    } catch let interrupted as Interruption.Interrupted {
+      printError(
+        "regenerate-references: \(interrupted): the build and the tests were stopped, and "
+          + "nothing landed in the package (merge-refs was not started). To resume, run it "
+          + "again:\n  \(request.rerunCommand)")
+      finish(Interruption.exitStatus(for: interrupted.signal), statusFile: request.statusFile)
+    } catch let interrupted as MergeInterrupted {
+      printError(
+        "regenerate-references: interrupted by \(Interruption.name(of: interrupted.signal)) "
+          + "during the merge: merge-refs was stopped; each reference it had replaced is whole, "
+          + "the others are as they were. To finish, run it again:\n  \(request.rerunCommand)")
+      finish(Interruption.exitStatus(for: interrupted.signal), statusFile: request.statusFile)
     } catch {
       Diagnostics.error("\(error)")
       finish(1, statusFile: request.statusFile)
     }
     if status != 0 { Diagnostics.error("merge-refs exited with status \(status)") }
     finish(status, statusFile: request.statusFile)
+  }
+
+  private func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
   }
 
   /// Records the status for the script that asked for it, then exits with it.
@@ -48,4 +69,10 @@ struct RegenerateReferences: CommandPlugin {
     }
     exit(status)
   }
+}
+
+/// An interruption that came while merge-refs ran (it was stopped too), rather than before it
+/// started.
+struct MergeInterrupted: Error {
+  let signal: Int32
 }

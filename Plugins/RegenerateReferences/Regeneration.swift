@@ -40,10 +40,14 @@ struct Regeneration {
     // Orphans found without --prune are printed with this plugin's command that deletes them,
     // not with the merge of the plugin's own folders.
     let pruning = request.prune ? ["--prune"] : ["--prune-command", request.pruneCommand]
-    return try run(
-      mergeRefs,
-      (request.dryRun ? ["--dry-run"] : []) + pruning + proof + ["--report", report.path]
-        + archives + [package.path])
+    do {
+      return try run(
+        mergeRefs,
+        (request.dryRun ? ["--dry-run"] : []) + pruning + proof + ["--report", report.path]
+          + archives + [package.path])
+    } catch let interrupted as Interruption.Interrupted {
+      throw MergeInterrupted(signal: interrupted.signal)
+    }
   }
 
   /// The scratch folder of the child `swift` commands: not `.build`, which `swift package`
@@ -90,6 +94,8 @@ struct Regeneration {
           + folder.path)
       var environment = ProcessInfo.processInfo.environment
       environment["IMAGE_GENERATION_MODE"] = request.mode
+      // ShardRunner.parentVariable: reference-shards stops when this process is gone.
+      environment["REFERENCE_SHARDS_PARENT"] = "\(getpid())"
       let log = output.appendingPathComponent("test-log-\(index + 1).txt")
       let status = try run(
         referenceShards,
@@ -203,7 +209,9 @@ struct Regeneration {
 
   private var swiftURL: URL { URL(fileURLWithPath: "/usr/bin/env") }
 
-  /// Runs a program to the end; its output goes to ours, or to `log` when given.
+  /// Runs a program to the end; its output goes to ours, or to `log` when given. Once this
+  /// process is interrupted, the program is interrupted too, and nothing more starts.
+  /// - Throws: `Interruption.Interrupted` when this process was interrupted.
   private func run(
     _ program: URL, _ arguments: [String],
     environment: [String: String] = ProcessInfo.processInfo.environment, log: URL? = nil,
@@ -224,9 +232,7 @@ struct Regeneration {
     }
     // Our output is buffered; flush it so lines appear in order.
     fflush(nil)
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
+    return try Interruption.run(process)
   }
 
   private func printError(_ message: String) {
