@@ -39,17 +39,17 @@ struct RegenerateReferences: CommandPlugin {
     do {
       status = try run.perform()
     } catch let interrupted as Interruption.Interrupted {
-      printError(
-        "regenerate-references: \(interrupted): the build and the tests were stopped, and "
-          + "nothing landed in the package (merge-refs was not started). To resume, run it "
-          + "again:\n  \(request.rerunCommand)")
-      finish(Interruption.exitStatus(for: interrupted.signal), statusFile: request.statusFile)
+      stopped(
+        by: interrupted.signal,
+        "the build and the tests were stopped, and nothing landed in the package (merge-refs "
+          + "was not started). To resume, run it again:\n  \(request.rerunCommand)",
+        statusFile: request.statusFile)
     } catch let interrupted as MergeInterrupted {
-      printError(
-        "regenerate-references: interrupted by \(Interruption.name(of: interrupted.signal)) "
-          + "during the merge: merge-refs was stopped; each reference it had replaced is whole, "
-          + "the others are as they were. To finish, run it again:\n  \(request.rerunCommand)")
-      finish(Interruption.exitStatus(for: interrupted.signal), statusFile: request.statusFile)
+      stopped(
+        by: interrupted.signal,
+        "merge-refs was stopped during the merge: each reference it had replaced is whole, the "
+          + "others are as they were. To finish, run it again:\n  \(request.rerunCommand)",
+        statusFile: request.statusFile)
     } catch {
       Diagnostics.error("\(error)")
       finish(1, statusFile: request.statusFile)
@@ -58,8 +58,12 @@ struct RegenerateReferences: CommandPlugin {
     finish(status, statusFile: request.statusFile)
   }
 
-  private func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+  /// Says what an interruption stopped and how to resume, then exits with 128 + the signal.
+  /// The words go out as a diagnostic: `swift package`, interrupted itself, drops what the
+  /// plugin printed, but shows its diagnostics before it ends.
+  private func stopped(by signal: Int32, _ what: String, statusFile: URL?) -> Never {
+    Diagnostics.error("interrupted by \(Interruption.name(of: signal)): \(what)")
+    finish(Interruption.exitStatus(for: signal), statusFile: statusFile)
   }
 
   /// Records the status for the script that asked for it, then exits with it.
