@@ -84,8 +84,9 @@ let package = Package(
       capability: .buildTool(),
       dependencies: ["embed-page"]
     ),
-    // Running another program safely (argument arrays, both pipes drained): the tools, the
-    // benchmarks and the tests share it.
+    // Running another program safely (argument arrays, both pipes drained, interrupted with
+    // this process): the tools, the benchmarks, the tests and (one file of it, linked into its
+    // folder) the regenerate-references plugin share it.
     .target(name: "ProcessSupport"),
     // openat2(2), which Swift cannot call through the variadic syscall(2).
     .target(name: "CSystemCalls"),
@@ -104,6 +105,8 @@ let package = Package(
       name: "reference-shards",
       dependencies: [
         "ReferenceShards",
+        // Interruption: Ctrl-C stops the running tests.
+        "ProcessSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -14,6 +14,11 @@ import PackagePlugin
 @main
 struct RegenerateReferences: CommandPlugin {
   func performCommand(context: PluginContext, arguments: [String]) async throws {
+    // Ctrl-C: `swift package` passes SIGINT on to this process alone; pass it on to the
+    // children, start nothing more, and stop also when `swift package` itself is gone. The
+    // grace outlasts reference-shards' own (5 s), so that it stops its tests itself, and ends
+    // well before `swift package` gives up on this process (24 s after its SIGINT).
+    Interruption.install(watchingParent: getppid(), grace: 10)
     let package = context.package.directoryURL
     let request: RegenerationRequest
     do {
@@ -33,12 +38,32 @@ struct RegenerateReferences: CommandPlugin {
     let status: Int32
     do {
       status = try run.perform()
+    } catch let interrupted as Interruption.Interrupted {
+      stopped(
+        by: interrupted.signal,
+        "the build and the tests were stopped, and nothing landed in the package (merge-refs "
+          + "was not started). To resume, run it again:\n  \(request.rerunCommand)",
+        statusFile: request.statusFile)
+    } catch let interrupted as MergeInterrupted {
+      stopped(
+        by: interrupted.signal,
+        "merge-refs was stopped during the merge: each reference it had replaced is whole, the "
+          + "others are as they were. To finish, run it again:\n  \(request.rerunCommand)",
+        statusFile: request.statusFile)
     } catch {
       Diagnostics.error("\(error)")
       finish(1, statusFile: request.statusFile)
     }
     if status != 0 { Diagnostics.error("merge-refs exited with status \(status)") }
     finish(status, statusFile: request.statusFile)
+  }
+
+  /// Says what an interruption stopped and how to resume, then exits with 128 + the signal.
+  /// The words go out as a diagnostic: `swift package`, interrupted itself, drops what the
+  /// plugin printed, but shows its diagnostics before it ends.
+  private func stopped(by signal: Int32, _ what: String, statusFile: URL?) -> Never {
+    Diagnostics.error("interrupted by \(Interruption.name(of: signal)): \(what)")
+    finish(Interruption.exitStatus(for: signal), statusFile: statusFile)
   }
 
   /// Records the status for the script that asked for it, then exits with it.
@@ -48,4 +73,10 @@ struct RegenerateReferences: CommandPlugin {
     }
     exit(status)
   }
+}
+
+/// An interruption that came while merge-refs ran (it was stopped too), rather than before it
+/// started.
+struct MergeInterrupted: Error {
+  let signal: Int32
 }

@@ -44,11 +44,15 @@ struct Regeneration {
     let pruning = request.prune ? ["--prune"] : ["--prune-command", pruneCommand]
     // Run in the package root with its paths relative to it, so that the page's command is
     // `swift run merge-refs … .`, which works when pasted there, not this plugin's build path.
-    return try run(
-      mergeRefs,
-      (request.dryRun ? ["--dry-run"] : []) + pruning + proof
-        + ["--report", report.path, "--report-program", "swift run merge-refs"]
-        + archives.map(relativeToPackage) + ["."], in: package)
+    do {
+      return try run(
+        mergeRefs,
+        (request.dryRun ? ["--dry-run"] : []) + pruning + proof
+          + ["--report", report.path, "--report-program", "swift run merge-refs"]
+          + archives.map(relativeToPackage) + ["."], in: package)
+    } catch let interrupted as Interruption.Interrupted {
+      throw MergeInterrupted(signal: interrupted.signal)
+    }
   }
 
   /// A path inside the package relative to its root; any other path as it is.
@@ -109,6 +113,8 @@ struct Regeneration {
           + folder.path)
       var environment = ProcessInfo.processInfo.environment
       environment["IMAGE_GENERATION_MODE"] = request.mode
+      // ShardRunner.parentVariable: reference-shards stops when this process is gone.
+      environment["REFERENCE_SHARDS_PARENT"] = "\(getpid())"
       let log = output.appendingPathComponent("test-log-\(index + 1).txt")
       let status = try run(
         referenceShards,
@@ -222,7 +228,9 @@ struct Regeneration {
 
   private var swiftURL: URL { URL(fileURLWithPath: "/usr/bin/env") }
 
-  /// Runs a program to the end; its output goes to ours, or to `log` when given.
+  /// Runs a program to the end; its output goes to ours, or to `log` when given. Once this
+  /// process is interrupted, the program is interrupted too, and nothing more starts.
+  /// - Throws: `Interruption.Interrupted` when this process was interrupted.
   private func run(
     _ program: URL, _ arguments: [String],
     environment: [String: String] = ProcessInfo.processInfo.environment, log: URL? = nil,
@@ -243,9 +251,7 @@ struct Regeneration {
     }
     // Our output is buffered; flush it so lines appear in order.
     fflush(nil)
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
+    return try Interruption.run(process)
   }
 
   private func printError(_ message: String) {

@@ -33,6 +33,9 @@ struct RegenerationRequest {
     The plugin exits with merge-refs' status; `swift package` reports any failure as 1, so the
     status is printed, and --status-file FILE receives it for scripts. The statuses:
     \(ExitStatus.list(pluginStatuses)).
+    Ctrl-C stops every process the plugin started (the build, the tests) and lands nothing:
+    merge-refs is not started. The plugin prints the command that runs it again, and its
+    status is 130 (128 + the signal's number for SIGTERM or SIGHUP).
     """
 
   /// The statuses the plugin can end with: merge-refs' own, less `--check`'s, which it never
@@ -102,19 +105,27 @@ struct RegenerationRequest {
   /// This regeneration again with `--prune`, as one shell line to paste into the package root:
   /// the arguments as given, less those that would stop the pruning (`--dry-run`) or only
   /// serve a script (`--status-file`).
-  var pruneCommand: String {
+  var pruneCommand: String { command(dropping: ["--dry-run", "--prune"], adding: ["--prune"]) }
+
+  /// This regeneration again, as one shell line to paste into the package root: what an
+  /// interrupted run prints. The arguments as given, less `--status-file`, which only serves a
+  /// script.
+  var rerunCommand: String { command(dropping: [], adding: []) }
+
+  private func command(dropping dropped: Set<String>, adding added: [String]) -> String {
     var words = [
       "swift", "package", "--allow-writing-to-package-directory", "regenerate-references",
     ]
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
-      switch argument {
-      case "--dry-run", "--prune": continue
-      case "--status-file": _ = remaining.popFirst()
-      default: words.append(argument)
+      if dropped.contains(argument) { continue }
+      if argument == "--status-file" {
+        _ = remaining.popFirst()
+        continue
       }
+      words.append(argument)
     }
-    return (words + ["--prune"]).map(Self.shellQuoted).joined(separator: " ")
+    return (words + added).map(Self.shellQuoted).joined(separator: " ")
   }
 
   /// A word as a POSIX shell reads it back. (A plugin cannot import the package's modules, so

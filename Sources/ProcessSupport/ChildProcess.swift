@@ -3,7 +3,8 @@ import Foundation
 /// Runs another program the one safe way, for the tools, the benchmarks and the tests alike:
 /// an argument array (never a shell string), no standard input, and, when its output is
 /// captured, both pipes read to the end before waiting, so a chatty child cannot fill a pipe
-/// and deadlock.
+/// and deadlock. In a program that installed `Interruption`, each child is interrupted with it,
+/// and none starts once it is interrupted (`Interruption.Interrupted` is thrown).
 public enum ChildProcess {
   /// What a captured run printed, and how it ended.
   public struct Output: Sendable {
@@ -32,7 +33,8 @@ public enum ChildProcess {
     let error = Pipe()
     process.standardOutput = output
     process.standardError = error
-    try process.run()
+    try Interruption.start(process)
+    defer { Interruption.ended(process) }
     let watchdog = timeout.map { timeout in
       let item = DispatchWorkItem { [process] in
         guard process.isRunning else { return }
@@ -65,8 +67,9 @@ public enum ChildProcess {
     environment: [String: String]? = nil
   ) throws -> Int32 {
     let process = makeProcess(executable, arguments, in: folder, environment: environment)
-    try process.run()
+    try Interruption.start(process)
     process.waitUntilExit()
+    Interruption.ended(process)
     return process.terminationStatus
   }
 

@@ -1,3 +1,4 @@
+import ProcessSupport
 import ReferenceArchive
 
 /// Why `reference-shards` cannot plan or run a shard. Each description says what to do.
@@ -21,6 +22,9 @@ public enum ShardError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The package's variant declaration cannot be used, or names no variant
   /// `IMAGE_REFERENCE_VARIANT` asks for.
   case variants(VariantError)
+  /// This process was interrupted (Ctrl-C, SIGTERM, SIGHUP, or the parent named by
+  /// `ShardRunner.parentVariable` exited): the tests were stopped and no record was written.
+  case interrupted(signal: Int32)
 
   public var description: String {
     switch self {
@@ -47,6 +51,9 @@ public enum ShardError: Error, Sendable, Equatable, CustomStringConvertible {
       "\(path): \(reason)"
     case .variants(let error):
       "\(error)"
+    case .interrupted(let signal):
+      "interrupted by \(Interruption.name(of: signal)): the running tests were stopped and no "
+        + "shard record was written; run the same command again to run the shard"
     }
   }
 }

@@ -19,6 +19,11 @@ public struct ShardRunner: Sendable {
   /// `IMAGE_GENERATION_REPLICAS`: set to R for the test processes when R > 1, so what they
   /// record says that another shard renders the same images.
   public static let replicasVariable = GenerationContract.replicasVariable
+  /// `REFERENCE_SHARDS_PARENT`: the process id of the program that started `reference-shards`
+  /// and waits for it (the regenerate-references plugin sets it). When that process is no
+  /// longer the parent (it was killed), the shard stops as if interrupted, instead of running
+  /// on unseen and holding SwiftPM's lock.
+  public static let parentVariable = "REFERENCE_SHARDS_PARENT"
 
   /// This shard's index, 0-based.
   public var index: Int
@@ -62,7 +67,9 @@ public struct ShardRunner: Sendable {
   /// - Returns: The record written to `output/shard.json`.
   /// - Throws: `ShardError` for a failed or empty listing, a bad shard or replica count, or a
   ///   write that failed;
-  ///   failing tests are not an error (the record's `swiftTestStatus` says so).
+  ///   failing tests are not an error (the record's `swiftTestStatus` says so); `.interrupted`
+  ///   when this process was interrupted (`Interruption`): the tests were stopped, and no
+  ///   record is written, so no merge takes a cut-short shard for a whole one.
   public func run() throws(ShardError) -> ShardRecord {
     guard count >= 1, (0..<count).contains(index) else {
       throw .badShard(index: index, count: count)
@@ -88,6 +95,7 @@ public struct ShardRunner: Sendable {
     } else {
       status = try runBatches(planned, archives: archives, events: events)
     }
+    if let signal = Interruption.signal { throw .interrupted(signal: signal) }
     let evidence = try ShardEvidence.collect(archives: archives, events: events, log: log)
     let record = ShardRecord(
       commit: commit, index: index, count: count, replicas: replicas,
@@ -190,9 +198,12 @@ public struct ShardRunner: Sendable {
         batchStatus = try ChildProcess.run(
           URL(fileURLWithPath: command[0]), Array(command.dropFirst()), in: packageRoot,
           environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+      } catch let error as Interruption.Interrupted {
+        throw .interrupted(signal: error.signal)
       } catch {
         throw .io(path: swift, reason: "`swift test` could not be started (\(error))")
       }
+      if let signal = Interruption.signal { throw .interrupted(signal: signal) }
       if status == 0 && batchStatus != 0 { status = batchStatus }
     }
     return status

@@ -20,7 +20,7 @@ public enum TestListing {
   ///     `--scratch-path DIR`.
   /// - Returns: The sorted test names.
   /// - Throws: `ShardError.listingFailed` when the command fails, `.emptyListing` when it lists
-  ///   nothing: never "run everything".
+  ///   nothing: never "run everything"; `.interrupted` when this process was interrupted.
   public static func list(
     in packageRoot: URL, swift: String = "swift", packageArguments: [String] = []
   ) throws(ShardError) -> [String] {
@@ -32,6 +32,7 @@ public enum TestListing {
     } catch {
       throw .listingFailed(status: -1, output: "\(error)")
     }
+    if let signal = Interruption.signal { throw .interrupted(signal: signal) }
     guard result.status == 0 else {
       throw .listingFailed(status: result.status, output: result.error)
     }

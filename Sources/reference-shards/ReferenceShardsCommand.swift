@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProcessSupport
 import ReferenceArchive
 import ReferenceShards
 
@@ -34,7 +35,10 @@ extension ReferenceShardsCommand {
         `swift test --skip-build --parallel` in batches of exact, anchored filters, with \
         IMAGE_GENERATION_OUTPUT set to DIR/archives (and IMAGE_GENERATION_REPLICAS to R when R \
         is 2 or more); DIR/shard.json records the plan and what ran. Exit status: 0 when every batch passed, 1 when a test failed, 3 for a \
-        failed or empty listing or an unusable timings file, 64 for bad arguments.
+        failed or empty listing or an unusable timings file, 64 for bad arguments. Ctrl-C \
+        (SIGINT), SIGTERM or SIGHUP stop the running `swift test`, which stops its test \
+        processes; no record is written, and the status is 128 + the signal's number (130 for \
+        Ctrl-C).
         """)
 
     @OptionGroup var shard: ShardOptions
@@ -78,6 +82,9 @@ extension ReferenceShardsCommand {
 
     func run() throws {
       let (index, count, replicas) = try shard.shard()
+      let parent = ProcessInfo.processInfo.environment[ShardRunner.parentVariable]
+        .flatMap { Int32($0) }
+      Interruption.install(watchingParent: parent)
       let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
       do {
         let timings = try shard.loadTimings()
@@ -90,6 +97,10 @@ extension ReferenceShardsCommand {
         runner.log = { FileHandle.standardError.write(Data("reference-shards: \($0)\n".utf8)) }
         let record = try runner.run()
         if record.swiftTestStatus != 0 { throw ExitCode(1) }
+      } catch ShardError.interrupted(let signal) {
+        FileHandle.standardError.write(
+          Data("reference-shards: \(ShardError.interrupted(signal: signal))\n".utf8))
+        throw ExitCode(Interruption.exitStatus(for: signal))
       } catch let error as ShardError {
         throw refuse(error)
       }

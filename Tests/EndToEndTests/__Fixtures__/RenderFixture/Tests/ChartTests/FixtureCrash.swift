@@ -11,6 +11,8 @@ import XCTest
 /// - `stall-archive`: stores one more image, waits until it is staged and replaces it with a
 ///   FIFO, so writing the archive at the end of the run blocks on reading it (it is the last
 ///   entry): the test kills the process while the archive is half written, without racing it.
+/// - `hang:FILE`: writes this process's id to FILE once its image is stored, then sleeps for
+///   ten minutes, so `InterruptEndToEndTests` can interrupt a regeneration while a test runs.
 enum FixtureCrash {
   static func afterStoring() {
     guard let request = ProcessInfo.processInfo.environment["RENDER_FIXTURE_CRASH"] else {
@@ -28,6 +30,14 @@ enum FixtureCrash {
     case "stall-archive":
       assertImage(noise(seed: 99), named: "zz-stalled")
       stallArchive()
+    case let hang where hang.hasPrefix("hang:"):
+      let marker = URL(fileURLWithPath: String(hang.dropFirst("hang:".count)))
+      do {
+        try "\(getpid())\n".write(to: marker, atomically: true, encoding: .utf8)
+      } catch {
+        XCTFail("cannot write \(marker.path): \(error)")
+      }
+      sleep(600)
     default:
       XCTFail("unknown RENDER_FIXTURE_CRASH value \(request)")
     }

@@ -1,0 +1,1 @@
+../../Sources/ProcessSupport/Interruption.swift
