@@ -361,6 +361,39 @@ final class VariantMergeTests: XCTestCase {
     assertTreesEqual(try snapshot(destination), before)
   }
 
+  /// An undeclared platform's run that only verified (a shard's manifest, say) holds no render,
+  /// so nothing of it can land and it blocks nothing; its uses still count as any later run's
+  /// do: an earlier base run's render of a reference it verified is superseded, not landed.
+  func testMerge_undeclaredPlatformArchiveWithoutImages_blocksNothingAndItsUsesCount() throws {
+    let reference = try noiseImage(seed: 1)
+    try place(reference, at: path("a"))
+    var baseRun = ArchiveBuilder(host: "laptop", generatedAt: day(1))
+    baseRun.run = "base"
+    baseRun.variants = ["base"]
+    try baseRun.add(path("a"), try noiseImage(seed: 2))
+    try baseRun.add(path("b"), try noiseImage(seed: 3))
+    let baseURL = root.appendingPathComponent("base.zip")
+    try baseRun.write(to: baseURL)
+    var verified = ArchiveBuilder(host: "laptop", generatedAt: day(2))
+    verified.run = "verify"
+    verified.mode = "verify"
+    verified.variants = ["freebsd-riscv64 (undeclared)"]
+    verified.verifiedReferences = [path("a")]
+    let verifiedURL = root.appendingPathComponent("verified.zip")
+    try verified.write(to: verifiedURL)
+
+    let result = try merge([baseURL, verifiedURL])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(exists(path("b")), "the base run's other render lands")
+    XCTAssertEqual(
+      try Data(contentsOf: destination.appendingPathComponent(path("a"))),
+      Data(try PNGEncoder().encode(reference)), "verified later: the earlier render never lands")
+    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+    XCTAssertEqual(summary.superseded.map(\.path), [path("a")])
+    XCTAssertEqual(summary.errors, [])
+  }
+
   func testMerge_archiveOfDeclaredVariants_isNotRefused() throws {
     var builder = ArchiveBuilder(generatedAt: day(1))
     try builder.add(path("a", "macos"), try noiseImage(seed: 2))
