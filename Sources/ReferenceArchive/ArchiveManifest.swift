@@ -125,11 +125,16 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     public var pixelSHA256: String
     /// SHA-256 of the reference file's bytes as the run found them.
     public var pngSHA256: String
+    /// The comparison and bound the test's assertion uses, as in `images[].comparison`: a
+    /// variant's file its run left unchanged is redundant when this comparison finds it equal
+    /// to its fallback, which the merge cannot tell from the pixel digests alone. Nil in
+    /// archives of older versions, read as exact.
+    public var comparison: ComparisonRecord?
 
     /// Creates a record of an unchanged image.
     public init(
       path: String, test: String, width: Int, height: Int, pixelSHA256: String,
-      pngSHA256: String, testCase: String? = nil
+      pngSHA256: String, testCase: String? = nil, comparison: ComparisonRecord? = nil
     ) {
       self.path = path
       self.test = test
@@ -138,6 +143,7 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
       self.height = height
       self.pixelSHA256 = pixelSHA256
       self.pngSHA256 = pngSHA256
+      self.comparison = comparison
     }
 
     /// The image's owner for messages, as `Image.owner`.

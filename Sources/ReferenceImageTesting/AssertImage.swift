@@ -147,6 +147,7 @@ struct ImageAssertion {
     variantNote: String, landable: Bool
   ) {
     var kept = false
+    let recorded = ComparisonRecord(comparison, bound: bound)
     do {
       if decision.storesImage {
         let record = decision.failure?.comparisonRecord(
@@ -154,13 +155,12 @@ struct ImageAssertion {
           file: context.packageRelativeFile(packageRoot: location.packageRoot),
           line: Int(context.line))
         try coordinator.store(
-          image, at: location, owner: owner, failedComparison: record,
-          comparison: ComparisonRecord(comparison, bound: bound),
+          image, at: location, owner: owner, failedComparison: record, comparison: recorded,
           knownPixelSHA256: knownPixelSHA256)
         kept = record != nil
       } else if let reference = decision.unchangedReference {
         try coordinator.recordUnchanged(
-          image, at: location, owner: owner, reference: reference)
+          image, at: location, owner: owner, reference: reference, comparison: recorded)
       }
     } catch {
       context.fail("\(error)")

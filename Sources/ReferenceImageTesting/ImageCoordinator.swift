@@ -148,15 +148,17 @@ public final class ImageCoordinator: @unchecked Sendable {
   ///   - location: Where it belongs.
   ///   - owner: The test, or parameterized test case, that rendered it.
   ///   - reference: The reference file and the pixel digest it shares with the image.
+  ///   - comparison: The comparison the assertion uses, so the merge can tell a variant's
+  ///     unchanged file from its fallback as the test would.
   /// - Throws: As `store`: a path recorded twice is an error however each was recorded.
   func recordUnchanged(
     _ image: RGBAImage, at location: ReferenceLocation, owner: ImageOwner,
-    reference: UnchangedReference
+    reference: UnchangedReference, comparison: ComparisonRecord?
   ) throws(ReferenceImageError) {
     let record = ArchiveManifest.UnchangedImage(
       path: location.relativePath, test: owner.test, width: image.width, height: image.height,
       pixelSHA256: reference.pixelSHA256, pngSHA256: reference.pngSHA256,
-      testCase: owner.testCase)
+      testCase: owner.testCase, comparison: comparison)
     try stager.recordUnchanged(
       record, at: location, runningManifest: { makeManifest($0, completion: .running) })
   }

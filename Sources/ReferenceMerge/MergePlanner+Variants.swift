@@ -28,6 +28,22 @@ extension MergePlanner {
     var index: Int
     var render: MergePlan.Candidate
     var fallback: Fallback.Origin
+
+    /// The render in its source, where its manifest record is.
+    var request: SourceFetcher.Request {
+      .init(sourceIndex: render.sourceIndex, path: render.image.path)
+    }
+
+    /// The source entries to decode: the render's and a rendered fallback's, each only when
+    /// its run archived it (an image recorded unchanged has no entry; its pixels are the
+    /// destination's file).
+    var archivedRequests: [SourceFetcher.Request] {
+      var requests = render.image.isArchived ? [request] : []
+      if case .render(let candidate) = fallback {
+        requests.append(.init(sourceIndex: candidate.sourceIndex, path: candidate.image.path))
+      }
+      return requests
+    }
   }
 
   /// Decides the items of variant files: a render that its test's own comparison finds equal to
@@ -107,34 +123,25 @@ extension MergePlanner {
   }
 
   /// The near checks whose render its test's own comparison and bound (recorded in the
-  /// manifest) find equal to the fallback. Exact tests, and archives of versions that did not
-  /// record comparisons, need equal pixels, which the digests already ruled out.
+  /// manifest, for an archived image and one recorded unchanged alike) find equal to the
+  /// fallback. Exact tests, and archives of versions that did not record comparisons, need
+  /// equal pixels, which the digests already ruled out.
   private func equalUnderTheirComparison(
     _ checks: [NearCheck], inventories: [SourceInventory], destination: Destination
   ) -> Set<Int> {
     guard !checks.isEmpty else { return [] }
-    let path = { (check: NearCheck) in check.render.image.path }
     let recorded = recordedComparisons(
-      Dictionary(grouping: checks.map { ($0.render.sourceIndex, path($0)) }, by: \.0)
-        .mapValues { Set($0.map(\.1)) }, inventories: inventories)
-    let wanted = checks.filter { check in
-      let request = SourceFetcher.Request(sourceIndex: check.render.sourceIndex, path: path(check))
-      return recorded[request].map { $0.kind != .exact } ?? false
-    }
+      Dictionary(grouping: checks.map(\.request), by: \.sourceIndex).mapValues {
+        Set($0.map(\.path))
+      }, inventories: inventories)
+    let wanted = checks.filter { recorded[$0.request].map { $0.kind != .exact } ?? false }
     guard !wanted.isEmpty else { return [] }
-    var requests: [SourceFetcher.Request] = []
-    for check in wanted {
-      requests.append(.init(sourceIndex: check.render.sourceIndex, path: path(check)))
-      if case .render(let candidate) = check.fallback {
-        requests.append(.init(sourceIndex: candidate.sourceIndex, path: candidate.image.path))
-      }
-    }
-    let images = SourceFetcher(limits: options.limits).images(requests, inventories: inventories)
+    let images = SourceFetcher(limits: options.limits).images(
+      wanted.flatMap(\.archivedRequests), inventories: inventories)
     var equal = Set<Int>()
     for check in wanted {
-      let request = SourceFetcher.Request(sourceIndex: check.render.sourceIndex, path: path(check))
-      guard let record = recorded[request], let comparison = record.comparison,
-        let render = images[request],
+      guard let record = recorded[check.request], let comparison = record.comparison,
+        let render = renderImage(check, images, destination),
         let reference = fallbackImage(check.fallback, images, destination),
         render.width == reference.width, render.height == reference.height
       else { continue }
@@ -143,6 +150,16 @@ extension MergePlanner {
       }
     }
     return equal
+  }
+
+  /// The render's decoded image: its entry's, or for a render its run recorded unchanged, the
+  /// destination's file, which holds its pixels while the plan counts it unchanged (the only
+  /// outcome such a render has in the plan's items).
+  private func renderImage(
+    _ check: NearCheck, _ images: [SourceFetcher.Request: RGBAImage], _ destination: Destination
+  ) -> RGBAImage? {
+    check.render.image.isArchived
+      ? images[check.request] : destination.image(check.render.image.path)
   }
 
   /// The fallback's decoded image.
@@ -158,8 +175,9 @@ extension MergePlanner {
     }
   }
 
-  /// The comparisons the manifests record for some images, read again: the inventories keep
-  /// none, and only variant renders near their fallback need them.
+  /// The comparisons the manifests record for some images (archived or recorded unchanged),
+  /// read again: the inventories keep none, and only variant renders near their fallback need
+  /// them.
   private func recordedComparisons(
     _ paths: [Int: Set<String>], inventories: [SourceInventory]
   ) -> [SourceFetcher.Request: ComparisonRecord] {
@@ -171,10 +189,13 @@ extension MergePlanner {
       ) { (entry) throws(ArchiveError) in
         guard entry.path == ArchiveManifest.entryName else { return }
         let manifest = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
-        for image in manifest.images where wanted.contains(image.path) {
-          if let comparison = image.comparison {
-            recorded[.init(sourceIndex: sourceIndex, path: image.path)] = comparison
-          }
+        // An image recorded unchanged carries its test's comparison too: a variant file its
+        // run left unchanged is judged against its fallback as an archived render is.
+        let comparisons =
+          manifest.images.map { ($0.path, $0.comparison) }
+          + (manifest.unchangedImages ?? []).map { ($0.path, $0.comparison) }
+        for case (let path, let comparison?) in comparisons where wanted.contains(path) {
+          recorded[.init(sourceIndex: sourceIndex, path: path)] = comparison
         }
       }
     }

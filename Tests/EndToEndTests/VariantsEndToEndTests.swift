@@ -107,6 +107,66 @@ final class VariantsEndToEndTests: XCTestCase {
     XCTAssertEqual(equalToTheFallback(again.output), equal, again.all)
   }
 
+  /// Variant files that the tolerance and perceptual tests now call equal to the base (as the
+  /// merge before issue 35's fix landed them) are found redundant by the article's commands,
+  /// although the variant's run finds its own files holding its renders and records them
+  /// unchanged (the default, not `IMAGE_GENERATION_REENCODE=1`): the unchanged records carry
+  /// the test's comparison. The exact tests' renders differ from the base, so they land.
+  func testArticleCommands_variantRecordedUnchanged_filesItsTestCallsEqualAreRedundant() throws {
+    let lines = try articleCommands()
+    XCTAssertEqual(try fixture.shell(lines[0], environment: [:]).status, 0)
+    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).status, 0)
+    try FileManager.default.removeItem(at: fixture.archiveFolder)
+    let tint = ["RENDER_FIXTURE_CHANGE": "tint"]
+    XCTAssertEqual(try fixture.shell(lines[1], environment: tint).status, 0)
+    let wide = "Tests/BadgeTests/__References__/BadgeTests/wide@@linux-arm64.png"
+    let bars = path("BarChartTests", "bars", "linux-arm64")
+    try landAsIs([wide, bars], from: try fixture.archives())
+    try FileManager.default.removeItem(at: fixture.archiveFolder)
+
+    let shim = ["PATH": try swiftShimPath()]
+    let base = try fixture.shell(lines[0], environment: [:])
+    XCTAssertEqual(base.status, 0, base.all)
+    let arm = try fixture.shell(lines[1], environment: tint)
+    XCTAssertEqual(arm.status, 0, arm.all)
+    let unchanged = try fixture.archives().flatMap { try entries(of: $0).unchanged }
+    XCTAssertTrue(Set(unchanged).isSuperset(of: [wide, bars]), "\(unchanged)")
+    let merge = try fixture.shell(lines[2], environment: shim)
+    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertTrue(merge.output.contains(", 2 redundant"), merge.all)
+    XCTAssertTrue(exists(wide) && exists(bars), "never deleted without --prune")
+    XCTAssertTrue(exists(path("BarChartTests", "flat-bars", "linux-arm64")), "exact: \(merge.all)")
+
+    let pruned = try mergeRefs(["--prune", ".build/reference-images", "."])
+    XCTAssertEqual(pruned.status, 0, pruned.all)
+    XCTAssertFalse(exists(wide), pruned.all)
+    XCTAssertFalse(exists(bars), pruned.all)
+    XCTAssertTrue(exists("Tests/BadgeTests/__References__/BadgeTests/passing@@linux-arm64.png"))
+  }
+
+  /// Writes archived renders into the package unjudged, as a merge that ignored the tests'
+  /// comparisons did.
+  private func landAsIs(_ paths: [String], from archives: [URL]) throws {
+    var files: [String: [UInt8]] = [:]
+    for archive in archives { files.merge(try entries(of: archive).files) { $1 } }
+    for path in paths {
+      let bytes = try XCTUnwrap(files[path], "\(path) is in none of \(archives)")
+      try Data(bytes).write(to: fixture.root.appendingPathComponent(path))
+    }
+  }
+
+  /// An archive's PNG entries by path, and the paths its manifest records unchanged.
+  private func entries(of archive: URL) throws -> (files: [String: [UInt8]], unchanged: [String]) {
+    var files: [String: [UInt8]] = [:]
+    var unchanged: [String] = []
+    try ZipReader().forEachEntry(in: .file(archive)) { (entry) throws(ArchiveError) in
+      guard entry.path == ArchiveManifest.entryName else { return files[entry.path] = entry.bytes }
+      let manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
+      unchanged += (manifest.unchangedImages ?? []).map(\.path)
+    }
+    return (files, unchanged)
+  }
+
   /// N of the summary's "N variant renders equal to the fallback".
   private func equalToTheFallback(_ output: String) -> Int? {
     guard let range = output.range(of: " variant renders equal to the fallback") else {

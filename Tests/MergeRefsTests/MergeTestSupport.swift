@@ -122,12 +122,15 @@ struct ArchiveBuilder {
 
   /// Records `pixels` as unchanged: the run found them in the reference `reference` (the PNG
   /// bytes it read there) and archived nothing; the path counts as verified, as it does in a run.
-  mutating func addUnchanged(_ path: String, _ pixels: RGBAImage, reference: [UInt8]) {
+  /// `comparison` is the one its test uses; none recorded unless given.
+  mutating func addUnchanged(
+    _ path: String, _ pixels: RGBAImage, reference: [UInt8], comparison: ComparisonRecord? = nil
+  ) {
     unchanged.append(
       .init(
         path: path, test: "GeneratedTests.test\(path.count)()", width: pixels.width,
         height: pixels.height, pixelSHA256: SHA256.hex(pixels.pixels),
-        pngSHA256: SHA256.hex(reference)))
+        pngSHA256: SHA256.hex(reference), comparison: comparison))
     verifiedReferences.append(path)
   }
 

@@ -142,6 +142,49 @@ final class VariantMergeTests: XCTestCase {
     }
   }
 
+  /// A variant's run that finds its own files holding its renders records them unchanged, as
+  /// the base's run does its own (the article's recipe): the file whose test's tolerance finds
+  /// it equal to the base is redundant, judged with the comparison its unchanged record
+  /// carries, and the exact test's is still needed; both merged alone and with the base's run.
+  func testMerge_variantRecordedUnchanged_withinItsTolerance_isRedundant() throws {
+    let base = try noiseImage(seed: 1)
+    let basePNG = try PNGEncoder().encode(base)
+    var pixels = base.pixels
+    pixels[0] = pixels[0] >= 254 ? pixels[0] - 2 : pixels[0] + 2
+    let near = try RGBAImage(width: base.width, height: base.height, pixels: pixels)
+    let nearPNG = try PNGEncoder().encode(near)
+    var baseRun = ArchiveBuilder(generatedAt: day(1))
+    var armRun = ArchiveBuilder(generatedAt: day(1))
+    for (name, comparison) in [
+      ("a", ComparisonRecord(.tolerance(3), bound: .none)), ("b", .init(.exact, bound: .none)),
+    ] {
+      try writeFile(basePNG, to: destination.appendingPathComponent(path(name)))
+      try writeFile(nearPNG, to: destination.appendingPathComponent(path(name, "linux-arm64")))
+      baseRun.addUnchanged(path(name), base, reference: basePNG, comparison: comparison)
+      armRun.addUnchanged(
+        path(name, "linux-arm64"), near, reference: nearPNG, comparison: comparison)
+    }
+    let baseURL = root.appendingPathComponent("base.zip")
+    try baseRun.write(to: baseURL)
+    let armURL = root.appendingPathComponent("arm.zip")
+    try armRun.write(to: armURL)
+
+    for sources in [[armURL], [baseURL, armURL]] {
+      let result = try merge(sources)
+
+      XCTAssertEqual(result.status, 0, result.all)
+      let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+      let names = "\(sources.map(\.lastPathComponent))"
+      XCTAssertEqual(summary.redundant, 1, names)
+      XCTAssertEqual(
+        summary.changes.filter { $0.outcome == .redundant }.map(\.path),
+        [path("a", "linux-arm64")], names)
+    }
+    XCTAssertEqual(try merge([baseURL, armURL], prune: true).status, 0)
+    XCTAssertFalse(exists(path("a", "linux-arm64")), "pruned")
+    XCTAssertTrue(exists(path("b", "linux-arm64")), "an exact test needs its file")
+  }
+
   func testMerge_fallbackChain_usesTheNearestFallbackThatExists() throws {
     let base = try noiseImage(seed: 1)
     let linux = try noiseImage(seed: 4)
@@ -359,6 +402,39 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertTrue(result.all.contains("(the base is linux-x86_64)"), result.all)
     XCTAssertTrue(result.all.contains("declare freebsd-riscv64 in ReferenceVariants.json"))
     assertTreesEqual(try snapshot(destination), before)
+  }
+
+  /// An undeclared platform's run that only verified (a shard's manifest, say) holds no render,
+  /// so nothing of it can land and it blocks nothing; its uses still count as any later run's
+  /// do: an earlier base run's render of a reference it verified is superseded, not landed.
+  func testMerge_undeclaredPlatformArchiveWithoutImages_blocksNothingAndItsUsesCount() throws {
+    let reference = try noiseImage(seed: 1)
+    try place(reference, at: path("a"))
+    var baseRun = ArchiveBuilder(host: "laptop", generatedAt: day(1))
+    baseRun.run = "base"
+    baseRun.variants = ["base"]
+    try baseRun.add(path("a"), try noiseImage(seed: 2))
+    try baseRun.add(path("b"), try noiseImage(seed: 3))
+    let baseURL = root.appendingPathComponent("base.zip")
+    try baseRun.write(to: baseURL)
+    var verified = ArchiveBuilder(host: "laptop", generatedAt: day(2))
+    verified.run = "verify"
+    verified.mode = "verify"
+    verified.variants = ["freebsd-riscv64 (undeclared)"]
+    verified.verifiedReferences = [path("a")]
+    let verifiedURL = root.appendingPathComponent("verified.zip")
+    try verified.write(to: verifiedURL)
+
+    let result = try merge([baseURL, verifiedURL])
+
+    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertTrue(exists(path("b")), "the base run's other render lands")
+    XCTAssertEqual(
+      try Data(contentsOf: destination.appendingPathComponent(path("a"))),
+      Data(try PNGEncoder().encode(reference)), "verified later: the earlier render never lands")
+    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+    XCTAssertEqual(summary.superseded.map(\.path), [path("a")])
+    XCTAssertEqual(summary.errors, [])
   }
 
   func testMerge_archiveOfDeclaredVariants_isNotRefused() throws {

@@ -42,15 +42,19 @@ final class ImageCoordinatorTests: XCTestCase {
     }
   }
 
-  func testRecordUnchanged_listedInTheManifestAndNotArchived() throws {
+  /// The record carries the assertion's comparison, as an archived image's does: the merge
+  /// judges an unchanged variant file against its fallback with it.
+  func testRecordUnchanged_listedInTheManifestWithItsComparisonAndNotArchived() throws {
     let package = try TemporaryPackage(self)
     let output = try makeTemporaryFolder(self).appendingPathComponent("archives")
     let coordinator = makeCoordinator(output: output)
     let image = try sampleImage(seed: 1)
     let location = try package.location("same")
     let reference = UnchangedReference(pngSHA256: "abc", pixelSHA256: SHA256.hex(image.pixels))
+    let comparison = ComparisonRecord(.tolerance(3), bound: .maximumDifferingPixels(5))
     try coordinator.recordUnchanged(
-      image, at: location, owner: ImageOwner(test: "T.same"), reference: reference)
+      image, at: location, owner: ImageOwner(test: "T.same"), reference: reference,
+      comparison: comparison)
     XCTAssertThrowsError(try coordinator.store(image, at: location, test: "T.again"))
 
     let archive = try XCTUnwrap(coordinator.finishRun(), "unchanged images need their manifest")
@@ -63,7 +67,8 @@ final class ImageCoordinatorTests: XCTestCase {
       [
         .init(
           path: location.relativePath, test: "T.same", width: image.width,
-          height: image.height, pixelSHA256: reference.pixelSHA256, pngSHA256: "abc")
+          height: image.height, pixelSHA256: reference.pixelSHA256, pngSHA256: "abc",
+          comparison: comparison)
       ])
   }
 
