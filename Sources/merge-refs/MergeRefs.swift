@@ -198,7 +198,12 @@ struct MergeRefs: ParsableCommand {
       reportURL: report.map { URL(fileURLWithPath: $0).standardizedFileURL })
     session.report = ReviewReport.write(_:request:)
     session.program = invocationName
-    session.portableProgram = reportProgram.map { $0.split(separator: " ").map(String.init) }
+    // Built in this folder's package (`swift run merge-refs`): the page says so too, with the
+    // paths as typed here, rather than the build path.
+    let words = invocationWords(destination: paths[paths.count - 1])
+    let typed = words.count > 1 ? words : nil
+    session.portableProgram =
+      reportProgram.map { $0.split(separator: " ").map(String.init) } ?? typed
     session.destinationPath = paths[paths.count - 1]
     let sourcePaths = Array(paths.dropLast())
     let shards = ShardInputs(sourcePaths: sourcePaths, requireAll: requireShards)
@@ -295,7 +300,7 @@ struct MergeRefs: ParsableCommand {
   /// options that only change what is printed or written beside (`--json`, `--report`, …) and
   /// those that write nothing (`--dry-run`, `--check`) are left out.
   private func pruneCommand() -> String {
-    var words = [invocationName]
+    var words = invocationWords(destination: paths[paths.count - 1])
     if onConflict != .fail { words += ["--on-conflict", onConflict.rawValue] }
     if requireComplete { words.append("--require-complete") }
     if keepGoing { words.append("--keep-going") }
@@ -334,6 +339,21 @@ struct MergeRefs: ParsableCommand {
 private var invocationName: String {
   let name = CommandLine.arguments.first ?? "merge-refs"
   return name.contains("/") ? URL(fileURLWithPath: name).standardizedFileURL.path : name
+}
+
+/// How a person runs this program again: `swift run merge-refs` when it is the build of the
+/// package it lands in, run from that package's root (under its `.build`, as `swift run` and
+/// the plugin's copy are), which works where a build path would go stale; else
+/// `invocationName`, which works from any folder.
+private func invocationWords(destination: String) -> [String] {
+  let path = invocationName
+  let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
+  let names = ["merge-refs", "merge-refs-tool"]
+  guard path.hasPrefix(here.path + "/.build/"),
+    names.contains((path as NSString).lastPathComponent),
+    URL(fileURLWithPath: destination).standardizedFileURL.path == here.path
+  else { return [path] }
+  return ["swift", "run", "merge-refs"]
 }
 
 extension MergeOptions.ConflictPolicy: ExpressibleByArgument {}

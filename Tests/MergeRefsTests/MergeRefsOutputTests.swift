@@ -120,6 +120,26 @@ final class MergeRefsOutputTests: XCTestCase {
     XCTAssertFalse(pasted.output.contains(prefix), "printed again after pruning: \(pasted.all)")
   }
 
+  /// Run as `swift run merge-refs` runs it (the build under the package's own `.build`), the
+  /// printed command is `swift run merge-refs …`, which stays right when the build path moves.
+  func testOrphans_builtInThisPackage_theCommandIsSwiftRun() throws {
+    let orphan = package.appendingPathComponent("\(folder)/old.png")
+    try writeFile(try PNGEncoder().encode(try noiseImage(seed: 90)), to: orphan)
+    _ = try archive("run 1.zip", images: 1)
+    let build = package.appendingPathComponent(".build/debug")
+    try FileManager.default.createDirectory(at: build, withIntermediateDirectories: true)
+    let linked = build.appendingPathComponent("merge-refs")
+    try FileManager.default.createSymbolicLink(
+      atPath: linked.path, withDestinationPath: try MergeRefs.binary().path)
+
+    let run = try runProcess(linked.path, ["../run 1.zip", "."], in: package)
+
+    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertTrue(
+      run.output.contains("to delete the orphans: swift run merge-refs --prune '../run 1.zip' .\n"),
+      run.all)
+  }
+
   func testOrphans_json_carryThePruneCommand() throws {
     try writeFile(
       try PNGEncoder().encode(try noiseImage(seed: 90)),
