@@ -109,6 +109,9 @@ public struct MergePlan: Sendable {
     public var orphans: Int
     /// The folder this merge adds the same pixels to, when every orphan's pixels are there.
     public var movedTo: String?
+    /// Whether `movedTo` does not exist yet, so that `git mv` of this folder renames it
+    /// (rather than moving it inside).
+    public var movable: Bool = false
   }
 
   /// A path two tests use: nothing lands there.

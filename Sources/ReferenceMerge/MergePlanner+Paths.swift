@@ -333,10 +333,16 @@ extension MergePlanner {
     let byFolder = Dictionary(grouping: orphans) { Destination.split($0.path).folder }
     return folders.map { folder in
       let paths = (byFolder[folder] ?? []).map(\.path)
+      let movedTo = commonFolder(of: paths, in: addedFolders, destination: destination)
       return .init(
-        path: folder, orphans: paths.count,
-        movedTo: commonFolder(of: paths, in: addedFolders, destination: destination))
+        path: folder, orphans: paths.count, movedTo: movedTo,
+        movable: movedTo.map { !Self.folderExists($0, in: destination) } ?? false)
     }
+  }
+
+  private static func folderExists(_ path: String, in destination: Destination) -> Bool {
+    let (parent, name) = Destination.split(path)
+    return destination.subfolders(in: parent).contains(name)
   }
 
   /// The one folder that added the pixels of every path, or nil.

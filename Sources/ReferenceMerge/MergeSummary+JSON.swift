@@ -155,6 +155,8 @@ extension MergeSummary {
     json.beginArray()
     for folder in abandonedFolders {
       json.beginObject()
+      json.key("movable")
+      json.bool(folder.movable)
       if let movedTo = folder.movedTo { json.member("movedTo", movedTo) }
       json.member("orphans", folder.orphans)
       json.member("path", folder.path)

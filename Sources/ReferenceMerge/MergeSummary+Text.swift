@@ -156,10 +156,14 @@ extension MergeSummary {
     for folder in abandonedFolders.prefix(20) {
       var line = "  \(folder.path) (\(count(folder.orphans, "orphan", "orphans")))"
       if let movedTo = folder.movedTo {
-        line +=
-          ": the same pixels as the images added in \(movedTo), a renamed test file or suite?"
-          + " To keep their history, move the folder before landing: "
-          + ShellWord.line(["git", "mv", folder.path, movedTo])
+        line += ": the same pixels as the images added in \(movedTo), a renamed test file or suite?"
+        // Only before anything landed, and only while the new folder does not exist, does
+        // `git mv` rename the old one (into an existing folder it would move it inside).
+        if folder.movable && dryRun {
+          line +=
+            " To keep their history, land nothing and run: "
+            + ShellWord.line(["git", "mv", folder.path, movedTo])
+        }
       }
       body(line)
     }

@@ -223,11 +223,11 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
         "1 reference no run used kept for them, in their tests' folders "
           + "(first: \(icons)/retired.png)"), merge.all)
     XCTAssertTrue(merge.output.contains("IconTests.IconTests/retired()"), merge.all)
+    // The new folder exists already (the retired test's reference): no `git mv` into it.
     XCTAssertTrue(
       merge.output.contains(
-        "  \(old) (2 orphans): the same pixels as the images added in "
-          + "\(icons), a renamed test file or suite? To keep their history, move the folder "
-          + "before landing: git mv \(old) \(icons)"), merge.all)
+        "  \(old) (2 orphans): the same pixels as the images added in \(icons), a renamed test "
+          + "file or suite?\n"), merge.all)
 
     let pruned = try mergeRefs(["--require-shards", "--prune", shard.path, "."])
     XCTAssertEqual(pruned.status, 0, pruned.all)
@@ -236,7 +236,58 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     XCTAssertTrue(exists("\(icons)/retired.png"), "the disabled test's reference stays")
   }
 
+  /// A renamed test file: its old folder holds what the new one would add, so a dry run
+  /// prints the `git mv` that keeps their history; pasted in the repository, it leaves
+  /// nothing to land and no orphan.
+  func testRenamedTestFile_dryRunPrintsTheGitMove_andItWorksWhenPasted() throws {
+    let old = "Tests/BadgeCaseTests/__References__/OldBadgeCaseTests"
+    for count in [1, 42] { try commitBadge("\(old)/count-\(count).png", count: count) }
+    try commitBadge("\(old)/plain.png", count: 7)
+    let shard = fixture.root.appendingPathComponent(".build/case-shard")
+    try? FileManager.default.removeItem(at: shard)
+    let run = try fixture.run(
+      [
+        try builtProduct("reference-shards").path, "run", "--index", "0", "--count", "1",
+        "--output", shard.path,
+      ], environment: ["GITHUB_SHA": "c0ffee", "IMAGE_GENERATION_MODE": "1"])
+    XCTAssertEqual(run.status, 0, run.all)
+
+    let dry = try mergeRefs(["--require-shards", "--dry-run", shard.path, "."])
+    XCTAssertEqual(dry.status, 0, dry.all)
+    let marker = "To keep their history, land nothing and run: "
+    let line = try XCTUnwrap(
+      dry.output.split(separator: "\n").first { $0.hasPrefix("  \(old) (3 orphans)") }, dry.all)
+    let move = try XCTUnwrap(command(in: line, after: marker), String(line))
+    XCTAssertEqual(move, "git mv \(old) \(badges)")
+
+    let commit = ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "references"]
+    for git in [["init", "-q"], ["add", "-A", "Tests"], commit] {
+      let result = try fixture.run(["git"] + git, environment: [:])
+      XCTAssertEqual(result.status, 0, result.all)
+    }
+    let moved = try fixture.shell(move, environment: [:])
+    XCTAssertEqual(moved.status, 0, moved.all)
+    let again = try mergeRefs(["--require-shards", "--dry-run", shard.path, "."])
+    XCTAssertEqual(again.status, 0, again.all)
+    XCTAssertTrue(again.output.contains(" 0 orphans"), again.all)
+    XCTAssertFalse(again.output.contains("  \(badges)/count-1.png\n"), again.all)
+    let status = try fixture.run(["git", "status", "--porcelain"], environment: [:])
+    XCTAssertTrue(
+      status.output.contains("R  \(old)/count-1.png -> \(badges)/count-1.png"), status.all)
+    try? FileManager.default.removeItem(at: fixture.root.appendingPathComponent(".git"))
+  }
+
   // MARK: Helpers
+
+  /// A badge reference with exactly the pixels the fixture renders for `count`.
+  private func commitBadge(_ path: String, count: Int) throws {
+    let url = fixture.root.appendingPathComponent(path)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let image = try RGBAImage(
+      width: 10, height: 10, color: RGBAColor(red: UInt8(count * 5), green: 128, blue: 0))
+    try Data(try PNGEncoder().encode(image)).write(to: url)
+  }
 
   private func record() throws {
     let run = try fixture.test(
