@@ -17,7 +17,9 @@ enum TestCaseLabel {
   /// case's whole description stands in (hashed), which still tells cases apart.
   static func label(of testCase: Test.Case) -> String {
     if let arguments = arguments(of: testCase), !arguments.isEmpty {
-      return TestName.caseLabel(arguments: arguments)
+      // Swift Testing tells cases with equal arguments apart by a discriminator: so does this.
+      let repeated = discriminator(of: testCase).map { $0 > 0 ? " #\($0)" : "" } ?? ""
+      return TestName.caseLabel(arguments: arguments) + repeated
     }
     let description = String(describing: testCase)
     return TestName.caseLabel(arguments: [(name: "case", value: description)])
@@ -39,6 +41,13 @@ enum TestCaseLabel {
       described.append((name: name, value: String(describingForTest: value)))
     }
     return described
+  }
+
+  private static func discriminator(of testCase: Test.Case) -> Int? {
+    guard let kind = child("_kind", of: testCase),
+      let parameterized = Mirror(reflecting: kind).children.first?.value
+    else { return nil }
+    return child("discriminator", of: parameterized) as? Int
   }
 
   private static func child(_ label: String, of value: Any) -> Any? {

@@ -51,6 +51,19 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     XCTAssertFalse(exists(shared), "nothing lands over a shared path")
   }
 
+  /// Two cases with equal arguments are two owners too, told apart as Swift Testing tells them.
+  func testCasesWithEqualArguments_refusedNamingBoth() throws {
+    let run = try fixture.test(
+      ["--filter", "twice"],
+      environment: ["IMAGE_GENERATION_MODE": "1", "CASE_FIXTURE_SHARED": "1"])
+    XCTAssertNotEqual(run.status, 0, run.all)
+    XCTAssertTrue(run.all.contains("twice-3.png is the reference of two cases"), run.all)
+    XCTAssertTrue(
+      run.all.contains("twice(n:) [n → 3] (") && run.all.contains("[n → 3 #1]"), run.all)
+    let merge = try mergeRefs([".build/reference-images", "."])
+    XCTAssertEqual(merge.status, 3, merge.all)
+  }
+
   /// With a reference in place, verify still refuses the second case instead of comparing it.
   func testCasesSharingAName_verify_refusedNamingBothCases() throws {
     try commit("\(icons)/shared-dot.png", size: 16)

@@ -35,6 +35,15 @@ struct Tint: Sendable, CustomTestStringConvertible {
     assertImage(icon(size), named: "shared-dot")
   }
 
+  /// Two cases with equal arguments, each naming its image after them: one name for two
+  /// owners. On only with CASE_FIXTURE_SHARED=1.
+  @Test(
+    .enabled(if: ProcessInfo.processInfo.environment["CASE_FIXTURE_SHARED"] == "1"),
+    arguments: [3, 3])
+  func twice(n: Int) {
+    assertImage(icon(n), named: "twice-\(n)")
+  }
+
   /// Non-ASCII and slashed argument values.
   @Test(arguments: ["café", "設定", "a/b"]) func label(text: String) {
     assertImage(icon(8 + text.count), named: "label-\(text)")
