@@ -217,7 +217,7 @@ public final class ImageCoordinator: @unchecked Sendable {
     let finished = completion == nil
     return ArchiveManifest(
       toolVersion: referenceImagesVersion, runID: runID, run: run, worker: .current(),
-      mode: environment.mode.description, startedAt: startedAt,
+      mode: environment.mode.name, startedAt: startedAt,
       endedAt: finished ? Date() : nil,
       completion: completion ?? (records.writeFailures.isEmpty ? .finished : .failed),
       tests: ledger.tests, images: records.images,

@@ -241,7 +241,7 @@ final class ImageStager: @unchecked Sendable {
   /// be stale. Other modes' archives are merged as they are (the plugin, `merge-refs`).
   private func landAllLine(_ manifest: ArchiveManifest, archive: URL) -> String? {
     let kept = manifest.images.count { $0.failedComparison != nil }
-    guard manifest.mode == "verify", kept > 1, let root = locked({ $0.packageRoot }) else {
+    guard manifest.mode == .verify, kept > 1, let root = locked({ $0.packageRoot }) else {
       return nil
     }
     let rootPath = root.standardizedFileURL.path + "/"
