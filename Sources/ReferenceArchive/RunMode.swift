@@ -23,16 +23,12 @@ public enum RunMode: Hashable, Sendable {
   /// The modes that record images, in the order the plugin lists them: `all`, `missing`,
   /// `failed`.
   public static let recording: [RunMode] = [.all, .missing, .failed]
+  /// Every mode this version names.
+  public static let named: [RunMode] = [.verify] + recording
 
   /// The mode with this name; a name that is none of the modes is `other`.
   public init(rawValue: String) {
-    switch rawValue {
-    case "verify": self = .verify
-    case "all": self = .all
-    case "missing": self = .missing
-    case "failed": self = .failed
-    default: self = .other(rawValue)
-    }
+    self = Self.named.first { $0.rawValue == rawValue } ?? .other(rawValue)
   }
 
   /// The name, as the manifest writes it.

@@ -201,7 +201,7 @@ struct ImageAssertion {
       let plugin = ShellWord.line(
         [
           "swift", "package", "--allow-writing-to-package-directory", "regenerate-references",
-          "--mode", "failed", "--filter", filter,
+          "--mode", RunMode.failed.rawValue, "--filter", filter,
         ])
       advice += " (with the plugin, which renders it again: \(plugin))"
     }
