@@ -112,7 +112,7 @@ struct Regeneration {
           + (count > 1 ? ", run \(index + 1) of \(count)" : "") + "; shard folder "
           + folder.path)
       var environment = ProcessInfo.processInfo.environment
-      environment["IMAGE_GENERATION_MODE"] = request.mode
+      environment["IMAGE_GENERATION_MODE"] = request.mode.rawValue
       // ShardRunner.parentVariable: reference-shards stops when this process is gone.
       environment["REFERENCE_SHARDS_PARENT"] = "\(getpid())"
       let log = output.appendingPathComponent("test-log-\(index + 1).txt")
@@ -145,7 +145,7 @@ struct Regeneration {
         + output.path)
     let log = output.appendingPathComponent(repeated ? "test-log-\(run).txt" : "test-log.txt")
     var environment = ProcessInfo.processInfo.environment
-    environment["IMAGE_GENERATION_MODE"] = request.mode
+    environment["IMAGE_GENERATION_MODE"] = request.mode.rawValue
     environment["IMAGE_GENERATION_OUTPUT"] = output.path
     // The archives say their tests run more than once on purpose: merge-refs then calls one
     // test's renders that differ unstable instead of a conflict.
@@ -182,7 +182,7 @@ struct Regeneration {
 
   /// Says that tests failed: an error in mode all, expected in the modes that verify.
   private func noteFailedTests(log: URL) {
-    if request.mode == "all" {
+    if request.mode == .all {
       printError(
         "error: tests failed in mode all (full log: \(log.path)); merging what they wrote")
     } else {

@@ -11,7 +11,7 @@ struct RegenerationRequest {
 
   static let usage = """
     USAGE: swift package --allow-writing-to-package-directory regenerate-references
-             [--mode all|missing|failed] [--filter REGEX] [--repeat N] [--sources FOLDER]
+             [--mode \(modes)] [--filter REGEX] [--repeat N] [--sources FOLDER]
              [--prune] [--dry-run] [--report DIR|FILE.html] [--status-file FILE]
 
     Runs the package's tests with IMAGE_GENERATION_MODE and parallel workers, merges every
@@ -42,7 +42,8 @@ struct RegenerationRequest {
   /// passes.
   static let pluginStatuses = ExitStatus.allCases.filter { $0 != .checkFoundChanges }
 
-  var mode = "all"
+  /// The generation mode the tests run in: one of `RunMode.recording`.
+  var mode = RunMode.all
   var filter: String?
   /// How many times the tests run; renders that differ between the runs are unstable.
   var repeatCount = 1
@@ -76,7 +77,7 @@ struct RegenerationRequest {
     }
     while let argument = remaining.popFirst() {
       switch argument {
-      case "--mode": mode = try value("--mode", "all, missing or failed")
+      case "--mode": mode = RunMode(rawValue: try value("--mode", Self.modeChoices))
       case "--filter": filter = try value("--filter", "a regular expression")
       case "--repeat":
         let text = try value("--repeat", "a count from 1 to 10")
@@ -96,11 +97,18 @@ struct RegenerationRequest {
           message: "unknown argument \(argument) (see --help)", statusFile: statusFile)
       }
     }
-    guard ["all", "missing", "failed"].contains(mode) else {
+    guard RunMode.recording.contains(mode) else {
       throw UsageError(
-        message: "--mode must be all, missing or failed, not '\(mode)'", statusFile: statusFile)
+        message: "--mode must be \(Self.modeChoices), not '\(mode)'", statusFile: statusFile)
     }
   }
+
+  /// The modes `--mode` takes, for the usage: "all|missing|failed".
+  static let modes = RunMode.recording.map(\.rawValue).joined(separator: "|")
+  /// The modes `--mode` takes, for messages: "all, missing or failed".
+  static let modeChoices =
+    RunMode.recording.dropLast().map(\.rawValue).joined(separator: ", ") + " or "
+    + (RunMode.recording.last?.rawValue ?? "")
 
   /// This regeneration again with `--prune`, as one shell line to paste into the package root:
   /// the arguments as given, less those that would stop the pruning (`--dry-run`) or only

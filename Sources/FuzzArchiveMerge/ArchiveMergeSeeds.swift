@@ -51,7 +51,7 @@ enum ArchiveMergeSeeds {
     let manifestBytes = try ArchiveManifest(
       toolVersion: "ReferenceImages fuzz seed", runID: "00000000-seed-\(name)",
       worker: .init(host: "seed", pid: 1, os: "Linux", swiftVersion: "6.3", ci: [:]),
-      mode: "all", startedAt: fixedDate, endedAt: completion == .finished ? fixedDate : nil,
+      mode: .all, startedAt: fixedDate, endedAt: completion == .finished ? fixedDate : nil,
       completion: completion, tests: records.map(\.test), images: records,
       verifiedReferences: records.map(\.path)
     ).encoded()

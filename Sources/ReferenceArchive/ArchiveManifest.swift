@@ -287,8 +287,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   /// The process that produced the archive.
   public var worker: Worker
   /// The generation mode: `all`, `missing` or `failed`, or `verify` for a verify run that kept
-  /// the images of its failed comparisons.
-  public var mode: String
+  /// the images of its failed comparisons; written as its name.
+  public var mode: RunMode
   /// When the run started, ISO 8601.
   public var startedAt: Date
   /// When the run ended; nil while running.
@@ -335,7 +335,7 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   public init(
     formatVersion: Int = currentFormatVersion, toolVersion: String, runID: String,
     run: String? = nil, worker: Worker,
-    mode: String, startedAt: Date, endedAt: Date?, completion: Completion, tests: [String],
+    mode: RunMode, startedAt: Date, endedAt: Date?, completion: Completion, tests: [String],
     images: [Image], unchangedImages: [UnchangedImage]? = nil, verifiedReferences: [String],
     referenceUses: [ReferenceUse]? = nil, testDurations: [TestDuration]? = nil,
     skippedTests: [String]? = nil, coverage: Coverage? = nil, replicas: Int? = nil,

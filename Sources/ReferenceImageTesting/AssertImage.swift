@@ -149,8 +149,18 @@ struct ImageAssertion {
     var kept = false
     let recorded = ComparisonRecord(comparison, bound: bound)
     do {
-      if decision.storesImage {
-        let record = decision.failure?.comparisonRecord(
+      switch decision {
+      case .pass, .fail(_, keepsRender: false):
+        break
+      case .store:
+        try coordinator.store(
+          image, at: location, owner: owner, failedComparison: nil, comparison: recorded,
+          knownPixelSHA256: knownPixelSHA256)
+      case .recordUnchanged(let reference):
+        try coordinator.recordUnchanged(
+          image, at: location, owner: owner, reference: reference, comparison: recorded)
+      case .fail(let failure, keepsRender: true):
+        let record = failure.comparisonRecord(
           image: image, comparison: comparison,
           file: context.packageRelativeFile(packageRoot: location.packageRoot),
           line: Int(context.line))
@@ -158,14 +168,11 @@ struct ImageAssertion {
           image, at: location, owner: owner, failedComparison: record, comparison: recorded,
           knownPixelSHA256: knownPixelSHA256)
         kept = record != nil
-      } else if let reference = decision.unchangedReference {
-        try coordinator.recordUnchanged(
-          image, at: location, owner: owner, reference: reference, comparison: recorded)
       }
     } catch {
       context.fail("\(error)")
     }
-    guard let failure = decision.failure else { return }
+    guard case .fail(let failure, _) = decision else { return }
     let artifacts = writeArtifacts(failure.artifacts, location: location, testCase: owner.testCase)
     let landing = kept && landable ? "; " + landingAdvice(location) : ""
     // A case says which it is in its own words too: logs and annotations show the message alone.
@@ -194,7 +201,7 @@ struct ImageAssertion {
       let plugin = ShellWord.line(
         [
           "swift", "package", "--allow-writing-to-package-directory", "regenerate-references",
-          "--mode", "failed", "--filter", filter,
+          "--mode", RunMode.failed.rawValue, "--filter", filter,
         ])
       advice += " (with the plugin, which renders it again: \(plugin))"
     }

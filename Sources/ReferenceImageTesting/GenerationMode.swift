@@ -24,12 +24,18 @@ public enum GenerationMode: Sendable, Equatable, CustomStringConvertible {
       self = .verify
       return
     }
-    switch value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() {
+    let spelled = value.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    switch spelled {
     case "", "0", "never": self = .verify
-    case "1", "all": self = .all
-    case "missing": self = .missing
-    case "failed": self = .failed
-    default: self = .invalid(value)
+    case "1": self = .all
+    default:
+      // The recording modes by their names (`RunMode`); verify is spelled as above.
+      switch RunMode(rawValue: spelled) {
+      case .all: self = .all
+      case .missing: self = .missing
+      case .failed: self = .failed
+      case .verify, .other: self = .invalid(value)
+      }
     }
   }
 
@@ -41,16 +47,20 @@ public enum GenerationMode: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// The name written into manifests: `all`, `missing`, `failed`, `verify`.
-  public var description: String {
+  /// The name written into manifests: `all`, `missing`, `failed`, `verify`; an invalid value
+  /// as `invalid(VALUE)`.
+  public var name: RunMode {
     switch self {
-    case .verify: "verify"
-    case .all: "all"
-    case .missing: "missing"
-    case .failed: "failed"
-    case .invalid(let value): "invalid(\(value))"
+    case .verify: .verify
+    case .all: .all
+    case .missing: .missing
+    case .failed: .failed
+    case .invalid(let value): .other("invalid(\(value))")
     }
   }
+
+  /// The name written into manifests (`name`).
+  public var description: String { name.rawValue }
 
   /// The sentence shown when the value is invalid.
   static func invalidMessage(_ value: String) -> String {

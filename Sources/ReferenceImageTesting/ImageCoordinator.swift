@@ -6,7 +6,9 @@ import ReferenceImageCore
 /// in the background, and turns the staging folder into one archive when the run ends.
 ///
 /// It owns the run's two records: the `TestRunLedger` (what ran and what was verified) and the
-/// `ImageStager` (the images and the archive), and writes the manifest from both.
+/// `ImageStager` (the images and the archive), which writes the manifest from both
+/// (`ManifestComposer`). Calls flow one way: the coordinator calls the stager, the stager reads
+/// the ledger, and neither calls back.
 ///
 /// It is registered as an XCTest observer when the test binary loads (see
 /// `CReferenceImageRegistration`), or lazily on first use; nobody needs to create one. All
@@ -23,18 +25,21 @@ public final class ImageCoordinator: @unchecked Sendable {
   /// The images and the archive.
   let stager: ImageStager
 
-  private let startedAt = Date()
-  private let runID = UUID().uuidString.lowercased()
   /// The run this process belongs to (`RunIdentity`): one `swift test` invocation.
   let run: String
 
   init(environment: ImageTestEnvironment, run: String? = nil) {
     self.environment = environment
+    let startedAt = Date()
+    let runID = UUID().uuidString.lowercased()
     let run = run ?? RunIdentity.current(processRunID: runID)
     self.run = run
     let runName = OutputFolderRuns.fileStem(
       startedAt: startedAt, processID: getpid(), processRunID: runID, run: run)
-    stager = ImageStager(environment: environment, runName: runName)
+    stager = ImageStager(
+      environment: environment, runName: runName,
+      composer: ManifestComposer(
+        runID: runID, run: run, startedAt: startedAt, environment: environment, ledger: ledger))
   }
 
   // MARK: Recording what runs
@@ -129,16 +134,9 @@ public final class ImageCoordinator: @unchecked Sendable {
     failedComparison: ArchiveManifest.FailedComparison?, comparison: ComparisonRecord?,
     knownPixelSHA256: [UInt8]?
   ) throws(ReferenceImageError) {
-    let (width, height) = (image.width, image.height)
     try stager.store(
-      image, at: location, owner: owner.description, knownPixelSHA256: knownPixelSHA256,
-      record: { png, pixelSHA256 in
-        ArchiveManifest.Image(
-          path: location.relativePath, test: owner.test, width: width, height: height,
-          byteCount: png.count, pngSHA256: SHA256.hex(png), pixelSHA256: pixelSHA256,
-          failedComparison: failedComparison, comparison: comparison, testCase: owner.testCase)
-      },
-      runningManifest: { makeManifest($0, completion: .running) })
+      image, at: location, owner: owner, failedComparison: failedComparison,
+      comparison: comparison, knownPixelSHA256: knownPixelSHA256)
   }
 
   /// Records an image whose reference already holds its pixels: the manifest lists it as
@@ -159,32 +157,23 @@ public final class ImageCoordinator: @unchecked Sendable {
       path: location.relativePath, test: owner.test, width: image.width, height: image.height,
       pixelSHA256: reference.pixelSHA256, pngSHA256: reference.pngSHA256,
       testCase: owner.testCase, comparison: comparison)
-    try stager.recordUnchanged(
-      record, at: location, runningManifest: { makeManifest($0, completion: .running) })
+    try stager.recordUnchanged(record, at: location)
   }
 
   // MARK: Finishing
 
-  /// Waits for every queued image, then writes the archive: exactly once per process, and only
-  /// when at least one image was stored. Later calls do nothing.
+  /// Waits for every queued image, then ends the run as `RunEnding` decides: exactly once per
+  /// process, with an archive only when at least one image was recorded (or a shard's tests
+  /// ran). Later calls do nothing.
   /// - Returns: The archive written, or nil.
   @discardableResult
   public func finishRun() -> URL? {
     guard let finished = stager.finish() else { return nil }
-    let manifest = makeManifest(finished.records, completion: nil)
-    // Under `reference-shards run`, a process that stored no image still writes its manifest:
-    // it is the proof that its tests ran.
-    let ranTests =
-      !manifest.tests.isEmpty || !(manifest.testDurations ?? []).isEmpty
-      || !(manifest.skippedTests ?? []).isEmpty
-    let provesTests = environment.shard != nil && ranTests
-    let recorded = manifest.images.count + (manifest.unchangedImages?.count ?? 0)
-    guard recorded > 0 || provesTests else {
-      finished.staging?.remove()
-      stager.writeRunRecord(manifest, packageRoot: ledger.packageRoot)
-      return nil
-    }
-    return stager.archive(manifest, finished: finished)
+    let ending = RunEnding(
+      manifest: finished.manifest, staging: finished.staging,
+      archiveFolder: finished.archiveFolder, environment: environment,
+      assertionsPackage: ledger.packageRoot)
+    return stager.end(ending, manifest: finished.manifest)
   }
 
   /// The messages of images that could not be staged; empty when all were written.
@@ -205,33 +194,6 @@ public final class ImageCoordinator: @unchecked Sendable {
 
   /// The archive written by `finishRun`, if any.
   public var archiveURL: URL? { stager.archiveURL }
-
-  // MARK: Manifest
-
-  /// The manifest of the run so far: the ledger's record with the stager's images. Without a
-  /// `completion` the run has finished, and how is read from the write failures.
-  private func makeManifest(
-    _ records: ImageStager.Records, completion: ArchiveManifest.Completion?
-  ) -> ArchiveManifest {
-    let ledger = ledger.snapshot()
-    let finished = completion == nil
-    return ArchiveManifest(
-      toolVersion: referenceImagesVersion, runID: runID, run: run, worker: .current(),
-      mode: environment.mode.description, startedAt: startedAt,
-      endedAt: finished ? Date() : nil,
-      completion: completion ?? (records.writeFailures.isEmpty ? .finished : .failed),
-      tests: ledger.tests, images: records.images,
-      unchangedImages: records.unchanged.isEmpty ? nil : records.unchanged,
-      verifiedReferences: ledger.verified,
-      referenceUses: ledger.uses.isEmpty ? nil : ledger.uses,
-      testDurations: ledger.durations.isEmpty ? nil : ledger.durations,
-      skippedTests: ledger.skipped,
-      coverage: .init(
-        scope: ledger.coverage ?? .unobserved,
-        arguments: Array(CommandLine.arguments.dropFirst())),
-      replicas: environment.replicas,
-      variants: ledger.variants.isEmpty ? nil : ledger.variants)
-  }
 
   /// Writes a line to the test log.
   func log(_ line: String) {

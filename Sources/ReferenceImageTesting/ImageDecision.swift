@@ -4,19 +4,26 @@ import ReferenceImageCore
 /// What one `assertImage` call does, decided from the generation mode and what was found at the
 /// reference path before anything is written or reported. `ImageAssertion` carries it out: it
 /// stores the image when asked, writes the artifacts the failure names, and reports the message.
-struct ImageDecision: Equatable {
-  /// Whether the rendered image is encoded into the run's archive.
-  var storesImage: Bool
-  /// In `all` mode, the reference that already holds the rendered pixels: the manifest records
-  /// the image as unchanged instead of archiving it again.
-  var unchangedReference: UnchangedReference?
-  /// Why the assertion fails; nil when it passes.
-  var failure: Failure?
+enum ImageDecision: Equatable {
+  /// The comparison passed: nothing is stored.
+  case pass
+  /// The render goes into the run's archive, and the assertion passes: mode `all`, and a new
+  /// image in mode `missing`.
+  case store
+  /// Mode `all`, and the reference already holds the rendered pixels: the manifest records the
+  /// image as unchanged instead of archiving it again.
+  case recordUnchanged(UnchangedReference)
+  /// The assertion fails; `keepsRender` when the render goes into the run's archive all the
+  /// same, so the failure can be reviewed and landed without rendering again.
+  case fail(Failure, keepsRender: Bool)
 
   /// What the assertion's use of its reference comes to, for the manifest's record of uses.
   var verdict: ArchiveManifest.ReferenceUse.Verdict {
-    if failure != nil { return .failed }
-    return storesImage || unchangedReference != nil ? .recorded : .passed
+    switch self {
+    case .pass: .passed
+    case .store, .recordUnchanged: .recorded
+    case .fail: .failed
+    }
   }
 
   /// Why an assertion fails.
@@ -47,24 +54,18 @@ struct ImageDecision: Equatable {
   ) {
     switch mode {
     case .invalid(let value):
-      self.init(storesImage: false, failure: .invalidMode(value))
+      self = .fail(.invalidMode(value), keepsRender: false)
     case .all:
       // A render equal to its reference would be archived only for the merge to call it
       // unchanged and throw it away: the manifest says so instead, for the cost of a hash.
       if !reencodes, let unchanged = unchangedReference() {
-        self.init(storesImage: false, failure: nil, unchangedReference: unchanged)
+        self = .recordUnchanged(unchanged)
       } else {
-        self.init(storesImage: true, failure: nil)
+        self = .store
       }
     case .verify, .missing, .failed:
       self.init(comparingMode: mode, reference: reference())
     }
-  }
-
-  init(storesImage: Bool, failure: Failure?, unchangedReference: UnchangedReference? = nil) {
-    self.storesImage = storesImage
-    self.failure = failure
-    self.unchangedReference = unchangedReference
   }
 
   private init(comparingMode mode: GenerationMode, reference: ReferenceState) {
@@ -75,25 +76,24 @@ struct ImageDecision: Equatable {
     let keepsFailures = recordsFailures || mode == .verify
     switch reference {
     case .matchesByDigest:
-      self.init(storesImage: false, failure: nil)
+      self = .pass
     case .compared(_, let result) where result.passed:
-      self.init(storesImage: false, failure: nil)
+      self = .pass
     case .compared(let image, let result):
-      self.init(
-        storesImage: keepsFailures,
-        failure: .mismatch(reference: image, result: result, recorded: recordsFailures))
+      self = .fail(
+        .mismatch(reference: image, result: result, recorded: recordsFailures),
+        keepsRender: keepsFailures)
     case .missing where mode == .missing:
-      self.init(storesImage: true, failure: nil)
+      self = .store
     case .missing:
-      self.init(
-        storesImage: keepsFailures, failure: .missingReference(recorded: recordsFailures))
+      self = .fail(.missingReference(recorded: recordsFailures), keepsRender: keepsFailures)
     case .unreadable(let error):
       // A damaged reference is as good as none: the render is kept in every comparing mode,
       // and the failure prints the one command that lands it over the damaged file.
-      self.init(storesImage: true, failure: .unreadableReference(error))
+      self = .fail(.unreadableReference(error), keepsRender: true)
     case .gitLFSPointer(let path):
       // Recording would land a new image over a reference nobody has compared it with.
-      self.init(storesImage: false, failure: .unreadableReference(.gitLFSPointer(path: path)))
+      self = .fail(.unreadableReference(.gitLFSPointer(path: path)), keepsRender: false)
     }
   }
 }

@@ -4,7 +4,9 @@ import ReferenceImageCore
 
 /// Stages one process's images and turns them into its archive: each stored image is encoded on
 /// the background pool into the staging folder, each unchanged one is only recorded, and when
-/// the run ends the folder becomes one archive (or, when nothing was stored, a run record).
+/// the run ends it carries out the `RunEnding` decided from the finished manifest (an archive,
+/// a run record, or nothing). It writes the manifests itself (`ManifestComposer`), so nothing
+/// it is handed calls back into the coordinator.
 ///
 /// Thread-safe: Swift Testing runs tests concurrently.
 final class ImageStager: @unchecked Sendable {
@@ -18,10 +20,11 @@ final class ImageStager: @unchecked Sendable {
     var writeFailures: [String]
   }
 
-  /// What `finish` hands back: the records and where they were staged, if anywhere.
+  /// What `finish` hands back: the finished manifest and where its images were staged, if
+  /// anywhere.
   struct Finished {
-    /// The images of the run.
-    var records: Records
+    /// The run's manifest, with every image written.
+    var manifest: ArchiveManifest
     /// The staging folder, when an image was stored.
     var staging: StagingFolder?
     /// The folder the archive goes to, when an image was stored.
@@ -51,6 +54,8 @@ final class ImageStager: @unchecked Sendable {
   private let environment: ImageTestEnvironment
   /// The run's file name stem: the archive, run record and staging folder are named after it.
   private let runName: String
+  /// Writes the manifests: the one a staging folder starts with, and the finished one.
+  private let composer: ManifestComposer
   private let lock = NSLock()
   private var state = State()
   private let pool = EncodingPool()
@@ -59,9 +64,10 @@ final class ImageStager: @unchecked Sendable {
   private let submissions = DispatchGroup()
 
   /// Creates a stager writing into the environment's output folder under `runName`.
-  init(environment: ImageTestEnvironment, runName: String) {
+  init(environment: ImageTestEnvironment, runName: String, composer: ManifestComposer) {
     self.environment = environment
     self.runName = runName
+    self.composer = composer
   }
 
   /// Where this run's archive will be written for a package.
@@ -75,38 +81,44 @@ final class ImageStager: @unchecked Sendable {
   /// Stages an image: the caller pays for the copy of its pixels in `image`; encoding and
   /// writing happen on the background pool.
   /// - Parameters:
-  ///   - record: Makes the image's manifest entry from its PNG bytes and pixel digest.
-  ///   - runningManifest: The manifest a new staging folder starts with.
+  ///   - owner: The test, or parameterized test case, that stores it.
+  ///   - failedComparison: For the render of a failed comparison: what it was compared with.
+  ///   - comparison: The comparison the assertion uses, for the manifest.
+  ///   - knownPixelSHA256: The pixels' SHA-256, when the assertion computed it already.
   /// - Throws: As `ImageCoordinator.store`.
   func store(
-    _ image: RGBAImage, at location: ReferenceLocation, owner: String,
-    knownPixelSHA256: [UInt8]?,
-    record: @escaping @Sendable (_ png: [UInt8], _ pixelSHA256: String) -> ArchiveManifest.Image,
-    runningManifest: (Records) -> ArchiveManifest
+    _ image: RGBAImage, at location: ReferenceLocation, owner: ImageOwner,
+    failedComparison: ArchiveManifest.FailedComparison?, comparison: ComparisonRecord?,
+    knownPixelSHA256: [UInt8]?
   ) throws(ReferenceImageError) {
-    let staging = try reserve(location, owner: owner, runningManifest: runningManifest)
+    let staging = try reserve(location, owner: owner.description)
     defer { submissions.leave() }
     pool.submit { [self] in
       self.encodeAndWrite(
         image, location: location, knownPixelSHA256: knownPixelSHA256, staging: staging,
-        record: record)
+        entry: { png, pixelSHA256 in
+          ArchiveManifest.Image(
+            path: location.relativePath, test: owner.test, width: image.width,
+            height: image.height, byteCount: png.count, pngSHA256: SHA256.hex(png),
+            pixelSHA256: pixelSHA256, failedComparison: failedComparison, comparison: comparison,
+            testCase: owner.testCase)
+        })
     }
   }
 
   /// Records an image whose reference already holds its pixels; nothing is encoded or archived.
   /// - Throws: As `store`: a path recorded twice is an error however each was recorded.
-  func recordUnchanged(
-    _ record: ArchiveManifest.UnchangedImage, at location: ReferenceLocation,
-    runningManifest: (Records) -> ArchiveManifest
-  ) throws(ReferenceImageError) {
-    _ = try reserve(location, owner: record.owner, runningManifest: runningManifest)
+  func recordUnchanged(_ record: ArchiveManifest.UnchangedImage, at location: ReferenceLocation)
+    throws(ReferenceImageError)
+  {
+    _ = try reserve(location, owner: record.owner)
     defer { submissions.leave() }
     locked { $0.unchanged[location.relativePath] = record }
   }
 
-  private func reserve(
-    _ location: ReferenceLocation, owner: String, runningManifest: (Records) -> ArchiveManifest
-  ) throws(ReferenceImageError) -> StagingFolder {
+  private func reserve(_ location: ReferenceLocation, owner: String)
+    throws(ReferenceImageError) -> StagingFolder
+  {
     lock.lock()
     defer { lock.unlock() }
     if let first = state.storedBy[location.relativePath] {
@@ -124,31 +136,28 @@ final class ImageStager: @unchecked Sendable {
         reason: "an earlier image could not be staged, so this run's archive is incomplete "
           + "(\(failure))")
     }
-    let staging = try stagingFolder(
-      packageRoot: location.packageRoot, runningManifest: runningManifest)
+    let staging = try stagingFolder(packageRoot: location.packageRoot)
     state.storedBy[location.relativePath] = owner
     submissions.enter()
     return staging
   }
 
   /// The staging folder, created with a `running` manifest on first use (lock held).
-  private func stagingFolder(
-    packageRoot: URL, runningManifest: (Records) -> ArchiveManifest
-  ) throws(ReferenceImageError) -> StagingFolder {
+  private func stagingFolder(packageRoot: URL) throws(ReferenceImageError) -> StagingFolder {
     if let staging = state.staging { return staging }
     let folder = environment.archiveFolder(packageRoot: packageRoot)
     let staging = try StagingFolder(archiveFolder: folder, runName: runName)
     state.archiveFolder = folder
     state.packageRoot = packageRoot
     state.staging = staging
-    try staging.write(manifest: runningManifest(state.records))
+    try staging.write(manifest: composer.manifest(state.records, completion: .running))
     return staging
   }
 
   private func encodeAndWrite(
     _ image: RGBAImage, location: ReferenceLocation, knownPixelSHA256: [UInt8]?,
     staging: StagingFolder,
-    record: (_ png: [UInt8], _ pixelSHA256: String) -> ArchiveManifest.Image
+    entry: (_ png: [UInt8], _ pixelSHA256: String) -> ArchiveManifest.Image
   ) {
     do {
       // The encoder hashes the pixels for the PNG's digest chunk, unless the assertion did
@@ -156,8 +165,8 @@ final class ImageStager: @unchecked Sendable {
       let (png, digest) = try PNGEncoder().encodeWithDigest(
         image, knownPixelSHA256: knownPixelSHA256)
       try staging.write(png: png, relativePath: location.relativePath)
-      let entry = record(png, digest.pixelSHA256)
-      locked { $0.images[location.relativePath] = entry }
+      let record = entry(png, digest.pixelSHA256)
+      locked { $0.images[location.relativePath] = record }
     } catch {
       let message = "error: ReferenceImages could not stage \(location.relativePath): \(error)"
       logToStandardError(message)
@@ -168,7 +177,7 @@ final class ImageStager: @unchecked Sendable {
   // MARK: Finishing
 
   /// Refuses every later store, then waits for the accepted ones to be encoded and written.
-  /// - Returns: The run's images and staging folder; nil when called before.
+  /// - Returns: The finished manifest and the staging folder; nil when called before.
   func finish() -> Finished? {
     // Refuse new stores first, then wait for the accepted ones to reach the pool and finish;
     // draining before refusing let a store slip in between and lose its image.
@@ -179,24 +188,38 @@ final class ImageStager: @unchecked Sendable {
     guard isFirstCall else { return nil }
     submissions.wait()
     pool.drain()
-    return locked {
-      Finished(records: $0.records, staging: $0.staging, archiveFolder: $0.archiveFolder)
+    let (records, staging, archiveFolder) = locked { ($0.records, $0.staging, $0.archiveFolder) }
+    return Finished(
+      manifest: composer.manifest(records, completion: nil), staging: staging,
+      archiveFolder: archiveFolder)
+  }
+
+  /// Ends the run as decided: the last step, which decides nothing.
+  /// - Returns: The archive written, or nil.
+  func end(_ ending: RunEnding, manifest: ArchiveManifest) -> URL? {
+    switch ending {
+    case .archive(let staging, let folder):
+      return archive(manifest, staging: staging, folder: folder)
+    case .runRecord(let folder, let staging):
+      staging?.remove()
+      writeRunRecord(manifest, in: folder)
+      return nil
+    case .nothing(let staging):
+      staging?.remove()
+      return nil
     }
   }
 
-  /// Zips the staged images with `manifest` into the run's archive; a run that staged nothing
-  /// gets a staging folder for its manifest alone.
+  /// Zips the staged images with `manifest` into the run's archive in `folder`; without a
+  /// staging folder, a new one holds the manifest alone.
   /// - Returns: The archive written, or nil when it could not be (the error is logged).
-  func archive(_ manifest: ArchiveManifest, finished: Finished) -> URL? {
-    let existing = finished.staging.flatMap { staging in
-      finished.archiveFolder.map { (staging, $0) }
-    }
-    guard let (staging, archiveFolder) = existing ?? manifestOnlyStaging() else { return nil }
-    let archive = archiveFolder.appendingPathComponent("\(runName).zip")
+  private func archive(_ manifest: ArchiveManifest, staging: StagingFolder?, folder: URL) -> URL? {
+    guard let staging = staging ?? manifestOnlyStaging(in: folder) else { return nil }
+    let archive = folder.appendingPathComponent("\(runName).zip")
     do {
       try staging.archive(manifest: manifest, to: archive)
       locked { $0.archive = archive }
-      removeOldRuns(in: archiveFolder)
+      removeOldRuns(in: folder)
       logToStandardError(
         "ReferenceImages: wrote \(manifest.images.count) images (mode \(environment.mode))"
           + unchangedNote(manifest) + " to " + archive.path)
@@ -210,13 +233,8 @@ final class ImageStager: @unchecked Sendable {
     }
   }
 
-  /// A process that made image assertions but stored nothing (a passing verify run) leaves its
-  /// manifest as a small run record beside the archives: `merge-refs` then knows that this run
-  /// passed where an earlier run failed, and lands nothing of the earlier run for those paths.
-  /// - Parameter packageRoot: The package of the run's first assertion; nil writes nothing.
-  func writeRunRecord(_ manifest: ArchiveManifest, packageRoot: URL?) {
-    guard let packageRoot, !(manifest.referenceUses ?? []).isEmpty else { return }
-    let folder = environment.archiveFolder(packageRoot: packageRoot)
+  /// Writes `manifest` as the run's record in `folder`, beside the archives (`RunEnding`).
+  private func writeRunRecord(_ manifest: ArchiveManifest, in folder: URL) {
     let record = folder.appendingPathComponent(runName + GenerationContract.runRecordSuffix)
     do {
       try FileSystem.writeAtomically(Array(try manifest.encoded()), to: record)
@@ -241,7 +259,7 @@ final class ImageStager: @unchecked Sendable {
   /// be stale. Other modes' archives are merged as they are (the plugin, `merge-refs`).
   private func landAllLine(_ manifest: ArchiveManifest, archive: URL) -> String? {
     let kept = manifest.images.count { $0.failedComparison != nil }
-    guard manifest.mode == "verify", kept > 1, let root = locked({ $0.packageRoot }) else {
+    guard manifest.mode == .verify, kept > 1, let root = locked({ $0.packageRoot }) else {
       return nil
     }
     let rootPath = root.standardizedFileURL.path + "/"
@@ -258,17 +276,14 @@ final class ImageStager: @unchecked Sendable {
     return " and recorded \(count) unchanged (their references hold the same pixels)"
   }
 
-  /// The staging folder of a run that stored no image, for its manifest-only archive: the
-  /// runner always sets `IMAGE_GENERATION_OUTPUT`, so the package root is a fallback only.
-  private func manifestOnlyStaging() -> (StagingFolder, URL)? {
-    let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    let folder = environment.archiveFolder(packageRoot: root)
+  /// The staging folder of a run that stored no image, for its manifest-only archive.
+  private func manifestOnlyStaging(in folder: URL) -> StagingFolder? {
     guard let staging = try? StagingFolder(archiveFolder: folder, runName: runName) else {
       logToStandardError(
         "error: ReferenceImages could not create a staging folder in \(folder.path)")
       return nil
     }
-    return (staging, folder)
+    return staging
   }
 
   // MARK: Losses

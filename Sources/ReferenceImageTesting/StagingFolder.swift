@@ -4,7 +4,7 @@ import ReferenceArchive
 /// One process's private folder of generated images: PNGs at their package-relative paths plus
 /// the manifest. It is written so that a crash at any moment leaves something `merge-refs` can
 /// read: each PNG appears atomically, and the manifest says `running` until the run finishes.
-struct StagingFolder: Sendable {
+struct StagingFolder: Sendable, Equatable {
   let url: URL
 
   /// Creates `<archiveFolder>/.staging/<run name>/`; the name is unique per process.

@@ -61,8 +61,8 @@ public struct MergeApplier: Sendable {
       result.failure = error
       let reached = Set(result.written + result.deleted)
       result.notReached = plan.items.filter {
-        ($0.outcome == .added || $0.outcome == .updated
-          || (options.prune && $0.outcome.isRemoval)) && !reached.contains($0.path)
+        ($0.outcome.writesFile || (options.prune && $0.outcome.isRemoval))
+          && !reached.contains($0.path)
       }.map(\.path)
     }
     destination.saveDigests()
@@ -74,7 +74,7 @@ public struct MergeApplier: Sendable {
     result: inout Result, progress: (Int, Int) -> Void
   ) throws(ArchiveError) {
     // Visited in place: a filtered copy of a large plan's items would be a peak of its own.
-    let writes = plan.items.lazy.filter { $0.outcome == .added || $0.outcome == .updated }
+    let writes = plan.items.lazy.filter { $0.outcome.writesFile }
     var touchedFolders = Set(writes.map { Destination.split($0.path).folder })
     if options.prune {
       touchedFolders.formUnion(

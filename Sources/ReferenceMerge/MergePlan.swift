@@ -208,8 +208,8 @@ public struct MergePlan: Sendable {
   /// cannot proceed (conflicts).
   public func hasChanges(prune: Bool) -> Bool {
     items.contains {
-      $0.outcome == .added || $0.outcome == .updated || $0.outcome == .conflict
-        || $0.outcome == .unstable || ($0.outcome.isRemoval && prune)
+      $0.outcome.writesFile || $0.outcome == .conflict || $0.outcome == .unstable
+        || ($0.outcome.isRemoval && prune)
     }
   }
 
@@ -221,6 +221,9 @@ public struct MergePlan: Sendable {
 }
 
 extension MergePlan.Outcome {
+  /// Whether the outcome writes the chosen image to the destination: added and updated paths.
+  public var writesFile: Bool { self == .added || self == .updated }
+
   /// Whether the outcome proposes deleting the file: orphans and redundant variants, deleted
   /// only with `--prune`.
   public var isRemoval: Bool { self == .orphan || self == .redundant }

@@ -72,7 +72,7 @@ extension MergePlanner {
   private func referenceChange(_ item: MergePlan.Item, destination: Destination)
     -> MergePlan.ReferenceChange?
   {
-    guard item.outcome == .added || item.outcome == .updated,
+    guard item.outcome.writesFile,
       let failure = item.chosen?.image.failedComparison
     else { return nil }
     let now: SHA256Digest?

@@ -60,7 +60,7 @@ extension MergePlanner {
     for index in items.indices {
       let item = items[index]
       guard let chosen = item.chosen, let after = item.after,
-        item.outcome == .added || item.outcome == .updated || item.outcome == .unchanged,
+        item.outcome.writesFile || item.outcome == .unchanged,
         let (basePath, variant) = VariantPath.split(item.path, declared: declaration),
         let fallback = fallback(
           of: chosen.image, basePath: basePath, variant: variant, declaration: declaration,

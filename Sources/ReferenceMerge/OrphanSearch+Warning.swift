@@ -9,11 +9,8 @@ extension OrphanSearch {
   /// - Returns: "orphans were not looked for: …", or nil.
   static func warning(for plan: MergePlan) -> String? {
     guard let reason = plan.orphanSearchRefusal, !plan.orphanSearchDone,
-      plan.inventories.contains(where: { $0.manifest?.mode == recordsEveryImage })
+      plan.inventories.contains(where: { $0.manifest?.mode == .all })
     else { return nil }
     return "orphans were not looked for: \(reason)"
   }
 }
-
-/// The manifest's mode of a run that recorded every image (`IMAGE_GENERATION_MODE=all`).
-private let recordsEveryImage = "all"

@@ -47,7 +47,7 @@ struct ReviewJobs {
     throws(ArchiveError)
   {
     var bySource: [Int: [String: MergePlan.Item]] = [:]
-    for item in plan.items where item.outcome == .added || item.outcome == .updated {
+    for item in plan.items where item.outcome.writesFile {
       guard let chosen = item.chosen else { continue }
       bySource[chosen.sourceIndex, default: [:]][item.path] = item
     }
@@ -62,7 +62,7 @@ struct ReviewJobs {
       }
     }
     // Entries a source no longer yields (changed or removed since planning) keep their card.
-    for item in plan.items where item.outcome == .added || item.outcome == .updated {
+    for item in plan.items where item.outcome.writesFile {
       if !seen.contains(item.path) { try body(job(item, meta: meta(item), after: nil)) }
     }
   }

@@ -27,9 +27,6 @@ import ReferenceMerge
 /// reference back only while the package still holds the landed pixels; an added image has no
 /// earlier reference, so the page prints an `rm` line for it instead.
 public struct ReviewReport: Sendable {
-  /// The name of the decision file the page exports and `--include-from` reads.
-  public static let decisionFileName = ReportRequest.decisionFileName
-
   /// The limits for reading sources again.
   public var limits: ArchiveLimits
   /// The `merge-refs` command that lands the merge (program, options, sources, destination);
@@ -228,7 +225,7 @@ public struct ReviewReport: Sendable {
           Self.word(for: target.earlierReferences, like: destinationWord), destinationWord,
         ]
     } else {
-      decisionFile = Self.decisionFileName
+      decisionFile = ReportRequest.decisionFileName
       command = landCommand.program + ["--include-from", decisionFile] + landCommand.arguments
     }
     return ReviewData.Header(

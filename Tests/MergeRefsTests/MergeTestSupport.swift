@@ -145,7 +145,7 @@ struct ArchiveBuilder {
   var manifest: ArchiveManifest {
     ArchiveManifest(
       toolVersion: "ReferenceImages test", runID: UUID().uuidString, run: run, worker: worker,
-      mode: mode,
+      mode: RunMode(rawValue: mode),
       startedAt: startedAt, endedAt: completion == .running ? nil : endedAt,
       completion: completion, tests: ["GeneratedTests.testImages()"],
       images: (images.map { recordedAs[$0.path] ?? $0 } + recordsWithoutEntries).map(record)

@@ -66,7 +66,7 @@ function dataProblemOf(report) {
 const dataProblem = dataProblemOf(window.REFERENCE_REVIEW);
 /** @type {ReviewData} The report; an empty one when it cannot be read (the page says why). */
 const data = !dataProblem && window.REFERENCE_REVIEW
-  ? window.REFERENCE_REVIEW : { version: 1, id: '', cards: [] };
+  ? window.REFERENCE_REVIEW : { version: 1, id: '', cards: [], decisionFile: '' };
 
 /**
  * The variant group a card belongs to: its variant, or '' for the base (which sorts first).
@@ -109,7 +109,8 @@ const isDecidable = (card) =>
   DECIDABLE.has(card.outcome) && !(landed && notWritten.has(card.path));
 const decidableCount = cards.filter(isDecidable).length;
 const commandText = (data.command || []).map(shellQuoted).join(' ');
-const decisionFile = data.decisionFile || 'reference-decisions.txt';
+/** The file the page exports, named by the review data (ReviewData.swift owns the name). */
+const decisionFile = data.decisionFile;
 
 /**
  * The other cards of a card's group, itself included; just the card when it has none.

@@ -105,8 +105,11 @@ interface ReviewData {
    * the merge from reaching (those files are as they were). Absent in older reports: none.
    */
   notWritten?: string[] | null;
-  /** The file the page exports: reference-decisions.txt, or reference-restore.txt when landed. */
-  decisionFile?: string | null;
+  /**
+   * The file the page exports, named by Swift alone (ReportRequest.decisionFileName, or
+   * restoreFileName when landed): the page spells neither name.
+   */
+  decisionFile: string;
   /**
    * The merge-refs command that runs the exported file, as words: it lands the accepted changes,
    * or on a landed report restores the rejected ones from the report's earlier references.

@@ -1,0 +1,1 @@
+../../Sources/ReferenceArchive/RunMode.swift
