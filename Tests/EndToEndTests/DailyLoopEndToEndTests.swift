@@ -136,7 +136,12 @@ final class DailyLoopEndToEndTests: XCTestCase {
       ["--disable-swift-testing", "--filter", "BarChartTests/testBars|CheckerTests"],
       environment: ["RENDER_FIXTURE_CHANGE": "bars"])
     XCTAssertNotEqual(run.status, 0, run.all)
-    let commands = run.all.split(separator: "\n").compactMap { line -> String? in
+    // The run's own line that lands every kept render names this run's archive (checked
+    // below); the others are the failures' own.
+    let lines = run.all.split(separator: "\n")
+    let landAll = try XCTUnwrap(
+      lines.first { $0.contains("2 failed comparisons kept their renders") }, run.all)
+    let commands = lines.filter { $0 != landAll }.compactMap { line -> String? in
       guard let start = line.range(of: "once the tests have finished: ") else { return nil }
       return String(line[start.upperBound...].prefix { $0 != "(" }).trimmingCharacters(
         in: .whitespaces)
@@ -145,6 +150,10 @@ final class DailyLoopEndToEndTests: XCTestCase {
     XCTAssertTrue(commands.allSatisfy { $0.hasPrefix("swift run merge-refs --include ") })
     let archive = try XCTUnwrap(try fixture.archives().first)
     let kept = try entries(of: archive)
+    XCTAssertTrue(
+      landAll.hasSuffix(
+        "swift run merge-refs .build/reference-images/\(archive.lastPathComponent) ."),
+      String(landAll))
 
     for (command, path) in zip(commands.sorted(), [bars, largeCells]) {
       XCTAssertTrue(command.contains(path), command)
