@@ -215,14 +215,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     try commit("\(badges)/count-99.png", size: 10)
     let old = "Tests/IconTests/__References__/OldIconTests"
     for size in [16, 32] { try commit("\(old)/dot-\(size).png", size: size) }
-    let shard = fixture.root.appendingPathComponent(".build/case-shard")
-    try? FileManager.default.removeItem(at: shard)
-    let run = try fixture.run(
-      [
-        try builtProduct("reference-shards").path, "run", "--index", "0", "--count", "1",
-        "--output", shard.path,
-      ], environment: ["GITHUB_SHA": "c0ffee", "IMAGE_GENERATION_MODE": "1"])
-    XCTAssertEqual(run.status, 0, run.all)
+    let shard = try generateOneShard()
 
     let merge = try mergeRefs(["--require-shards", "--dry-run", shard.path, "."])
     XCTAssertEqual(merge.status, 0, merge.all)
@@ -256,14 +249,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     let old = "Tests/BadgeCaseTests/__References__/OldBadgeCaseTests"
     for count in [1, 42] { try commitBadge("\(old)/count-\(count).png", count: count) }
     try commitBadge("\(old)/plain.png", count: 7)
-    let shard = fixture.root.appendingPathComponent(".build/case-shard")
-    try? FileManager.default.removeItem(at: shard)
-    let run = try fixture.run(
-      [
-        try builtProduct("reference-shards").path, "run", "--index", "0", "--count", "1",
-        "--output", shard.path,
-      ], environment: ["GITHUB_SHA": "c0ffee", "IMAGE_GENERATION_MODE": "1"])
-    XCTAssertEqual(run.status, 0, run.all)
+    let shard = try generateOneShard()
 
     let dry = try mergeRefs(["--require-shards", "--dry-run", shard.path, "."])
     XCTAssertEqual(dry.status, 0, dry.all)
@@ -291,6 +277,20 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
   }
 
   // MARK: Helpers
+
+  /// Every test as the one shard of a `reference-shards` plan in mode `all`, as the plugin runs
+  /// them: the shard folder.
+  private func generateOneShard() throws -> URL {
+    let shard = fixture.root.appendingPathComponent(".build/case-shard")
+    try? FileManager.default.removeItem(at: shard)
+    let run = try fixture.run(
+      [
+        try builtProduct("reference-shards").path, "run", "--index", "0", "--count", "1",
+        "--output", shard.path,
+      ], environment: ["GITHUB_SHA": "c0ffee", "IMAGE_GENERATION_MODE": "1"])
+    XCTAssertEqual(run.status, 0, run.all)
+    return shard
+  }
 
   /// A badge reference with exactly the pixels the fixture renders for `count`.
   private func commitBadge(_ path: String, count: Int) throws {
