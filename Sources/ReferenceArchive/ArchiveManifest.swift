@@ -2,7 +2,8 @@ import Foundation
 import ReferenceImageCore
 
 /// The one JSON entry of every generation archive: who produced it, how the run ended, and what
-/// each image is. Its schema is versioned by `formatVersion` and documented in README.md.
+/// each image is. Its schema is versioned by `formatVersion` and documented in the ArchiveFormat
+/// article (`Sources/ReferenceImageTesting/ReferenceImageTesting.docc/ArchiveFormat.md`).
 public struct ArchiveManifest: Codable, Sendable, Equatable {
   /// The schema version this code writes. Version 2 names every test as `swift test list`
   /// prints it (`TestName`); version 1 named the tests that ran, the images' tests and the

@@ -80,12 +80,12 @@ public struct MergeSession: Sendable {
     self.progress = progress
   }
 
-  /// Runs the merge.
-  /// - Parameter sourcePaths: The SOURCE arguments.
-  /// - Returns: The summary and exit code.
   /// The destination as the command line gave it, for a portable land command.
   public var destinationPath = "."
 
+  /// Runs the merge.
+  /// - Parameter sourcePaths: The SOURCE arguments.
+  /// - Returns: The summary and exit code.
   public func run(sourcePaths: [String]) -> Conclusion {
     var outcome = merge(sourcePaths: sourcePaths)
     if portableProgram != nil, reportURL != nil {

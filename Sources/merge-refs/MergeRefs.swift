@@ -6,7 +6,8 @@ import ReferenceReview
 import ReferenceShards
 
 /// `merge-refs`: lands generation archives in the reference folders. Parsing, validation and
-/// printing only; the decisions live in `ReferenceArchive`.
+/// printing only; the decisions live in the libraries: the plan and its apply in
+/// `ReferenceMerge`, the shard proof in `ReferenceShards`, the review page in `ReferenceReview`.
 @main
 struct MergeRefs: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -68,6 +68,10 @@ final class ReadmeTests: XCTestCase {
     let regenerate = try commands(
       startingWith: "swift package --allow-writing-to-package-directory regenerate-references")
     XCTAssertEqual(regenerate.count, 2)
+    XCTAssertEqual(
+      try commands(
+        startingWith: regenerate[0], in: try article("RegenerateReferences")), regenerate,
+      "the RegenerateReferences article shows README's plugin commands")
     let recorded = try shell(regenerate[0], [:])
     XCTAssertEqual(recorded.status, 0, recorded.all)
     XCTAssertTrue(recorded.output.contains("12 added, 0 updated, 0 unchanged"), recorded.all)
