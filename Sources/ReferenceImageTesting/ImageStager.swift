@@ -256,12 +256,16 @@ final class ImageStager: @unchecked Sendable {
   /// After a verify run whose comparisons failed, the one command that makes every render this
   /// process kept a reference, beside each failure's own: a first run with many new images
   /// needs it. It names this run's archive, never the folder, whose earlier runs' renders may
-  /// be stale. Other modes' archives are merged as they are (the plugin, `merge-refs`).
+  /// be stale. Other modes' archives are merged as they are (the plugin, `merge-refs`), and an
+  /// undeclared platform's cannot be.
   private func landAllLine(_ manifest: ArchiveManifest, archive: URL) -> String? {
     let kept = manifest.images.count { $0.failedComparison != nil }
-    guard manifest.mode == .verify, kept > 1, let root = locked({ $0.packageRoot }) else {
-      return nil
+    // An undeclared platform's renders can never land (merge-refs refuses its archive).
+    let undeclared = (manifest.variants ?? []).contains {
+      RunningVariant.undeclaredPlatform(recorded: $0) != nil
     }
+    guard manifest.mode == .verify, kept > 1, !undeclared, let root = locked({ $0.packageRoot })
+    else { return nil }
     let rootPath = root.standardizedFileURL.path + "/"
     let path = archive.standardizedFileURL.path
     let word = path.hasPrefix(rootPath) ? String(path.dropFirst(rootPath.count)) : path
