@@ -6,6 +6,7 @@ let package = Package(
   platforms: [.macOS(.v13), .iOS(.v16)],
   products: [
     .library(name: "ReferenceImageCore", targets: ["ReferenceImageCore"]),
+    .library(name: "ReferenceContracts", targets: ["ReferenceContracts"]),
     .library(name: "ReferenceArchive", targets: ["ReferenceArchive"]),
     .library(name: "ReferenceMerge", targets: ["ReferenceMerge"]),
     .library(name: "ReferenceImageTesting", targets: ["ReferenceImageTesting"]),
@@ -57,21 +58,31 @@ let package = Package(
     .target(name: "CPNGUnfilter"),
     // The deflate of the PNG encoder's default setting.
     .target(name: "CFastDeflate"),
+    // What every side agrees on: the manifest's schema, test and case names, run modes, exit
+    // statuses, tool versions, variants and the generation contract's names. The plugin links
+    // the files that import nothing (ExitStatus, RunMode, GenerationContract).
+    .target(name: "ReferenceContracts", dependencies: ["ReferenceImageCore"]),
+    // The archive: zip writing and reading with its entry-path rules and limits, and the file
+    // system's atomic writes.
     .target(
       name: "ReferenceArchive",
-      dependencies: ["ReferenceImageCore", "CArchive", "CLibDeflate"]
+      dependencies: ["ReferenceContracts", "ReferenceImageCore", "CArchive", "CLibDeflate"]
     ),
     // Merging archives into a package's reference folders: used by merge-refs, never linked
     // into a user's test binary.
     .target(
       name: "ReferenceMerge",
-      dependencies: ["ReferenceImageCore", "ReferenceArchive", "CSystemCalls"]
+      dependencies: [
+        "ReferenceImageCore", "ReferenceContracts", "ReferenceArchive", "CSystemCalls",
+      ]
     ),
     // The review report and its page, which the merge calls through `MergeSession.report`:
     // merge-refs links it; the merge library, fuzzers and benchmarks do not carry the page.
     .target(
       name: "ReferenceReview",
-      dependencies: ["ReferenceMerge", "ReferenceArchive", "ReferenceImageCore"],
+      dependencies: [
+        "ReferenceMerge", "ReferenceArchive", "ReferenceContracts", "ReferenceImageCore",
+      ],
       // The page's HTML, CSS and JavaScript, embedded as Swift literals by the plugin.
       exclude: ["ReviewPage"],
       plugins: ["EmbedReviewPage"]
@@ -93,18 +104,24 @@ let package = Package(
     .target(name: "CReferenceImageRegistration"),
     .target(
       name: "ReferenceImageTesting",
-      dependencies: ["ReferenceImageCore", "ReferenceArchive", "CReferenceImageRegistration"]
+      dependencies: [
+        "ReferenceImageCore", "ReferenceContracts", "ReferenceArchive",
+        "CReferenceImageRegistration",
+      ]
     ),
     // Sharding across CI machines: test listing, the plan, durations, shard records and the
     // completeness check `merge-refs --require-shards` runs. Never linked into a test binary.
     .target(
       name: "ReferenceShards",
-      dependencies: ["ReferenceArchive", "ReferenceImageCore", "ProcessSupport"]
+      dependencies: [
+        "ReferenceContracts", "ReferenceArchive", "ReferenceImageCore", "ProcessSupport",
+      ]
     ),
     .executableTarget(
       name: "reference-shards",
       dependencies: [
         "ReferenceShards",
+        "ReferenceContracts",
         // Interruption: Ctrl-C stops the running tests.
         "ProcessSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -113,6 +130,8 @@ let package = Package(
     .executableTarget(
       name: "merge-refs",
       dependencies: [
+        "ReferenceContracts",
+        "ReferenceArchive",
         "ReferenceMerge",
         "ReferenceReview",
         "ReferenceShards",
@@ -156,22 +175,26 @@ let package = Package(
     ),
     .executableTarget(
       name: "FuzzArchiveMerge",
-      dependencies: ["ReferenceArchive", "ReferenceMerge", "ReferenceImageCore", "FuzzSupport"]
+      dependencies: [
+        "ReferenceContracts", "ReferenceArchive", "ReferenceMerge", "ReferenceImageCore",
+        "FuzzSupport",
+      ]
     ),
     // Helpers the test targets share: temporary folders, child processes, built products.
     .target(name: "TestSupport", dependencies: ["ProcessSupport"], path: "Tests/TestSupport"),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "ReferenceArchive", "ReferenceMerge", "ReferenceImageCore", "ReferenceShards",
-        "TestSupport",
+        "ReferenceContracts", "ReferenceArchive", "ReferenceMerge", "ReferenceImageCore",
+        "ReferenceShards", "TestSupport",
       ],
       exclude: ["__Fixtures__"]
     ),
     .testTarget(
       name: "MergeRefsTests",
       dependencies: [
-        "ReferenceArchive", "ReferenceMerge", "ReferenceReview", "ReferenceShards", "TestSupport",
+        "ReferenceContracts", "ReferenceArchive", "ReferenceMerge", "ReferenceReview",
+        "ReferenceShards", "TestSupport",
         // The command itself, which `MergeInProcess` parses and runs in the test process.
         "merge-refs",
       ],
@@ -179,7 +202,14 @@ let package = Package(
     ),
     .testTarget(
       name: "ReferenceShardsTests",
-      dependencies: ["ReferenceShards", "ReferenceArchive", "ReferenceMerge", "TestSupport"]
+      dependencies: [
+        "ReferenceShards", "ReferenceContracts", "ReferenceArchive", "ReferenceMerge",
+        "TestSupport",
+      ]
+    ),
+    .testTarget(
+      name: "ReferenceContractsTests",
+      dependencies: ["ReferenceContracts", "TestSupport"]
     ),
     .testTarget(
       name: "ReferenceArchiveTests",
@@ -192,7 +222,9 @@ let package = Package(
     ),
     .testTarget(
       name: "ReferenceImageTestingTests",
-      dependencies: ["ReferenceImageTesting", "TestSupport"]
+      dependencies: [
+        "ReferenceImageTesting", "ReferenceContracts", "ReferenceArchive", "TestSupport",
+      ]
     ),
   ]
 )

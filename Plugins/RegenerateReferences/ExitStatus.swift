@@ -1,1 +1,1 @@
-../../Sources/ReferenceArchive/ExitStatus.swift
+../../Sources/ReferenceContracts/ExitStatus.swift

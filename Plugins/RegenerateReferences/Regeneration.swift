@@ -112,7 +112,7 @@ struct Regeneration {
           + (count > 1 ? ", run \(index + 1) of \(count)" : "") + "; shard folder "
           + folder.path)
       var environment = ProcessInfo.processInfo.environment
-      environment["IMAGE_GENERATION_MODE"] = request.mode.rawValue
+      environment[GenerationContract.modeVariable] = request.mode.rawValue
       // ShardRunner.parentVariable: reference-shards stops when this process is gone.
       environment["REFERENCE_SHARDS_PARENT"] = "\(getpid())"
       let log = output.appendingPathComponent("test-log-\(index + 1).txt")
@@ -145,11 +145,11 @@ struct Regeneration {
         + output.path)
     let log = output.appendingPathComponent(repeated ? "test-log-\(run).txt" : "test-log.txt")
     var environment = ProcessInfo.processInfo.environment
-    environment["IMAGE_GENERATION_MODE"] = request.mode.rawValue
-    environment["IMAGE_GENERATION_OUTPUT"] = output.path
+    environment[GenerationContract.modeVariable] = request.mode.rawValue
+    environment[GenerationContract.outputVariable] = output.path
     // The archives say their tests run more than once on purpose: merge-refs then calls one
     // test's renders that differ unstable instead of a conflict.
-    environment["IMAGE_GENERATION_REPLICAS"] = repeated ? "\(request.repeatCount)" : nil
+    environment[GenerationContract.replicasVariable] = repeated ? "\(request.repeatCount)" : nil
     let filter = request.filter.map { ["--filter", $0] } ?? []
     let place = ["--package-path", package.path, "--scratch-path", scratch.path]
     let status = try self.run(
@@ -200,10 +200,9 @@ struct Regeneration {
     let files = FileManager.default
     let names = try files.contentsOfDirectory(atPath: output.path).sorted()
     let zips = names.filter { $0.hasSuffix(".zip") }.map { output.appendingPathComponent($0).path }
-    let records = names.filter { $0.hasSuffix(".record.json") }
+    let records = names.filter { $0.hasSuffix(GenerationContract.runRecordSuffix) }
       .map { output.appendingPathComponent($0).path }
-    // GenerationContract.stagingFolderName
-    let staging = output.appendingPathComponent(".staging")
+    let staging = output.appendingPathComponent(GenerationContract.stagingFolderName)
     let leftovers = ((try? files.contentsOfDirectory(atPath: staging.path)) ?? []).sorted()
       .map { staging.appendingPathComponent($0).path }
     guard !zips.isEmpty || !leftovers.isEmpty else { return [] }

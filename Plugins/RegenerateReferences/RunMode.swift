@@ -1,1 +1,1 @@
-../../Sources/ReferenceArchive/RunMode.swift
+../../Sources/ReferenceContracts/RunMode.swift

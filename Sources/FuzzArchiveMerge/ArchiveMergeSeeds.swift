@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 import ReferenceMerge
 

@@ -1,11 +1,9 @@
-/// Why an archive or staging folder could not be written or read.
+/// Why an archive could not be written or read.
 public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   /// libarchive failed; `operation` says what was being done to which file.
   case libarchive(operation: String, path: String, message: String)
   /// A file could not be read or written.
   case io(operation: String, path: String, message: String)
-  /// The manifest is missing fields, not JSON, or from a newer format.
-  case badManifest(source: String, reason: String)
   /// An entry breaks a safety rule and was refused.
   case refusedEntry(source: String, entry: String, reason: String)
   /// The archive is larger than the limits allow.
@@ -16,8 +14,6 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The file is not a zip at all (empty, a web page saved in its place, another format);
   /// `start` describes its first bytes.
   case notAZipArchive(path: String, size: Int, start: String)
-  /// A file of a package tree could not be written or deleted (a merge's destination).
-  case notWritten(WriteFailure)
 
   public var description: String {
     switch self {
@@ -25,8 +21,6 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
       return "\(path): \(operation) failed: \(message)"
     case .io(let operation, let path, let message):
       return "\(path): could not \(operation): \(message)"
-    case .badManifest(let source, let reason):
-      return "\(source): unreadable manifest: \(reason)"
     case .refusedEntry(let source, let entry, let reason):
       return "\(EntryPath.escaped(source)): refused entry '\(EntryPath.escaped(entry))': \(reason)"
     case .tooLarge(let source, let entry, let reason):
@@ -38,8 +32,6 @@ public enum ArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notAZipArchive(let path, let size, let start):
       let what = size == 0 ? "it is empty" : "\(size) bytes, \(start)"
       return "\(EntryPath.escaped(path)) is not a zip archive (\(what)): download it again"
-    case .notWritten(let failure):
-      return failure.description
     }
   }
 }

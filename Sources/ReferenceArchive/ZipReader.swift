@@ -74,6 +74,29 @@ public struct ZipReader: Sendable {
       in: input, headersOnly: headersOnly, wantsData: wantsData, entryLimit: .max, body)
   }
 
+  /// `forEachEntry` for a caller with an error type of its own (the merge's): the reader's
+  /// errors reach it through `failure`, and what `body` throws stops the reading and is
+  /// rethrown as it is.
+  public func forEachEntry<Failure: Error>(
+    in input: Input, wantsData: (String) -> Bool = { _ in true },
+    failure: (ArchiveError) -> Failure, _ body: (ArchiveEntry) throws(Failure) -> Void
+  ) throws(Failure) {
+    var bodyError: Failure?
+    do {
+      try forEachEntry(in: input, wantsData: wantsData) { (entry) throws(ArchiveError) in
+        do throws(Failure) {
+          try body(entry)
+        } catch {
+          bodyError = error
+          // Only stops the reading: the caller's own error is what is thrown.
+          throw .io(operation: "read", path: input.name, message: "stopped")
+        }
+      }
+    } catch {
+      throw bodyError ?? failure(error)
+    }
+  }
+
   /// The first entry of an archive, with its bytes, reading nothing after it; nil when the
   /// archive is empty.
   package func firstEntry(in input: Input) throws(ArchiveError) -> ArchiveEntry? {

@@ -1,5 +1,6 @@
 import CArchive
 import Foundation
+import ReferenceContracts
 
 /// Writes zip archives with libarchive: PNG entries stored (they are already compressed), the
 /// manifest deflated, the whole file written under a temporary name and renamed into place so

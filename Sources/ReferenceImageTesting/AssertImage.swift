@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// Compares a rendered image with its reference, or records it, depending on the generation

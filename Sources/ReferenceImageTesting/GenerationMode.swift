@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// What image assertions do with rendered images, from `IMAGE_GENERATION_MODE`.
 public enum GenerationMode: Sendable, Equatable, CustomStringConvertible {

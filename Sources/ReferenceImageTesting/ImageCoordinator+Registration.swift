@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 import XCTest
 
 /// Called by the C constructor in `CReferenceImageRegistration` when the test binary loads,

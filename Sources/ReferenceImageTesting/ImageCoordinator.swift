@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// The per-process coordinator of image generation: it stages every stored image, encodes them

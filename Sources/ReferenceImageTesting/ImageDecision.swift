@@ -1,4 +1,4 @@
-import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// What one `assertImage` call does, decided from the generation mode and what was found at the

@@ -1,4 +1,4 @@
-import ReferenceArchive
+import ReferenceContracts
 
 /// Who stores or verifies a reference: a test, or one case of a parameterized test. A reference
 /// has one owner, and two cases of one test are two owners.

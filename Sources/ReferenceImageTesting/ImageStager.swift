@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// Stages one process's images and turns them into its archive: each stored image is encoded on

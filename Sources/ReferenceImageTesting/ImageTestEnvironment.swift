@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// The settings image assertions read from the environment, once per process.
 public struct ImageTestEnvironment: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// Composes a process's manifest from its parts: the run's identity and settings, the ledger's
 /// record of what ran and was verified, and the stager's images. The stager holds one, and asks

@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// The names of what one test process leaves in an output folder (its archive, its run record,
 /// its staging folder), and the pruning that keeps the default folder bounded.

@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// Where one reference image lives: its absolute path, and its path relative to the package
 /// root, which is how archives and manifests name it.

@@ -1,5 +1,4 @@
 import Foundation
-import ReferenceArchive
 import ReferenceImageCore
 
 /// What an assertion found at the reference path, compared with the rendered image: the input

@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// How a process's run ends: the one decision between an archive, a run record and nothing,
 /// made from the finished manifest once every image is written. `ImageStager.end` carries it

@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// Which run a test process belongs to. A run is one `swift test` invocation: its serial
 /// process, every worker of `--parallel`, and the Swift Testing pass after the XCTest one are all

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 
 /// One process's private folder of generated images: PNGs at their package-relative paths plus
 /// the manifest. It is written so that a crash at any moment leaves something `merge-refs` can

@@ -1,4 +1,4 @@
-import ReferenceArchive
+import ReferenceContracts
 import Testing
 
 /// The running Swift Testing case's arguments as a label (`TestName.caseLabel`): a parameterized

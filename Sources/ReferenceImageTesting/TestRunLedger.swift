@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// What one test process ran and verified: the tests that started, their durations and skips,
 /// the coverage of the run, the reference paths compared against, and every assertion's use of a

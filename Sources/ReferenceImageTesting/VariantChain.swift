@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// The reference files one assertion looks for, in a package that declares variants
 /// (`ReferenceVariants.json`): its running variant's own file, then each fallback's, then the

@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 extension ArchiveManifest.Worker {
   /// The CI variables recorded in manifests, when set: they tell shards apart.

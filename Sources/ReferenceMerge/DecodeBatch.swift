@@ -63,8 +63,8 @@ struct DecodeBatch {
   /// - Throws: The error of the first entry, in entry order, that is not a valid PNG.
   mutating func submit(
     into images: inout [String: SourceInventory.Image],
-    refusing refuse: (String, String) -> ArchiveError, staging: @escaping Stager
-  ) throws(ArchiveError) {
+    refusing refuse: (String, String) -> MergeError, staging: @escaping Stager
+  ) throws(MergeError) {
     try collect(into: &images, refusing: refuse)
     guard !entries.isEmpty else { return }
     let flight = InFlight(entries: entries, paths: paths)
@@ -81,8 +81,8 @@ struct DecodeBatch {
   /// Decodes everything still pending and adds the images.
   mutating func finish(
     into images: inout [String: SourceInventory.Image],
-    refusing refuse: (String, String) -> ArchiveError, staging: @escaping Stager
-  ) throws(ArchiveError) {
+    refusing refuse: (String, String) -> MergeError, staging: @escaping Stager
+  ) throws(MergeError) {
     try submit(into: &images, refusing: refuse, staging: staging)
     try collect(into: &images, refusing: refuse)
   }
@@ -142,8 +142,8 @@ struct DecodeBatch {
 
   private mutating func collect(
     into images: inout [String: SourceInventory.Image],
-    refusing refuse: (String, String) -> ArchiveError
-  ) throws(ArchiveError) {
+    refusing refuse: (String, String) -> MergeError
+  ) throws(MergeError) {
     guard let flight = inFlight else { return }
     inFlight = nil
     flight.group.wait()

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// Reads sources into inventories, refusing unsafe or invalid entries.
@@ -46,13 +47,13 @@ struct InventoryScanner {
 
   /// Reads a source once (twice for images met before a manifest that does not list them),
   /// checking every entry, and returns what it holds.
-  func scan(_ source: MergeSource) throws(ArchiveError) -> SourceInventory {
+  func scan(_ source: MergeSource) throws(MergeError) -> SourceInventory {
     let reading = Reading(source, manifestExpected: expectsManifest(source))
     // A refused source must not leave a batch staging files behind it.
     defer { reading.batch.waitForInFlight() }
     try SourceReader(limits: limits).forEachEntry(
       of: source, wantsData: { wantsData($0, reading) }
-    ) { (entry) throws(ArchiveError) in
+    ) { (entry) throws(MergeError) in
       try take(entry, into: reading)
     }
     try reading.batch.finish(
@@ -75,7 +76,7 @@ struct InventoryScanner {
 
   /// Takes one entry: the manifest, or an image to vouch for, batch for decoding, or keep for
   /// the manifest to come.
-  private func take(_ entry: ArchiveEntry, into reading: Reading) throws(ArchiveError) {
+  private func take(_ entry: ArchiveEntry, into reading: Reading) throws(MergeError) {
     let source = reading.source
     if entry.path == ArchiveManifest.entryName { return try takeManifest(entry, into: reading) }
     if entry.path == ReportRequest.earlierReferencesMarker {
@@ -116,7 +117,7 @@ struct InventoryScanner {
 
   /// Adds an entry to the decode batch, submitting the batch when it is full.
   private func addToBatch(_ entry: ArchiveEntry, pngSHA256: SHA256Digest?, _ reading: Reading)
-    throws(ArchiveError)
+    throws(MergeError)
   {
     reading.batch.add(entry.path, entry.bytes, pngSHA256: pngSHA256)
     guard reading.batch.isFull else { return }
@@ -125,10 +126,12 @@ struct InventoryScanner {
   }
 
   /// Reads the manifest, refusing a second one and records whose paths break the entry rules.
-  private func takeManifest(_ entry: ArchiveEntry, into reading: Reading) throws(ArchiveError) {
+  private func takeManifest(_ entry: ArchiveEntry, into reading: Reading) throws(MergeError) {
     let source = reading.source
     guard reading.manifest == nil else { throw refuse(source, entry.path, "a second manifest") }
-    var decoded = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+    var decoded = try MergeError.catching { () throws(ManifestError) in
+      try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+    }
     shareTestNames(&decoded)
     // Record paths name files to land and folders to search for orphans: the same rules as
     // entry paths hold for them.
@@ -143,7 +146,7 @@ struct InventoryScanner {
 
   /// The images met before the manifest: vouched for by their records, or, for those the
   /// manifest does not list, read again and decoded.
-  private func settleEarlyEntries(_ reading: Reading) throws(ArchiveError) {
+  private func settleEarlyEntries(_ reading: Reading) throws(MergeError) {
     let source = reading.source
     var undecoded: [String: SHA256Digest] = [:]
     for (path, seen) in reading.early.sorted(by: { $0.key < $1.key }) {
@@ -156,7 +159,7 @@ struct InventoryScanner {
       }
     }
     guard !undecoded.isEmpty else { return }
-    try SourceReader(limits: limits).forEachEntry(of: source) { (entry) throws(ArchiveError) in
+    try SourceReader(limits: limits).forEachEntry(of: source) { (entry) throws(MergeError) in
       guard let pngSHA256 = undecoded.removeValue(forKey: entry.path) else { return }
       guard SHA256Digest(of: entry.bytes) == pngSHA256 else {
         throw refuse(source, entry.path, "it changed while it was read; rerun the merge")
@@ -172,7 +175,7 @@ struct InventoryScanner {
 
   /// Checks each image against its manifest record and attaches the record's failed
   /// comparison.
-  private func attachRecords(_ reading: Reading) throws(ArchiveError) {
+  private func attachRecords(_ reading: Reading) throws(MergeError) {
     let source = reading.source
     for record in reading.manifest?.images ?? [] {
       if let image = reading.images[record.path],
@@ -226,7 +229,7 @@ struct InventoryScanner {
   private func addUnchanged(
     _ records: [ArchiveManifest.UnchangedImage], to images: inout [String: SourceInventory.Image],
     source: MergeSource
-  ) throws(ArchiveError) {
+  ) throws(MergeError) {
     for record in records {
       if let reason = EntryPath.validate(record.path) {
         throw refuse(source, record.path, "a manifest record: \(reason)")
@@ -284,7 +287,7 @@ struct InventoryScanner {
   }
 
   /// The rules every image entry follows: a safe path, a regular file, a `.png` name.
-  private func check(_ entry: ArchiveEntry, source: MergeSource) throws(ArchiveError) {
+  private func check(_ entry: ArchiveEntry, source: MergeSource) throws(MergeError) {
     if let reason = EntryPath.validate(entry.path) { throw refuse(source, entry.path, reason) }
     switch entry.kind {
     case .regularFile: break
@@ -299,7 +302,7 @@ struct InventoryScanner {
 
   private func headerSize(
     _ entry: ArchiveEntry, source: MergeSource
-  ) throws(ArchiveError) -> (width: Int, height: Int) {
+  ) throws(MergeError) -> (width: Int, height: Int) {
     do { return try decoder.size(of: entry.bytes) } catch {
       throw refuse(source, entry.path, "not a valid PNG: \(error)")
     }
@@ -310,7 +313,7 @@ struct InventoryScanner {
   private func vouched(
     _ path: String, pngSHA256: SHA256Digest, size: (width: Int, height: Int),
     source: MergeSource, record: ArchiveManifest.Image
-  ) throws(ArchiveError) -> SourceInventory.Image {
+  ) throws(MergeError) -> SourceInventory.Image {
     guard SHA256Digest(hex: record.pngSHA256) == pngSHA256 else {
       throw refuse(source, path, "its bytes do not match its manifest record (corrupt?)")
     }
@@ -325,7 +328,7 @@ struct InventoryScanner {
   private func image(
     _ entry: ArchiveEntry, pngSHA256: SHA256Digest, source: MergeSource,
     record: ArchiveManifest.Image?
-  ) throws(ArchiveError) -> SourceInventory.Image {
+  ) throws(MergeError) -> SourceInventory.Image {
     if let record {
       // The header is still checked, cheaply.
       return try vouched(
@@ -348,11 +351,11 @@ struct InventoryScanner {
     SHA256Digest(hex: text) ?? SHA256Digest(of: Array(text.utf8))
   }
 
-  private func refuse(_ source: MergeSource) -> @Sendable (String, String) -> ArchiveError {
+  private func refuse(_ source: MergeSource) -> @Sendable (String, String) -> MergeError {
     { entry, reason in .refusedEntry(source: source.description, entry: entry, reason: reason) }
   }
 
-  private func refuse(_ source: MergeSource, _ entry: String, _ reason: String) -> ArchiveError {
+  private func refuse(_ source: MergeSource, _ entry: String, _ reason: String) -> MergeError {
     .refusedEntry(source: source.description, entry: entry, reason: reason)
   }
 

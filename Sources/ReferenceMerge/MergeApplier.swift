@@ -24,7 +24,7 @@ public struct MergeApplier: Sendable {
     /// Why applying stopped before the end, if it did: `written` and `deleted` then hold only
     /// what was done before (each of those files complete), and every other path of the plan
     /// is as it was.
-    public var failure: ArchiveError?
+    public var failure: MergeError?
     /// When applying stopped: the paths it was to write or delete and did not reach.
     public var notReached: [String] = []
   }
@@ -34,11 +34,11 @@ public struct MergeApplier: Sendable {
   ///   - plan: The plan from `MergePlanner`.
   ///   - progress: Called with (files done, total) as files are written.
   /// - Returns: What was written and deleted.
-  /// - Throws: `ArchiveError` when a write fails (`.notWritten`, naming the file, the cause and
+  /// - Throws: `MergeError` when a write fails (`.notWritten`, naming the file, the cause and
   ///   the fix) or a source changed since planning. Files already written stay (each is
   ///   complete), the others are as they were.
   public func apply(_ plan: MergePlan, progress: (Int, Int) -> Void = { _, _ in })
-    throws(ArchiveError) -> Result
+    throws(MergeError) -> Result
   {
     let result = apply(
       plan, to: try Destination(root: plan.destination), staging: nil, progress: progress)
@@ -55,7 +55,7 @@ public struct MergeApplier: Sendable {
   ) -> Result {
     precondition(plan.items(.conflict).isEmpty, "a plan with conflicts must not be applied")
     var result = Result()
-    do throws(ArchiveError) {
+    do throws(MergeError) {
       try apply(plan, to: destination, staging: staging, result: &result, progress: progress)
     } catch {
       result.failure = error
@@ -72,7 +72,7 @@ public struct MergeApplier: Sendable {
   private func apply(
     _ plan: MergePlan, to destination: Destination, staging: MergeStaging?,
     result: inout Result, progress: (Int, Int) -> Void
-  ) throws(ArchiveError) {
+  ) throws(MergeError) {
     // Visited in place: a filtered copy of a large plan's items would be a peak of its own.
     let writes = plan.items.lazy.filter { $0.outcome.writesFile }
     var touchedFolders = Set(writes.map { Destination.split($0.path).folder })
@@ -100,7 +100,7 @@ public struct MergeApplier: Sendable {
     _ writes: some Sequence<MergePlan.Item>, count: Int, plan: MergePlan,
     destination: Destination,
     staging: MergeStaging?, result: inout Result, progress: (Int, Int) -> Void
-  ) throws(ArchiveError) {
+  ) throws(MergeError) {
     var wanted: [Int: [String: MergePlan.Item]] = [:]
     var done = 0
     for item in writes {
@@ -122,7 +122,7 @@ public struct MergeApplier: Sendable {
       let inventory = plan.inventories[sourceIndex]
       var pending = wanted[sourceIndex] ?? [:]
       try reader.forEachEntry(of: inventory.source, wantsData: { pending[$0] != nil }) {
-        (entry) throws(ArchiveError) in
+        (entry) throws(MergeError) in
         guard let item = pending.removeValue(forKey: entry.path) else { return }
         let digest = SHA256Digest(of: entry.bytes)
         guard digest == item.chosen?.image.pngSHA256 else {

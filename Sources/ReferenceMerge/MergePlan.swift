@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// What `merge-refs` will do (or did) for every destination path, decided by content alone: the
@@ -82,7 +83,7 @@ public struct MergePlan: Sendable {
     /// The source.
     public var source: MergeSource
     /// The error.
-    public var error: ArchiveError
+    public var error: MergeError
   }
 
   /// A render that a later run on the same host superseded: that run used the path again
@@ -129,7 +130,7 @@ public struct MergePlan: Sendable {
   /// Sources refused as corrupt or hostile.
   public internal(set) var badSources: [BadSource]
   /// Destination paths that cannot be written safely (a symbolic link on the way).
-  public internal(set) var destinationProblems: [ArchiveError]
+  public internal(set) var destinationProblems: [MergeError]
   /// Updated paths whose destination file is a Git LFS pointer, not an image: never written.
   public internal(set) var gitLFSPointers: [String] = []
   /// Paths a run recorded unchanged (its render equalled the reference it found, so it archived

@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// The decision for each path, from its candidates and the destination's file: the part of the

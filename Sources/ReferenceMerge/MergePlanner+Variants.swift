@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// Variant files (`ReferenceVariants`): a variant's render lands only where it differs from
@@ -186,9 +187,11 @@ extension MergePlanner {
       let source = inventories[sourceIndex].source
       try? SourceReader(limits: options.limits).forEachEntry(
         of: source, wantsData: { $0 == ArchiveManifest.entryName }
-      ) { (entry) throws(ArchiveError) in
+      ) { (entry) throws(MergeError) in
         guard entry.path == ArchiveManifest.entryName else { return }
-        let manifest = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+        let manifest = try MergeError.catching { () throws(ManifestError) in
+          try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+        }
         // An image recorded unchanged carries its test's comparison too: a variant file its
         // run left unchanged is judged against its fallback as an archived render is.
         let comparisons =

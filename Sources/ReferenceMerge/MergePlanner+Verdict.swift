@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// The last steps of planning: the rules that refuse paths or the whole merge, the orphan
@@ -11,7 +12,7 @@ extension MergePlanner {
   /// - Parameter variants: The destination's variant declaration, nil when it has none, or
   ///   why it cannot be read.
   func finish(
-    _ plan: inout MergePlan, unlistable: [ArchiveError], check: PlanCheck,
+    _ plan: inout MergePlan, unlistable: [MergeError], check: PlanCheck,
     variants: Result<ReferenceVariants?, VariantError>, destination: Destination
   ) {
     plan.skippedTests = Set(recordedSkips(plan) + check.skippedTests).sorted()
@@ -48,7 +49,7 @@ extension MergePlanner {
 
   /// The problems the sources, the check, the destination and the runs' records raise, in the
   /// order the summary lists them. Paths `--include` leaves out raise none.
-  private func refusals(_ plan: MergePlan, unlistable: [ArchiveError], check: PlanCheck)
+  private func refusals(_ plan: MergePlan, unlistable: [MergeError], check: PlanCheck)
     -> [MergeProblem]
   {
     let included = { (path: String) in options.include?.includes(path) ?? true }

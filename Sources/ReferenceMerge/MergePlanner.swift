@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// Decides, for every destination path, what a merge does. It reads each source once, keeps
@@ -46,7 +47,7 @@ public struct MergePlanner: Sendable {
   /// - Parameter unlistable: The errors of SOURCE arguments that could not even be listed:
   ///   they are the plan's first problems, and their tests may own references.
   func plan(
-    sources: [MergeSource], unlistable: [ArchiveError] = [], destination: Destination,
+    sources: [MergeSource], unlistable: [MergeError] = [], destination: Destination,
     staging: MergeStaging?, progress: @escaping @Sendable (Int, Int) -> Void
   ) -> MergePlan {
     var (inventories, bad) = read(
@@ -92,8 +93,8 @@ public struct MergePlanner: Sendable {
   }
 
   /// The errors of the paths that cannot be written safely (a symbolic link on the way).
-  private func unwritable(_ items: [MergePlan.Item], destination: Destination) -> [ArchiveError] {
-    var errors: [ArchiveError] = []
+  private func unwritable(_ items: [MergePlan.Item], destination: Destination) -> [MergeError] {
+    var errors: [MergeError] = []
     for item in items {
       do {
         try destination.checkWritable(item.path)
@@ -133,14 +134,14 @@ public struct MergePlanner: Sendable {
   private func scan(
     _ sources: [MergeSource], destination: Destination, staging: MergeStaging?,
     progress: @escaping @Sendable (Int, Int) -> Void
-  ) -> [Result<SourceInventory, ArchiveError>] {
+  ) -> [Result<SourceInventory, MergeError>] {
     let finished = FinishedCount()
     let limits = options.limits
     return ConcurrentSlots.perform(sources.count) { position in
       var scanner = InventoryScanner(limits: limits)
       scanner.destination = destination
       scanner.staging = staging
-      let result = Result { () throws(ArchiveError) in try scanner.scan(sources[position]) }
+      let result = Result { () throws(MergeError) in try scanner.scan(sources[position]) }
       progress(finished.increment(), sources.count)
       return result
     }

@@ -1,14 +1,15 @@
 import ReferenceArchive
+import ReferenceContracts
 
 /// Something that went wrong in a merge. Its kind, not its text, decides whether the merge
 /// stops and which exit code the run ends with (`MergeSession.Conclusion`).
 public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   /// A SOURCE argument could not even be listed (missing, unreadable folder).
-  case unlistableSource(ArchiveError)
+  case unlistableSource(MergeError)
   /// A source was refused as corrupt or hostile; `--keep-going` skips it.
-  case refusedSource(ArchiveError)
+  case refusedSource(MergeError)
   /// A destination path cannot be written safely (a symbolic link on the way).
-  case unsafeDestination(ArchiveError)
+  case unsafeDestination(MergeError)
   /// The destination file is a Git LFS pointer: the reference was never fetched, so it can be
   /// neither compared nor safely replaced.
   case gitLFSPointer(path: String)
@@ -21,11 +22,11 @@ public enum MergeProblem: Sendable, Equatable, CustomStringConvertible {
   case changedSinceReview(path: String, reason: String)
   /// `--require-complete` was given and some sources are incomplete.
   case incompleteSources
-  /// The review report could not be written.
-  case reportNotWritten(ArchiveError)
+  /// The review report could not be written: the report writer's error, in words.
+  case reportNotWritten(String)
   /// Writing to the destination failed (a full disk, permissions, an immutable folder): the
   /// error names the file, the cause and the fix.
-  case writeFailed(ArchiveError)
+  case writeFailed(MergeError)
   /// `--require-shards` was given and the shards' records do not prove that every planned
   /// test ran exactly once (the sentence names the shards and tests).
   case unprovenShards(String)

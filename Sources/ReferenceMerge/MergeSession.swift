@@ -1,6 +1,7 @@
 import CSystemCalls
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// One whole `merge-refs` run: expand the sources, plan, check the rules that stop a merge,
@@ -55,9 +56,9 @@ public struct MergeSession: Sendable {
   /// made with, before anything is applied; the session finishes it with what applying did.
   /// `merge-refs` sets `ReviewReport.write(_:request:)` from the `ReferenceReview` module, so
   /// the merge itself never carries the page. A session given a report URL and no writer
-  /// reports `MergeProblem.reportNotWritten`.
-  public var report:
-    (@Sendable (MergePlan, ReportRequest) throws(ArchiveError) -> UnfinishedReport)?
+  /// reports `MergeProblem.reportNotWritten`. The writer throws an error of its own kind
+  /// (`ReviewError`), which the problem keeps as its text.
+  public var report: (@Sendable (MergePlan, ReportRequest) throws -> UnfinishedReport)?
   /// The system calls the destination is reached through; tests replace some.
   package var fileCalls = FileCalls.system
 
@@ -127,9 +128,9 @@ public struct MergeSession: Sendable {
   }
 
   /// The sources the arguments name, and the errors of those that could not be listed.
-  private func expand(_ sourcePaths: [String]) -> ([MergeSource], [ArchiveError]) {
+  private func expand(_ sourcePaths: [String]) -> ([MergeSource], [MergeError]) {
     var sources: [MergeSource] = []
-    var unlistable: [ArchiveError] = []
+    var unlistable: [MergeError] = []
     for path in sourcePaths {
       do {
         sources += try MergeSource.expand(path, limits: options.limits)
@@ -141,7 +142,7 @@ public struct MergeSession: Sendable {
   }
 
   /// The conclusion when the destination cannot even be opened.
-  private func unreachable(_ error: ArchiveError, unlistable: [ArchiveError]) -> Conclusion {
+  private func unreachable(_ error: MergeError, unlistable: [MergeError]) -> Conclusion {
     Conclusion(
       plan: MergePlan(
         destination: destination, inventories: [], badSources: [], destinationProblems: [],
@@ -152,7 +153,7 @@ public struct MergeSession: Sendable {
 
   /// Reads the sources and plans, with progress.
   private func makePlan(
-    _ sources: [MergeSource], unlistable: [ArchiveError], _ destination: Destination,
+    _ sources: [MergeSource], unlistable: [MergeError], _ destination: Destination,
     _ staging: MergeStaging?
   ) -> MergePlan {
     let progress = progress
@@ -176,9 +177,9 @@ public struct MergeSession: Sendable {
     _ destination: Destination
   ) -> UnfinishedReport? {
     guard let reportURL else { return nil }
-    do throws(ArchiveError) {
+    do {
       guard let report else {
-        throw .io(
+        throw MergeError.io(
           operation: "write the review report", path: reportURL.path,
           message: "this program was built without the review report")
       }
@@ -192,7 +193,7 @@ public struct MergeSession: Sendable {
         changes: writesNothing ? .pending : stops ? .stopped : .landed)
       return try report(plan, request)
     } catch {
-      problems.append(.reportNotWritten(error))
+      problems.append(.reportNotWritten("\(error)"))
       return nil
     }
   }
@@ -205,10 +206,10 @@ public struct MergeSession: Sendable {
     conclude: ([MergeProblem], String?) -> Conclusion
   ) -> Conclusion {
     guard let report else { return conclude([], nil) }
-    do throws(ArchiveError) {
+    do {
       return conclude([], try report.finish(ending).path)
     } catch {
-      return conclude([.reportNotWritten(error)], nil)
+      return conclude([.reportNotWritten("\(error)")], nil)
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 
 /// One source of images for `merge-refs`: a coordinator archive, an archive nested inside an
 /// artifact zip, or a folder (an unpacked archive, or the staging folder of a run that crashed).
@@ -34,8 +35,8 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
   /// inner zip; a folder holding zip files and no PNGs yields one source per zip.
   /// - Parameter path: The argument.
   /// - Returns: The sources, in a stable order.
-  /// - Throws: `ArchiveError.io` when the path does not exist, or cannot be read.
-  public static func expand(_ path: String, limits: ArchiveLimits = .default) throws(ArchiveError)
+  /// - Throws: `MergeError.io` when the path does not exist, or cannot be read.
+  public static func expand(_ path: String, limits: ArchiveLimits = .default) throws(MergeError)
     -> [MergeSource]
   {
     let url = URL(fileURLWithPath: path).standardizedFileURL
@@ -78,7 +79,7 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     return [MergeSource(location: .zip(url))]
   }
 
-  private static func expandFolder(_ url: URL, limits: ArchiveLimits) throws(ArchiveError)
+  private static func expandFolder(_ url: URL, limits: ArchiveLimits) throws(MergeError)
     -> [MergeSource]
   {
     // A shard's output folder (a CI artifact): its images are in the archives beside the

@@ -35,7 +35,7 @@ final class MergeStaging: @unchecked Sendable {
   private var disabled = false
 
   /// Creates the folder, first removing any left by an interrupted merge.
-  init(destination: Destination) throws(ArchiveError) {
+  init(destination: Destination) throws(MergeError) {
     self.destination = destination
     destination.removePrivateFolders(prefix: Self.prefix)
     name = "\(Self.prefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -74,7 +74,7 @@ final class MergeStaging: @unchecked Sendable {
   /// - Parameter digest: The entry's SHA-256, remembered for the next run.
   /// - Returns: false when the entry was not staged.
   func moveIntoPlace(source: MergeSource, path: String, digest: SHA256Digest)
-    throws(ArchiveError) -> Bool
+    throws(MergeError) -> Bool
   {
     lock.lock()
     let file = take(source: source, path: path)

@@ -1,5 +1,4 @@
 import Foundation
-import ReferenceArchive
 
 /// The summary as `--json` prints it: one object whose fields are a contract.
 extension MergeSummary {

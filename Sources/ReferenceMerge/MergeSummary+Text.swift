@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// The summary as `merge-refs` prints it for people.
 extension MergeSummary {

@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// The outcome of a `merge-refs` run in a form for people (`text`) and machines (`json`).
 public struct MergeSummary: Codable, Sendable {

@@ -1,5 +1,3 @@
-import ReferenceArchive
-
 extension OrphanSearch {
   /// The warning that orphans were not looked for, or nil when it would say nothing a person
   /// can use. Only a generation run in mode `all` records every image its tests own, so only a

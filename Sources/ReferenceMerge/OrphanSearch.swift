@@ -1,4 +1,4 @@
-import ReferenceArchive
+import ReferenceContracts
 
 /// When a merge may call references orphans: only when every test that could own one ran. A
 /// reference that no run produced may belong to a test that was filtered out, on a missing

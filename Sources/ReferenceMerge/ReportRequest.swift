@@ -111,18 +111,19 @@ public struct LandCommand: Sendable, Equatable {
 public struct UnfinishedReport {
   /// The page to open once finished.
   public var page: URL
-  private let end: (ReportRequest.Ending) throws(ArchiveError) -> Void
+  private let end: (ReportRequest.Ending) throws -> Void
 
   /// Creates a report that `end` finishes.
-  public init(page: URL, end: @escaping (ReportRequest.Ending) throws(ArchiveError) -> Void) {
+  public init(page: URL, end: @escaping (ReportRequest.Ending) throws -> Void) {
     self.page = page
     self.end = end
   }
 
   /// Writes the ending and puts the report in place.
   /// - Returns: The page to open.
-  /// - Throws: `ArchiveError.io` when the report cannot be finished (it is then removed).
-  public func finish(_ ending: ReportRequest.Ending) throws(ArchiveError) -> URL {
+  /// - Throws: The report writer's error (`ReviewError`) when the report cannot be finished
+  ///   (it is then removed).
+  public func finish(_ ending: ReportRequest.Ending) throws -> URL {
     try end(ending)
     return page
   }

@@ -26,8 +26,8 @@ public struct ReviewImages: Sendable {
   /// - Parameters:
   ///   - plan: The plan, not yet applied.
   ///   - limits: The limits for reading the sources again.
-  /// - Throws: `ArchiveError.io` when the destination cannot be opened.
-  public init(plan: MergePlan, limits: ArchiveLimits = .default) throws(ArchiveError) {
+  /// - Throws: `MergeError.io` when the destination cannot be opened.
+  public init(plan: MergePlan, limits: ArchiveLimits = .default) throws(MergeError) {
     destination = try Destination(root: plan.destination)
     sources = plan.inventories.map(\.source)
     self.limits = limits
@@ -90,10 +90,10 @@ public struct ReviewImages: Sendable {
   ///   - batchBytes: The bytes of images after which a batch is handed over.
   ///   - body: Receives each batch, on the calling thread; an error it throws stops the reading.
   /// - Throws: What `body` throws.
-  public func forEachImage(
+  public func forEachImage<Failure: Error>(
     in wanted: [Int: Set<String>], batchBytes: Int,
-    _ body: ([SourceImage]) throws(ArchiveError) -> Void
-  ) throws(ArchiveError) {
+    _ body: ([SourceImage]) throws(Failure) -> Void
+  ) throws(Failure) {
     let queue = BatchQueue()
     let (sources, limits) = (sources, limits)
     let reader = Thread {
@@ -108,7 +108,7 @@ public struct ReviewImages: Sendable {
   }
 
   /// What the reading thread throws to stop a source's reading once the caller stopped.
-  private static let stopped = ArchiveError.io(
+  private static let stopped = MergeError.io(
     operation: "read the review's images", path: "", message: "the report stopped")
 
   /// The reading thread's work: the wanted entries, batch by batch, until done or cancelled.
@@ -122,7 +122,7 @@ public struct ReviewImages: Sendable {
       guard sources.indices.contains(index) else { continue }
       try? SourceReader(limits: limits).forEachEntry(
         of: sources[index], wantsData: { paths.contains($0) }
-      ) { (entry) throws(ArchiveError) in
+      ) { (entry) throws(MergeError) in
         guard paths.contains(entry.path) else { return }
         batch.append(SourceImage(sourceIndex: index, path: entry.path, bytes: entry.bytes))
         bytes += entry.bytes.count

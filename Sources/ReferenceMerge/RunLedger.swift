@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 
 /// The runs behind a merge's sources, and the two decisions that need runs rather than
 /// sources: which renders a later run superseded, and which references two tests share.
@@ -181,9 +182,11 @@ struct RunLedger {
     try? SourceReader(limits: limits).forEachEntry(
       of: source, wantsData: { $0 == ArchiveManifest.entryName }
     ) {
-      (entry) throws(ArchiveError) in
+      (entry) throws(MergeError) in
       guard entry.path == ArchiveManifest.entryName, !entry.bytes.isEmpty else { return }
-      let manifest = try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+      let manifest = try MergeError.catching { () throws(ManifestError) in
+        try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
+      }
       uses = manifest.referenceUses ?? []
     }
     return uses

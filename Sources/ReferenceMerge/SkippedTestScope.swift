@@ -1,4 +1,4 @@
-import ReferenceArchive
+import ReferenceContracts
 
 /// The references that skipped tests may own, which an orphan search leaves alone: a skipped
 /// test verified nothing, but it owns only what its own suite's reference folders can hold, not

@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// What one source holds, learned by reading it once: its manifest and, per image, the hashes

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 
 /// Reads the entries of any `MergeSource` the same way, one entry in memory at a time.
 package struct SourceReader {
@@ -13,22 +14,25 @@ package struct SourceReader {
   /// - Parameter wantsData: Asked per path; entries it declines arrive without their bytes.
   package func forEachEntry(
     of source: MergeSource, wantsData: (String) -> Bool = { _ in true },
-    _ body: (ArchiveEntry) throws(ArchiveError) -> Void
-  ) throws(ArchiveError) {
+    _ body: (ArchiveEntry) throws(MergeError) -> Void
+  ) throws(MergeError) {
     let reader = ZipReader(limits: limits)
     switch source.location {
     case .zip(let url):
       try forEachEntry(ofZip: url, wantsData: wantsData, body)
     case .nestedZip(let outer, let entryPath):
       var inner: [UInt8]?
-      try reader.forEachEntry(in: .file(outer)) { entry in
-        if entry.path == entryPath && inner == nil { inner = entry.bytes }
+      try MergeError.catching { () throws(ArchiveError) in
+        try reader.forEachEntry(in: .file(outer)) { entry in
+          if entry.path == entryPath && inner == nil { inner = entry.bytes }
+        }
       }
       guard let inner else {
         throw .io(operation: "find \(entryPath) inside", path: outer.path, message: "no such entry")
       }
       try reader.forEachEntry(
-        in: .memory(inner, name: source.description), wantsData: wantsData, body)
+        in: .memory(inner, name: source.description), wantsData: wantsData,
+        failure: MergeError.archive, body)
     case .folder(let url):
       try forEachFile(below: url, wantsData: wantsData, body)
     case .runRecord(let url):
@@ -39,13 +43,13 @@ package struct SourceReader {
           source: url.path, entry: ArchiveManifest.entryName, reason: "not a regular file")
       }
       guard size <= limits.maximumEntryBytes else {
-        throw .tooLarge(
-          source: url.path, entry: nil,
-          reason: "\(size) bytes, over the \(limits.maximumEntryBytes)-byte limit")
+        throw .archive(
+          .tooLarge(
+            source: url.path, entry: nil,
+            reason: "\(size) bytes, over the \(limits.maximumEntryBytes)-byte limit"))
       }
-      try body(
-        ArchiveEntry(
-          path: ArchiveManifest.entryName, kind: .regularFile, bytes: try FileSystem.read(url)))
+      let bytes = try MergeError.catching { () throws(ArchiveError) in try FileSystem.read(url) }
+      try body(ArchiveEntry(path: ArchiveManifest.entryName, kind: .regularFile, bytes: bytes))
     }
   }
 
@@ -55,16 +59,19 @@ package struct SourceReader {
   /// visits, even to skip it).
   private func forEachEntry(
     ofZip url: URL, wantsData: (String) -> Bool,
-    _ body: (ArchiveEntry) throws(ArchiveError) -> Void
-  ) throws(ArchiveError) {
+    _ body: (ArchiveEntry) throws(MergeError) -> Void
+  ) throws(MergeError) {
     let reader = ZipReader(limits: limits)
     guard let listing = ZipDirectory.entries(in: url),
       listing.first?.path == ArchiveManifest.entryName,
       listing.count <= limits.maximumEntryCount,
-      let manifest = try reader.firstEntry(in: .file(url)),
+      let manifest = try MergeError.catching({ () throws(ArchiveError) in
+        try reader.firstEntry(in: .file(url))
+      }),
       manifest.path == ArchiveManifest.entryName
     else {
-      try reader.forEachEntry(in: .file(url), wantsData: wantsData, body)
+      try reader.forEachEntry(
+        in: .file(url), wantsData: wantsData, failure: MergeError.archive, body)
       return
     }
     try body(manifest)
@@ -78,8 +85,9 @@ package struct SourceReader {
       return
     }
     var isFirst = true
-    try reader.forEachEntry(in: .file(url), wantsData: { !isFirst && wantsData($0) }) {
-      (entry) throws(ArchiveError) in
+    try reader.forEachEntry(
+      in: .file(url), wantsData: { !isFirst && wantsData($0) }, failure: MergeError.archive
+    ) { (entry) throws(MergeError) in
       guard !isFirst else {
         isFirst = false
         return
@@ -92,8 +100,8 @@ package struct SourceReader {
   /// are by definition incomplete.
   private func forEachFile(
     below root: URL, wantsData: (String) -> Bool,
-    _ body: (ArchiveEntry) throws(ArchiveError) -> Void
-  ) throws(ArchiveError) {
+    _ body: (ArchiveEntry) throws(MergeError) -> Void
+  ) throws(MergeError) {
     guard let enumerator = FileManager.default.enumerator(atPath: root.path) else {
       throw .io(operation: "list the folder", path: root.path, message: "cannot be read")
     }
@@ -102,8 +110,9 @@ package struct SourceReader {
       ($0 == ArchiveManifest.entryName ? 0 : 1, $0) < ($1 == ArchiveManifest.entryName ? 0 : 1, $1)
     }
     guard paths.count <= limits.maximumEntryCount else {
-      throw .tooLarge(
-        source: root.path, entry: nil, reason: "more than \(limits.maximumEntryCount) files")
+      throw .archive(
+        .tooLarge(
+          source: root.path, entry: nil, reason: "more than \(limits.maximumEntryCount) files"))
     }
     for path in paths {
       let name = (path as NSString).lastPathComponent
@@ -118,32 +127,33 @@ package struct SourceReader {
       var bytes: [UInt8] = []
       if kind == .regularFile && wantsData(path) {
         guard size <= limits.maximumEntryBytes else {
-          throw .tooLarge(
-            source: root.path, entry: path,
-            reason: "\(size) bytes, over the \(limits.maximumEntryBytes)-byte limit")
+          throw .archive(
+            .tooLarge(
+              source: root.path, entry: path,
+              reason: "\(size) bytes, over the \(limits.maximumEntryBytes)-byte limit"))
         }
-        bytes = try FileSystem.read(url)
+        bytes = try MergeError.catching { () throws(ArchiveError) in try FileSystem.read(url) }
       }
       try body(ArchiveEntry(path: path, kind: kind, bytes: bytes))
     }
   }
 
   /// The kind of a file, without following links.
-  package static func kind(of url: URL) throws(ArchiveError) -> ArchiveEntry.Kind {
+  package static func kind(of url: URL) throws(MergeError) -> ArchiveEntry.Kind {
     try status(of: url).kind
   }
 
   /// The kind and size of a file, without following links, from one `lstat(2)` (FileManager's
   /// attributes also look up owner and group names, which costs more than the merge itself
   /// when done for every path component of thousands of files).
-  package static func status(of url: URL) throws(ArchiveError) -> (
+  package static func status(of url: URL) throws(MergeError) -> (
     kind: ArchiveEntry.Kind, size: Int
   ) {
     try status(atPath: url.path)
   }
 
   /// `status(of:)` for a path string, which spares building a URL per path component.
-  package static func status(atPath path: String) throws(ArchiveError) -> (
+  package static func status(atPath path: String) throws(MergeError) -> (
     kind: ArchiveEntry.Kind, size: Int
   ) {
     var info = stat()

@@ -14,13 +14,15 @@ struct ReportTarget {
 
   /// A new private folder beside the report, with an empty `images/` inside: the report
   /// folder itself in the folder form, a scratch folder for the images in the single-file form.
-  /// - Throws: `ArchiveError.io` naming the folder.
-  func makeWorkFolder() throws(ArchiveError) -> URL {
+  /// - Throws: `ReviewError.io` naming the folder.
+  func makeWorkFolder() throws(ReviewError) -> URL {
     let parent = url.deletingLastPathComponent()
-    try FileSystem.createFolder(parent)
+    try ReviewError.catching { () throws(ArchiveError) in try FileSystem.createFolder(parent) }
     try refuseToReplaceOtherThanAReport()
     let work = parent.appendingPathComponent(FileSystem.temporaryName(for: url.lastPathComponent))
-    try FileSystem.createFolder(work.appendingPathComponent("images"))
+    try ReviewError.catching { () throws(ArchiveError) in
+      try FileSystem.createFolder(work.appendingPathComponent("images"))
+    }
     return work
   }
 
@@ -42,23 +44,23 @@ struct ReportTarget {
   }
 
   /// Renames a finished report folder into place, replacing an older report folder.
-  /// - Throws: `ArchiveError.io` naming the report.
-  func landFolder(_ work: URL) throws(ArchiveError) {
+  /// - Throws: `ReviewError.io` naming the report.
+  func landFolder(_ work: URL) throws(ReviewError) {
     var status = stat()
     guard lstat(url.path, &status) == 0 else {
-      try FileSystem.rename(work, to: url)
+      try ReviewError.catching { () throws(ArchiveError) in try FileSystem.rename(work, to: url) }
       return
     }
     // rename(2) cannot replace a folder that has files: the old report steps aside first, and
     // is deleted once the new one is in place.
     let old = url.deletingLastPathComponent().appendingPathComponent(
       FileSystem.temporaryName(for: url.lastPathComponent + "-old"))
-    try FileSystem.rename(url, to: old)
-    do {
+    try ReviewError.catching { () throws(ArchiveError) in try FileSystem.rename(url, to: old) }
+    do throws(ArchiveError) {
       try FileSystem.rename(work, to: url)
     } catch {
       try? FileSystem.rename(old, to: url)
-      throw error
+      throw .archive(error)
     }
     try? FileManager.default.removeItem(at: old)
   }
@@ -70,7 +72,7 @@ struct ReportTarget {
 
   /// A folder report replaces only an older report or an empty folder, never a folder of
   /// other files that happens to have the name given.
-  private func refuseToReplaceOtherThanAReport() throws(ArchiveError) {
+  private func refuseToReplaceOtherThanAReport() throws(ReviewError) {
     var status = stat()
     guard lstat(url.path, &status) == 0 else { return }
     let isFolder = (status.st_mode & S_IFMT) == S_IFDIR

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 import ReferenceMerge
 
@@ -40,8 +41,8 @@ struct ReviewCardMaker: Sendable {
   private var recycler: PNGDecoder.Recycler { .shared }
 
   /// Makes the card of a job.
-  /// - Throws: `ArchiveError.io` when an image file cannot be written.
-  func make(_ job: Job) throws(ArchiveError) -> ReviewCard {
+  /// - Throws: `ReviewError.io` when an image file cannot be written.
+  func make(_ job: Job) throws(ReviewError) -> ReviewCard {
     var card = ReviewCard(
       id: job.id, path: job.item.path, outcome: job.item.outcome,
       variant: VariantPath.variant(of: job.item.path, declared: variants),
@@ -74,18 +75,20 @@ struct ReviewCardMaker: Sendable {
     return card
   }
 
-  private func addAfter(_ job: Job, to card: inout ReviewCard) throws(ArchiveError) {
+  private func addAfter(_ job: Job, to card: inout ReviewCard) throws(ReviewError) {
     guard let bytes = job.after, let chosen = job.item.chosen?.image else {
       card.meta.append("the new image could not be read again from its source")
       return
     }
     let file = "\(job.id)-after.png"
-    try FileSystem.write(bytes, to: images.appendingPathComponent(file))
+    try ReviewError.catching { () throws(ArchiveError) in
+      try FileSystem.write(bytes, to: images.appendingPathComponent(file))
+    }
     card.after = ReviewCard.Image(file: file, width: chosen.width, height: chosen.height)
     card.afterPixels = chosen.pixelSHA256.hex
   }
 
-  private func addBeforeAndDifference(_ job: Job, to card: inout ReviewCard) throws(ArchiveError) {
+  private func addBeforeAndDifference(_ job: Job, to card: inout ReviewCard) throws(ReviewError) {
     guard let before = reader.decodedReference(at: job.item.path) else {
       card.meta.append("the current file could not be read")
       return
@@ -111,7 +114,7 @@ struct ReviewCardMaker: Sendable {
   /// Compares the new image with `reference` by the test's comparison, and adds the figures,
   /// the difference image and the changed regions to the card.
   private func addDifference(_ job: Job, from reference: RGBAImage, to card: inout ReviewCard)
-    throws(ArchiveError)
+    throws(ReviewError)
   {
     guard let after = job.after, let afterImage = try? recycler.decode(after) else { return }
     defer { recycler.recycle(afterImage) }
@@ -127,7 +130,7 @@ struct ReviewCardMaker: Sendable {
   /// and the difference, so a reviewer sees what the variant's own file changes. Nothing for
   /// other added paths.
   private func addFallbackAndDifference(_ job: Job, to card: inout ReviewCard)
-    throws(ArchiveError)
+    throws(ReviewError)
   {
     guard let (fallback, found) = firstFallback(of: job.item.path, reader.decodedReference(at:)),
       let fallbackImage = found.image
@@ -142,7 +145,7 @@ struct ReviewCardMaker: Sendable {
 
   /// For an update of a variant file: the fallback its variant would use without the file, as
   /// the package holds it, copied beside before and after (never decoded).
-  private func addFallback(_ job: Job, to card: inout ReviewCard) throws(ArchiveError) {
+  private func addFallback(_ job: Job, to card: inout ReviewCard) throws(ReviewError) {
     guard let (fallback, bytes) = firstFallback(of: job.item.path, reader.reference(at:)),
       let size = PNGHeader.size(of: bytes)
     else { return }
@@ -167,7 +170,7 @@ struct ReviewCardMaker: Sendable {
 
   /// The rivals that recorded the path unchanged, each shown with a copy of the current file
   /// when its pixels are still the ones the rival saw.
-  private func referenceRivals(_ job: Job) throws(ArchiveError) -> [ReviewCard.Rival] {
+  private func referenceRivals(_ job: Job) throws(ReviewError) -> [ReviewCard.Rival] {
     guard !job.rivalsSeeingTheReference.isEmpty,
       let current = reader.decodedReference(at: job.item.path)
     else { return [] }
@@ -175,8 +178,10 @@ struct ReviewCardMaker: Sendable {
     guard let pixels = current.pixelSHA256 else { return [] }
     var rivals: [ReviewCard.Rival] = []
     for seeing in job.rivalsSeeingTheReference where seeing.pixels == pixels {
-      try FileSystem.write(
-        current.bytes, to: images.appendingPathComponent(seeing.rival.image.file))
+      try ReviewError.catching { () throws(ArchiveError) in
+        try FileSystem.write(
+          current.bytes, to: images.appendingPathComponent(seeing.rival.image.file))
+      }
       rivals.append(seeing.rival)
     }
     return rivals
@@ -184,7 +189,7 @@ struct ReviewCardMaker: Sendable {
 
   /// The difference of the first two rivals, read back from their files.
   private func addRivalDifference(_ rivals: [ReviewCard.Rival], id: Int, to card: inout ReviewCard)
-    throws(ArchiveError)
+    throws(ReviewError)
   {
     let decoded = rivals.prefix(2).compactMap { rival in
       (try? FileSystem.read(images.appendingPathComponent(rival.image.file)))
@@ -203,14 +208,16 @@ struct ReviewCardMaker: Sendable {
   /// image, and finds the changed regions.
   private func compare(
     _ image: RGBAImage, to reference: RGBAImage, file: String, by rule: ComparisonRecord? = nil
-  ) throws(ArchiveError) -> (String, ReviewCard.Image, ReviewCard.Comparison) {
+  ) throws(ReviewError) -> (String, ReviewCard.Image, ReviewCard.Comparison) {
     let difference: ReviewDifference
     do {
       difference = try ReviewDifference.make(image, reference, comparison: rule)
     } catch {
       throw .io(operation: "encode the difference image", path: file, message: "\(error)")
     }
-    try FileSystem.write(difference.png, to: images.appendingPathComponent(file))
+    try ReviewError.catching { () throws(ArchiveError) in
+      try FileSystem.write(difference.png, to: images.appendingPathComponent(file))
+    }
     let found = difference.result.differences
     let identical = difference.result.outcome == .identical
     let comparison = ReviewCard.Comparison(
@@ -224,7 +231,7 @@ struct ReviewCardMaker: Sendable {
   }
 
   /// The current file copied into the report, when it is a PNG (orphans, conflicts).
-  private func copyCurrentFile(_ job: Job) throws(ArchiveError) -> ReviewCard.Image? {
+  private func copyCurrentFile(_ job: Job) throws(ReviewError) -> ReviewCard.Image? {
     guard let bytes = reader.reference(at: job.item.path), let size = PNGHeader.size(of: bytes)
     else {
       return nil
@@ -233,10 +240,12 @@ struct ReviewCardMaker: Sendable {
   }
 
   /// Copies PNG bytes into a file of the report, byte for byte.
-  private func copy(_ bytes: [UInt8], as file: String, size: ImageSize) throws(ArchiveError)
+  private func copy(_ bytes: [UInt8], as file: String, size: ImageSize) throws(ReviewError)
     -> ReviewCard.Image
   {
-    try FileSystem.write(bytes, to: images.appendingPathComponent(file))
+    try ReviewError.catching { () throws(ArchiveError) in
+      try FileSystem.write(bytes, to: images.appendingPathComponent(file))
+    }
     return ReviewCard.Image(file: file, width: size.width, height: size.height)
   }
 }

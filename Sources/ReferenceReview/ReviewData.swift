@@ -104,8 +104,8 @@ struct ReviewData {
   }
 
   /// Writes one card.
-  /// - Throws: `ArchiveError.io` when a single file's image cannot be read back.
-  mutating func write(_ card: ReviewCard) throws(ArchiveError) {
+  /// - Throws: `ReviewError.io` when a single file's image cannot be read back.
+  mutating func write(_ card: ReviewCard) throws(ReviewError) {
     json.beginObject()
     json.member("id", card.id)
     json.member("path", card.path)
@@ -160,7 +160,7 @@ struct ReviewData {
     json.endObject()
   }
 
-  private mutating func write(_ image: ReviewCard.Image?) throws(ArchiveError) {
+  private mutating func write(_ image: ReviewCard.Image?) throws(ReviewError) {
     guard let image else {
       json.null()
       return
@@ -171,7 +171,9 @@ struct ReviewData {
     case .file:
       json.string("images/" + image.file)
     case .dataURI(let folder):
-      let bytes = try FileSystem.read(folder.appendingPathComponent(image.file))
+      let bytes = try ReviewError.catching { () throws(ArchiveError) in
+        try FileSystem.read(folder.appendingPathComponent(image.file))
+      }
       json.rawString { output in
         output.write("data:image/png;base64,")
         output.writeBase64(bytes)

@@ -25,10 +25,10 @@ struct ReviewJobs {
 
   /// Hands every job to `body`, one at a time.
   /// - Parameter images: Where conflicting sources' images are copied as they are read.
-  /// - Throws: What `body` throws, or `ArchiveError.io` when a rival image cannot be copied.
+  /// - Throws: What `body` throws, or `ReviewError.io` when a rival image cannot be copied.
   mutating func forEach(
-    images: URL, _ body: (ReviewCardMaker.Job) throws(ArchiveError) -> Void
-  ) throws(ArchiveError) {
+    images: URL, _ body: (ReviewCardMaker.Job) throws(ReviewError) -> Void
+  ) throws(ReviewError) {
     try changes(body)
     try conflicts(images: images, body)
     for item in plan.items(.orphan) {
@@ -43,8 +43,8 @@ struct ReviewJobs {
   }
 
   /// Added and updated paths, read back from their sources.
-  private mutating func changes(_ body: (ReviewCardMaker.Job) throws(ArchiveError) -> Void)
-    throws(ArchiveError)
+  private mutating func changes(_ body: (ReviewCardMaker.Job) throws(ReviewError) -> Void)
+    throws(ReviewError)
   {
     var bySource: [Int: [String: MergePlan.Item]] = [:]
     for item in plan.items where item.outcome.writesFile {
@@ -53,7 +53,7 @@ struct ReviewJobs {
     }
     var seen = Set<String>()
     try reader.forEachImage(in: bySource.mapValues { Set($0.keys) }, batchBytes: readAhead) {
-      (batch) throws(ArchiveError) in
+      (batch) throws(ReviewError) in
       for image in batch {
         guard let item = bySource[image.sourceIndex]?[image.path],
           seen.insert(image.path).inserted
@@ -69,8 +69,8 @@ struct ReviewJobs {
 
   /// Conflicts: every rival's image copied from its source, then one job per conflict.
   private mutating func conflicts(
-    images: URL, _ body: (ReviewCardMaker.Job) throws(ArchiveError) -> Void
-  ) throws(ArchiveError) {
+    images: URL, _ body: (ReviewCardMaker.Job) throws(ReviewError) -> Void
+  ) throws(ReviewError) {
     // An unstable path shows its replicas' renders as a conflict shows its rivals.
     let conflicts = plan.items.filter { $0.outcome == .conflict || $0.outcome == .unstable }
     guard !conflicts.isEmpty else { return }
@@ -88,11 +88,13 @@ struct ReviewJobs {
     for (path, bySource) in files {
       for sourceIndex in bySource.keys { wanted[sourceIndex, default: []].insert(path) }
     }
-    try reader.forEachImage(in: wanted, batchBytes: readAhead) { (batch) throws(ArchiveError) in
+    try reader.forEachImage(in: wanted, batchBytes: readAhead) { (batch) throws(ReviewError) in
       for image in batch {
         guard let file = files[image.path]?[image.sourceIndex], written.insert(file).inserted
         else { continue }
-        try FileSystem.write(image.bytes, to: images.appendingPathComponent(file))
+        try ReviewError.catching { () throws(ArchiveError) in
+          try FileSystem.write(image.bytes, to: images.appendingPathComponent(file))
+        }
       }
     }
     for item in conflicts {

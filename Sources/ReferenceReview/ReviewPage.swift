@@ -18,8 +18,8 @@ enum ReviewPage {
   static var names: [String] { files.keys.sorted() }
 
   /// The bytes of one of the page's files.
-  /// - Throws: `ArchiveError.io` when the program was built without that file.
-  static func file(_ name: String) throws(ArchiveError) -> [UInt8] {
+  /// - Throws: `ReviewError.io` when the program was built without that file.
+  static func file(_ name: String) throws(ReviewError) -> [UInt8] {
     guard let bytes = files[name] else {
       throw .io(
         operation: "read the review page's \(name)", path: "ReviewPage/\(name)",
@@ -31,7 +31,7 @@ enum ReviewPage {
   /// index.html cut around the data tag, with every style sheet and script it loads inlined in
   /// its place (a line `<link rel="stylesheet" href="F">` or `<script src="F"></script>`):
   /// the text before the data and the text after it.
-  static func singleFileParts() throws(ArchiveError) -> (head: String, tail: String) {
+  static func singleFileParts() throws(ReviewError) -> (head: String, tail: String) {
     let index = String(decoding: try file(Self.index), as: UTF8.self)
     var head = ""
     var tail = ""

@@ -66,10 +66,13 @@ public struct ReviewReport: Sendable {
   /// - Parameters:
   ///   - plan: The plan.
   ///   - url: The report: a folder, or one file when it ends in `.html`.
-  /// - Throws: `ArchiveError.io` when the report cannot be written.
-  public func write(_ plan: MergePlan, to url: URL) throws(ArchiveError) {
-    let report = try start(plan, reader: try ReviewImages(plan: plan, limits: limits), to: url)
-    _ = try report.finish(.init(changes: changes, problems: problems))
+  /// - Throws: `ReviewError.io` when the report cannot be written.
+  public func write(_ plan: MergePlan, to url: URL) throws(ReviewError) {
+    let reader = try ReviewError.catching { () throws(MergeError) in
+      try ReviewImages(plan: plan, limits: limits)
+    }
+    let finish = try start(plan, reader: reader, to: url)
+    try finish(.init(changes: changes, problems: problems))
   }
 
   /// Writes the cards of the report a merge asks for: the writer `merge-refs` gives
@@ -78,9 +81,9 @@ public struct ReviewReport: Sendable {
   ///   - plan: The finished plan, not yet applied.
   ///   - request: Where to write, the land command, and the run's problems and warnings.
   /// - Returns: The report, to finish once the merge is done.
-  /// - Throws: `ArchiveError.io` when the report cannot be written.
+  /// - Throws: `ReviewError.io` when the report cannot be written.
   @Sendable
-  public static func write(_ plan: MergePlan, request: ReportRequest) throws(ArchiveError)
+  public static func write(_ plan: MergePlan, request: ReportRequest) throws(ReviewError)
     -> UnfinishedReport
   {
     var report = ReviewReport(limits: request.limits)
@@ -88,34 +91,42 @@ public struct ReviewReport: Sendable {
     report.problems = request.problems
     report.warnings = request.warnings
     report.changes = request.changes
-    return try report.start(
+    let finish = try report.start(
       plan, reader: ReviewImages(plan: plan, request: request), to: request.url)
+    return UnfinishedReport(page: page(for: request.url)) { try finish($0) }
   }
 
   /// Writes the page and the cards, reading the references and the sources' images through
   /// `reader`, and on a report that lands the earlier references, all beside the report under
   /// temporary names; the report it returns writes the facts that end the data (what the merge
   /// did) and puts the report in place.
-  func start(_ plan: MergePlan, reader: ReviewImages, to url: URL) throws(ArchiveError)
-    -> UnfinishedReport
+  func start(_ plan: MergePlan, reader: ReviewImages, to url: URL) throws(ReviewError)
+    -> (ReportRequest.Ending) throws(ReviewError) -> Void
   {
     let target = ReportTarget(url: url)
     let work = try target.makeWorkFolder()
     let images = work.appendingPathComponent("images")
     let file = target.temporaryFile
-    do {
+    do throws(ReviewError) {
       let output: BufferedOutput
       var tail = ""
       if target.isSingleFile {
         let parts = try ReviewPage.singleFileParts()
-        output = try BufferedOutput(creating: file)
+        output = try ReviewError.catching { () throws(ArchiveError) in
+          try BufferedOutput(creating: file)
+        }
         output.write(parts.head)
         tail = parts.tail
       } else {
         for name in ReviewPage.names {
-          try FileSystem.write(try ReviewPage.file(name), to: work.appendingPathComponent(name))
+          let page = try ReviewPage.file(name)
+          try ReviewError.catching { () throws(ArchiveError) in
+            try FileSystem.write(page, to: work.appendingPathComponent(name))
+          }
         }
-        output = try BufferedOutput(creating: work.appendingPathComponent(ReviewPage.data))
+        output = try ReviewError.catching { () throws(ArchiveError) in
+          try BufferedOutput(creating: work.appendingPathComponent(ReviewPage.data))
+        }
       }
       var data = ReviewData(
         output, imageSource: target.isSingleFile ? .dataURI(images: images) : .file)
@@ -125,9 +136,7 @@ public struct ReviewReport: Sendable {
       let ending = ReportEnding(
         report: self, plan: plan, target: target, work: work, file: file, output: output,
         tail: tail)
-      return UnfinishedReport(page: Self.page(for: url)) { (end) throws(ArchiveError) in
-        try ending.finish(end, data: &data)
-      }
+      return { (end) throws(ReviewError) in try ending.finish(end, data: &data) }
     } catch {
       target.discard(work, file)
       throw error
@@ -141,7 +150,7 @@ public struct ReviewReport: Sendable {
   private func writeCards(
     _ plan: MergePlan, reader: ReviewImages, images: URL, to data: inout ReviewData,
     target: ReportTarget
-  ) throws(ArchiveError) -> [ZipWriter.Entry] {
+  ) throws(ReviewError) -> [ZipWriter.Entry] {
     // In one file the images live on only as data URIs.
     let inline = target.isSingleFile
     data.begin()
@@ -149,7 +158,7 @@ public struct ReviewReport: Sendable {
     var jobs = ReviewJobs(plan: plan, reader: reader, readAhead: readAhead)
     var pending: [ReviewCardMaker.Job] = []
     var earlier: [ZipWriter.Entry] = []
-    func flush() throws(ArchiveError) {
+    func flush() throws(ReviewError) {
       for card in try make(pending, with: maker) {
         try data.write(card)
         var kept: String?
@@ -170,7 +179,7 @@ public struct ReviewReport: Sendable {
       }
       pending.removeAll(keepingCapacity: true)
     }
-    try jobs.forEach(images: images) { (job) throws(ArchiveError) in
+    try jobs.forEach(images: images) { (job) throws(ReviewError) in
       pending.append(job)
       if pending.count >= batchSize { try flush() }
     }
@@ -182,24 +191,26 @@ public struct ReviewReport: Sendable {
   /// package-relative paths, as a zip without a manifest: the source the restore command
   /// reads. Nothing when the merge replaces no reference.
   private func writeEarlierReferences(_ entries: [ZipWriter.Entry], to zip: URL)
-    throws(ArchiveError)
+    throws(ReviewError)
   {
     guard !entries.isEmpty else { return }
     let marker = ZipWriter.Entry(
       path: ReportRequest.earlierReferencesMarker,
       contents: .bytes(Array(ReportRequest.earlierReferencesNote.utf8)))
-    try ZipWriter().write([marker] + entries.sorted { $0.path < $1.path }, to: zip)
+    try ReviewError.catching { () throws(ArchiveError) in
+      try ZipWriter().write([marker] + entries.sorted { $0.path < $1.path }, to: zip)
+    }
   }
 
   /// Makes a batch of cards on every core; the cards come back in the jobs' order.
   private func make(_ jobs: [ReviewCardMaker.Job], with maker: ReviewCardMaker)
-    throws(ArchiveError) -> [ReviewCard]
+    throws(ReviewError) -> [ReviewCard]
   {
-    let results = ConcurrentSlots<Result<ReviewCard, ArchiveError>>.perform(jobs.count) {
+    let results = ConcurrentSlots<Result<ReviewCard, ReviewError>>.perform(jobs.count) {
       index in
-      Result { () throws(ArchiveError) in try maker.make(jobs[index]) }
+      Result { () throws(ReviewError) in try maker.make(jobs[index]) }
     }
-    return try results.map { (result) throws(ArchiveError) in try result.get() }
+    return try results.map { (result) throws(ReviewError) in try result.get() }
   }
 
   /// The facts that end the data, as the merge left the package: on a landed report the
@@ -266,12 +277,12 @@ private struct ReportEnding {
 
   /// Ends the data with `ending`'s facts and puts the report in place; removes it all when
   /// that fails.
-  func finish(_ ending: ReportRequest.Ending, data: inout ReviewData) throws(ArchiveError) {
+  func finish(_ ending: ReportRequest.Ending, data: inout ReviewData) throws(ReviewError) {
     let zip = work.appendingPathComponent(ReportTarget.earlierReferencesName)
-    do {
+    do throws(ReviewError) {
       data.end(report.header(plan, target: target, ending: ending))
       output.write(tail)
-      try output.finish()
+      try ReviewError.catching { () throws(ArchiveError) in try output.finish() }
       // Nothing written, nothing to restore: no restore source either.
       if ending.changes != .landed { unlink(zip.path) }
       guard target.isSingleFile else {
@@ -279,9 +290,13 @@ private struct ReportEnding {
         return
       }
       if FileManager.default.fileExists(atPath: zip.path) {
-        try FileSystem.rename(zip, to: target.earlierReferences)
+        try ReviewError.catching { () throws(ArchiveError) in
+          try FileSystem.rename(zip, to: target.earlierReferences)
+        }
       }
-      try FileSystem.rename(file, to: target.url)
+      try ReviewError.catching { () throws(ArchiveError) in
+        try FileSystem.rename(file, to: target.url)
+      }
       target.discard(work)
     } catch {
       target.discard(work, file)

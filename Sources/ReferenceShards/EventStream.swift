@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// Reads the JSON lines `swift test --experimental-event-stream-output FILE` writes (Swift
 /// Testing, 6.3): which test functions ran and how long each took.

@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// The proof `merge-refs --require-shards` asks for: the records cover shards 0..<N of one
 /// plan (one commit, one N, one replica count R, one listing) and every planned test ran

@@ -1,5 +1,5 @@
 import ProcessSupport
-import ReferenceArchive
+import ReferenceContracts
 
 /// Why `reference-shards` cannot plan or run a shard. Each description says what to do.
 public enum ShardError: Error, Sendable, Equatable, CustomStringConvertible {

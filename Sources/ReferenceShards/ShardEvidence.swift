@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// What a shard's folder proves: the archives and event streams in it, each with its digest,
@@ -77,14 +78,17 @@ public struct ShardEvidence: Sendable {
   }
 
   /// The manifest of a coordinator archive, read without the images' bytes.
-  static func manifest(in archive: URL) throws(ArchiveError) -> ArchiveManifest? {
-    var manifest: ArchiveManifest?
+  /// - Throws: `ArchiveError` for an archive it cannot read, `ManifestError` for its manifest.
+  static func manifest(in archive: URL) throws -> ArchiveManifest? {
+    var manifest: Data?
     try ZipReader().forEachEntry(
       in: .file(archive), wantsData: { $0 == ArchiveManifest.entryName }
-    ) { entry throws(ArchiveError) in
+    ) { entry in
       guard entry.path == ArchiveManifest.entryName else { return }
-      manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
+      manifest = Data(entry.bytes)
     }
-    return manifest
+    return try manifest.map { (data) throws(ManifestError) in
+      try ArchiveManifest.decode(data, source: archive.path)
+    }
   }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 
 /// `shard.json`: what one shard of a plan was asked to run and what ran, written by
 /// `reference-shards run` beside the archives it collected. `merge-refs --require-shards`

@@ -1,6 +1,7 @@
 import Foundation
 import ProcessSupport
 import ReferenceArchive
+import ReferenceContracts
 
 /// `reference-shards run`: lists the built tests, plans, runs exactly this shard's tests in
 /// batches of exact filters, and writes the shard's record beside the workers' archives.

@@ -1,4 +1,4 @@
-import ReferenceArchive
+import ReferenceContracts
 
 /// Splits a shard's tests into `swift test` command lines that each stay under a size limit:
 /// one `--filter` per test, and as many tests per command as fit.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ReferenceArchive
 
 /// `add-pixel-digests`: gives reference PNGs written before the pixel digest existed their
 /// `riDG` chunk, so verification can skip decoding them. Parsing and printing only; the

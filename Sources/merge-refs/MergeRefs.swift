@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 import ReferenceMerge
 import ReferenceReview
 import ReferenceShards

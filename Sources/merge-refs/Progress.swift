@@ -1,5 +1,4 @@
 import Foundation
-import ReferenceArchive
 import ReferenceMerge
 
 /// A one-line progress display for terminals; silent otherwise, so logs and pipes stay clean.

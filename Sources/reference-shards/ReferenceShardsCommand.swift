@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import ProcessSupport
-import ReferenceArchive
+import ReferenceContracts
 import ReferenceShards
 
 /// `reference-shards`: plans and runs one shard of a CI matrix. Parsing and printing only; the

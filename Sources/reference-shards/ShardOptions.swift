@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 import ReferenceShards
 
 /// The options that say which shard of which plan.

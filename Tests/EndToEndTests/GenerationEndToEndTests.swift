@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 import XCTest
 
@@ -236,7 +237,7 @@ final class GenerationEndToEndTests: XCTestCase {
 
   private func readManifest(_ archive: URL) throws -> ArchiveManifest {
     var manifest: ArchiveManifest?
-    try ZipReader().forEachEntry(in: .file(archive)) { (entry) throws(ArchiveError) in
+    try ZipReader().forEachEntry(in: .file(archive), failure: { $0 }) { (entry) throws(any Error) in
       if entry.path == ArchiveManifest.entryName {
         manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
       }
@@ -247,7 +248,8 @@ final class GenerationEndToEndTests: XCTestCase {
   private func entries(of archives: [URL]) throws -> [String: [UInt8]] {
     var entries: [String: [UInt8]] = [:]
     for archive in archives {
-      try ZipReader().forEachEntry(in: .file(archive)) { (entry) throws(ArchiveError) in
+      try ZipReader().forEachEntry(in: .file(archive), failure: { $0 }) {
+        (entry) throws(any Error) in
         guard entry.path != ArchiveManifest.entryName else { return }
         XCTAssertNil(entries[entry.path], "\(entry.path) appears in two archives")
         entries[entry.path] = entry.bytes

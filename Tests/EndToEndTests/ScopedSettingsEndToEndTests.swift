@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import XCTest
 
 /// The `.referenceImages(mode:)` trait and `withReferenceImages(mode:referenceFolder:)` in a real
@@ -49,7 +50,7 @@ final class ScopedSettingsEndToEndTests: XCTestCase {
 
   private func manifest(of archive: URL) throws -> ArchiveManifest {
     var manifest: ArchiveManifest?
-    try ZipReader().forEachEntry(in: .file(archive)) { (entry) throws(ArchiveError) in
+    try ZipReader().forEachEntry(in: .file(archive), failure: { $0 }) { (entry) throws(any Error) in
       if entry.path == ArchiveManifest.entryName {
         manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
       }

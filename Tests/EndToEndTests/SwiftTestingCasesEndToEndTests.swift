@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 import XCTest
 
@@ -323,7 +324,8 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
   private func manifests() throws -> [ArchiveManifest] {
     try fixture.archives().map { archive in
       var manifest: ArchiveManifest?
-      try ZipReader().forEachEntry(in: .file(archive)) { (entry) throws(ArchiveError) in
+      try ZipReader().forEachEntry(in: .file(archive), failure: { $0 }) {
+        (entry) throws(any Error) in
         if entry.path == ArchiveManifest.entryName {
           manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
         }

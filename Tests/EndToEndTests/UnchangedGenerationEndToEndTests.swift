@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import XCTest
 
 /// Generation on the fixture package when references already hold the renders: unchanged images
@@ -41,7 +42,8 @@ final class UnchangedGenerationEndToEndTests: XCTestCase {
     var pngs: [String] = []
     var unchanged: [String] = []
     for archive in archives {
-      try ZipReader().forEachEntry(in: .file(archive)) { (entry) throws(ArchiveError) in
+      try ZipReader().forEachEntry(in: .file(archive), failure: { $0 }) {
+        (entry) throws(any Error) in
         guard entry.path == ArchiveManifest.entryName else { return pngs.append(entry.path) }
         let manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
         unchanged += (manifest.unchangedImages ?? []).map(\.path)

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import XCTest
 
 /// References per platform with real `swift test` runs of the fixture, a variant standing for a
@@ -159,7 +160,7 @@ final class VariantsEndToEndTests: XCTestCase {
   private func entries(of archive: URL) throws -> (files: [String: [UInt8]], unchanged: [String]) {
     var files: [String: [UInt8]] = [:]
     var unchanged: [String] = []
-    try ZipReader().forEachEntry(in: .file(archive)) { (entry) throws(ArchiveError) in
+    try ZipReader().forEachEntry(in: .file(archive), failure: { $0 }) { (entry) throws(any Error) in
       guard entry.path == ArchiveManifest.entryName else { return files[entry.path] = entry.bytes }
       let manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
       unchanged += (manifest.unchangedImages ?? []).map(\.path)

@@ -1,5 +1,4 @@
 import Foundation
-import ReferenceArchive
 import ReferenceImageCore
 import XCTest
 

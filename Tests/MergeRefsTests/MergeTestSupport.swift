@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 import ReferenceMerge
 import ReferenceReview

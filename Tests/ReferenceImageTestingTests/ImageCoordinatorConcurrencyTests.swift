@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import ReferenceArchive
 import ReferenceImageCore
 import XCTest
 

@@ -1,4 +1,4 @@
-import ReferenceArchive
+import ReferenceContracts
 import ReferenceShards
 import XCTest
 

@@ -6,7 +6,7 @@ import ReferenceImageCore
 /// merge), made and removed without following links.
 extension Destination {
   /// Creates a new folder directly below the root, for files that are not references yet.
-  func makePrivateFolder(_ name: String) throws(ArchiveError) -> Int32 {
+  func makePrivateFolder(_ name: String) throws(MergeError) -> Int32 {
     guard calls.makeFolderAt(rootHandle, name) == 0 else {
       throw .io(operation: "create the folder", path: fullPath(name), message: Self.reason())
     }

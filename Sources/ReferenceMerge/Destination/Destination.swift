@@ -34,8 +34,8 @@ package final class Destination: @unchecked Sendable {
   /// - Parameters:
   ///   - root: The package root (the user named it, so a link to it is followed).
   ///   - calls: The system calls; tests replace some.
-  /// - Throws: `ArchiveError.io` when the root cannot be opened.
-  package init(root: URL, calls: FileCalls = .system) throws(ArchiveError) {
+  /// - Throws: `MergeError.io` when the root cannot be opened.
+  package init(root: URL, calls: FileCalls = .system) throws(MergeError) {
     self.root = root
     self.calls = calls
     rootHandle = calls.openAt(AT_FDCWD, root.path, O_RDONLY | O_DIRECTORY)
@@ -55,14 +55,14 @@ package final class Destination: @unchecked Sendable {
   /// The handle of a package-relative folder ("" is the root), or nil when it does not exist
   /// and `create` is false.
   /// - Parameter path: The file the folder is wanted for, named in errors.
-  /// - Throws: `ArchiveError.refusedEntry` when a component is a symbolic link or not a folder.
-  func folder(_ relative: String, create: Bool, for path: String) throws(ArchiveError) -> Int32? {
+  /// - Throws: `MergeError.refusedEntry` when a component is a symbolic link or not a folder.
+  func folder(_ relative: String, create: Bool, for path: String) throws(MergeError) -> Int32? {
     lock.lock()
     defer { lock.unlock() }
     return try resolve(relative, create: create, for: path)
   }
 
-  private func resolve(_ relative: String, create: Bool, for path: String) throws(ArchiveError)
+  private func resolve(_ relative: String, create: Bool, for path: String) throws(MergeError)
     -> Int32?
   {
     if relative.isEmpty { return rootHandle }
@@ -111,8 +111,8 @@ package final class Destination: @unchecked Sendable {
 
   /// What is at a path, without following links; nil when nothing is (or its folder is
   /// missing).
-  /// - Throws: `ArchiveError.refusedEntry` when a folder on the way is a symbolic link.
-  package func status(_ path: String) throws(ArchiveError) -> FileStatus? {
+  /// - Throws: `MergeError.refusedEntry` when a folder on the way is a symbolic link.
+  package func status(_ path: String) throws(MergeError) -> FileStatus? {
     let (folderPath, name) = Self.split(path)
     guard let folder = try folder(folderPath, create: false, for: path) else { return nil }
     return calls.statAt(folder, name)
@@ -120,12 +120,12 @@ package final class Destination: @unchecked Sendable {
 
   /// Checks that a path can be written safely: a valid entry path, no symbolic link on the
   /// way, and not a link itself.
-  /// - Throws: `ArchiveError.refusedEntry` naming the link.
-  package func checkWritable(_ path: String) throws(ArchiveError) {
+  /// - Throws: `MergeError.refusedEntry` naming the link.
+  package func checkWritable(_ path: String) throws(MergeError) {
     if let reason = EntryPath.validate(path) {
       throw .refusedEntry(source: root.path, entry: path, reason: reason)
     }
-    do throws(ArchiveError) {
+    do throws(MergeError) {
       if try knownStatus(path)?.kind == .symbolicLink { throw refused(path, at: path) }
     } catch {
       // Anything but a link (a file where a folder should be, a folder that cannot be opened)
@@ -134,7 +134,7 @@ package final class Destination: @unchecked Sendable {
     }
   }
 
-  private func knownStatus(_ path: String) throws(ArchiveError) -> FileStatus? {
+  private func knownStatus(_ path: String) throws(MergeError) -> FileStatus? {
     lock.lock()
     let known = statuses[path]
     lock.unlock()
@@ -270,10 +270,10 @@ package final class Destination: @unchecked Sendable {
 
   /// Writes a file atomically: a new temporary file in the same folder, renamed over the
   /// final name. Missing folders are created (each opened again without following links).
-  /// - Throws: `ArchiveError` naming the path; the temporary file is removed.
+  /// - Throws: `MergeError` naming the path; the temporary file is removed.
   /// - Parameter digest: The bytes' SHA-256, remembered for the next run.
   package func write(_ bytes: [UInt8], to path: String, digest: SHA256Digest)
-    throws(ArchiveError)
+    throws(MergeError)
   {
     let (folderPath, name) = Self.split(path)
     guard let folder = try folder(folderPath, create: true, for: path) else { return }
@@ -284,7 +284,7 @@ package final class Destination: @unchecked Sendable {
   }
 
   /// Writes a file atomically, given its SHA-256 as hex (computed again when it is not hex).
-  package func write(_ bytes: [UInt8], to path: String, digest: String) throws(ArchiveError) {
+  package func write(_ bytes: [UInt8], to path: String, digest: String) throws(MergeError) {
     try write(bytes, to: path, digest: SHA256Digest(hex: digest) ?? SHA256Digest(of: bytes))
   }
 
@@ -295,7 +295,7 @@ package final class Destination: @unchecked Sendable {
   func moveIn(
     from privateFolder: Int32, _ privateName: String, to path: String, status: FileStatus?,
     digest: SHA256Digest
-  ) throws(ArchiveError) {
+  ) throws(MergeError) {
     let (folderPath, name) = Self.split(path)
     guard let folder = try folder(folderPath, create: true, for: path) else { return }
     try rename(from: privateFolder, privateName, to: path, in: folder, name: name)
@@ -305,7 +305,7 @@ package final class Destination: @unchecked Sendable {
   private func rename(
     from sourceFolder: Int32, _ sourceName: String, to path: String, in folder: Int32,
     name: String
-  ) throws(ArchiveError) {
+  ) throws(MergeError) {
     guard calls.renameAt(sourceFolder, sourceName, folder, name) == 0 else {
       let code = errno
       _ = calls.unlinkAt(sourceFolder, sourceName, false)
@@ -320,7 +320,7 @@ package final class Destination: @unchecked Sendable {
   /// - Returns: The file's status, when the digest cache will want it.
   @discardableResult
   func writeNew(_ bytes: [UInt8], in folder: Int32, name: String, shownAs path: String)
-    throws(ArchiveError) -> FileStatus?
+    throws(MergeError) -> FileStatus?
   {
     let handle = calls.openAt(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
     guard handle >= 0 else {
@@ -340,7 +340,7 @@ package final class Destination: @unchecked Sendable {
   }
 
   /// Deletes a file (an orphan, with `--prune`); a file already gone is not an error.
-  package func remove(_ path: String) throws(ArchiveError) {
+  package func remove(_ path: String) throws(MergeError) {
     let (folderPath, name) = Self.split(path)
     guard let folder = try folder(folderPath, create: false, for: path) else { return }
     guard calls.unlinkAt(folder, name, false) == 0 || errno == ENOENT else {
@@ -386,7 +386,7 @@ package final class Destination: @unchecked Sendable {
     relative.isEmpty ? root.path : root.path + "/" + relative
   }
 
-  private func refused(_ path: String, at relative: String) -> ArchiveError {
+  private func refused(_ path: String, at relative: String) -> MergeError {
     .refusedEntry(
       source: root.path, entry: path,
       reason: "\(fullPath(relative)) is a symbolic link; merge-refs does not write through links")
@@ -399,7 +399,7 @@ package final class Destination: @unchecked Sendable {
   private func notWritten(
     _ path: String, _ action: WriteFailure.Action, _ step: String, in folder: String? = nil,
     _ code: Int32 = errno, replacing: Bool = false
-  ) -> ArchiveError {
+  ) -> MergeError {
     .notWritten(
       WriteFailure(
         root: root.path, path: path, action: action, step: step,

@@ -376,18 +376,18 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   /// Reads a manifest.
   /// - Parameter data: UTF-8 JSON.
   /// - Returns: The manifest.
-  /// - Throws: `ArchiveError.badManifest` for invalid JSON or an unsupported `formatVersion`.
-  public static func decode(_ data: Data, source: String) throws(ArchiveError) -> ArchiveManifest {
+  /// - Throws: `ManifestError` for invalid JSON or an unsupported `formatVersion`.
+  public static func decode(_ data: Data, source: String) throws(ManifestError) -> ArchiveManifest {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
     let manifest: ArchiveManifest
     do {
       manifest = try decoder.decode(ArchiveManifest.self, from: data)
     } catch {
-      throw .badManifest(source: source, reason: "\(error)")
+      throw ManifestError(source: source, reason: "\(error)")
     }
     guard manifest.formatVersion <= currentFormatVersion else {
-      throw .badManifest(
+      throw ManifestError(
         source: source,
         reason: "format version \(manifest.formatVersion) is newer than this tool reads "
           + "(\(currentFormatVersion)); update merge-refs")

@@ -1,4 +1,6 @@
 import Foundation
+import ReferenceArchive
+import ReferenceContracts
 
 /// A file of a package tree (a merge's destination) that could not be written or deleted, with
 /// what a person needs to fix it: the file, the folder that must be writable, the cause and

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 
 #if canImport(Glibc)
   import Glibc

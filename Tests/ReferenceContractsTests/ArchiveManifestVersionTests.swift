@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 import XCTest
 
 /// Version 2 of the manifest names every test as `swift test list` does; version 1 archives are

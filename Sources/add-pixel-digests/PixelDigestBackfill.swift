@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceImageCore
 
 /// Adds the `riDG` pixel digest (see `PNGPixelDigest`) to reference PNGs written before the

@@ -1,5 +1,5 @@
 import Foundation
-import ReferenceArchive
+import ReferenceContracts
 import XCTest
 
 /// The exit statuses are a contract CI scripts rely on: the numbers are pinned here, once, and
@@ -43,13 +43,13 @@ final class ExitStatusTests: XCTestCase {
     let target = try FileManager.default.destinationOfSymbolicLink(atPath: link.path)
     XCTAssertEqual(
       link.deletingLastPathComponent().appendingPathComponent(target).standardizedFileURL.path,
-      checkout.appendingPathComponent("Sources/ReferenceArchive/ExitStatus.swift").path)
+      checkout.appendingPathComponent("Sources/ReferenceContracts/ExitStatus.swift").path)
   }
 
   /// The file is compiled by the plugin on its own, so it may import nothing.
   func testEnumFile_importsNothing() throws {
     let source = try String(
-      contentsOf: checkout.appendingPathComponent("Sources/ReferenceArchive/ExitStatus.swift"),
+      contentsOf: checkout.appendingPathComponent("Sources/ReferenceContracts/ExitStatus.swift"),
       encoding: .utf8)
     XCTAssertFalse(source.split(separator: "\n").contains { $0.hasPrefix("import ") })
   }
