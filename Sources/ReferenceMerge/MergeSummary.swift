@@ -2,9 +2,11 @@ import Foundation
 import ReferenceContracts
 
 /// The outcome of a `merge-refs` run in a form for people (`text`) and machines (`json`).
-public struct MergeSummary: Codable, Sendable {
+// `--json` has one writer, `writeJSON` (streamed, so a summary of any size is never held as
+// text); `Decodable` is for the programs that read it, and the tests check that the two agree.
+public struct MergeSummary: Decodable, Sendable {
   /// One source line.
-  public struct Source: Codable, Sendable {
+  public struct Source: Decodable, Sendable {
     public var name: String
     public var worker: String?
     public var images: Int
@@ -16,7 +18,7 @@ public struct MergeSummary: Codable, Sendable {
   }
 
   /// One changed or conflicting path.
-  public struct Change: Codable, Sendable {
+  public struct Change: Decodable, Sendable {
     public var path: String
     /// The path's outcome, typed to the last printed line (its raw value in `--json`).
     public var outcome: MergePlan.Outcome
@@ -39,7 +41,7 @@ public struct MergeSummary: Codable, Sendable {
 
   /// What the merge did to one variant's files: `base` for the base references, then each
   /// variant the merge touched, by name.
-  public struct VariantCounts: Codable, Sendable, Equatable {
+  public struct VariantCounts: Decodable, Sendable, Equatable {
     public var variant: String
     public var added = 0
     public var updated = 0
@@ -110,7 +112,7 @@ public struct MergeSummary: Codable, Sendable {
   public var superseded: [Superseded]
 
   /// A render that a later run superseded (`MergePlan.Superseded`), as the summary shows it.
-  public struct Superseded: Codable, Sendable, Equatable {
+  public struct Superseded: Decodable, Sendable, Equatable {
     /// The package-relative path.
     public var path: String
     /// The test that rendered it, when known.

@@ -203,7 +203,7 @@ final class IncludeFilterTests: XCTestCase {
       destination.path,
     ])
     XCTAssertEqual(json.status, 0, json.all)
-    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(json.output.utf8))
+    let summary = try decodedSummary(json.output)
     XCTAssertEqual(summary.changes.map(\.path), [path("new-a"), path("old-b")])
     XCTAssertEqual(summary.skipped.map(\.path), [path("new-b"), path("old-a"), path("orphan")])
   }

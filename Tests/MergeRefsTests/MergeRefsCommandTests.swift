@@ -117,7 +117,7 @@ final class MergeRefsCommandTests: XCTestCase {
     let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8))
     let dictionary = try XCTUnwrap(object as? [String: Any], result.output)
     XCTAssertEqual(dictionary["added"] as? Int, 1)
-    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+    let summary = try decodedSummary(result.output)
     XCTAssertEqual(summary.destination, destination.path)
     XCTAssertEqual(summary.changes.map(\.path), [imagePath])
     XCTAssertEqual(summary.changes.first?.outcome, .added)
@@ -139,7 +139,7 @@ final class MergeRefsCommandTests: XCTestCase {
     let result = try MergeRefs.run([firstURL.path, secondURL.path, "--json", destination.path])
 
     XCTAssertEqual(result.status, 2, result.all)
-    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+    let summary = try decodedSummary(result.output)
     XCTAssertEqual(summary.conflicts, 1)
     XCTAssertEqual(summary.changes.first?.sources, [secondURL.path, firstURL.path])
     XCTAssertEqual(summary.changes.first?.workers, ["b pid 4242", "a pid 4242"])

@@ -33,6 +33,21 @@ func writeFile(_ bytes: [UInt8], to url: URL) throws {
   try Data(bytes).write(to: url)
 }
 
+// MARK: The summary
+
+/// Reads `merge-refs --json`'s output, and checks that it is what the decoder reads: the summary
+/// decoded and written again is the same text, so the one writer (`writeJSON`) and the
+/// `Decodable` conformance agree on every field, and none is lost between them.
+func decodedSummary(
+  _ output: String, file: StaticString = #filePath, line: UInt = #line
+) throws -> MergeSummary {
+  let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(output.utf8))
+  XCTAssertEqual(
+    summary.json(), output.trimmingCharacters(in: .newlines),
+    "the summary decoded and written again differs", file: file, line: line)
+  return summary
+}
+
 // MARK: Images
 
 /// A deterministic noisy image: `seed` decides every pixel, so equal seeds give equal pixels.

@@ -45,7 +45,7 @@ final class NonASCIIPathTests: XCTestCase {
     let result = try MergeRefs.run([source.path, "--json", destination.path])
 
     XCTAssertEqual(result.status, 0, result.all)
-    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+    let summary = try decodedSummary(result.output)
     XCTAssertEqual(summary.changes.map(\.path.utf8).map(Array.init), [Array(imagePath.utf8)])
     XCTAssertEqual(summary.changes.first?.outcome, .added)
     XCTAssertTrue(summary.applied)

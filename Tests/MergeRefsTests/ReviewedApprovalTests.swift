@@ -238,7 +238,7 @@ final class ReviewedApprovalTests: XCTestCase {
     // The report's images beside the archives are not taken for a source of their own.
     let again = try MergeRefs.run(["--json", "--dry-run", artifact.path, s.destination.path])
     XCTAssertEqual(again.status, 0, again.all)
-    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(again.output.utf8))
+    let summary = try decodedSummary(again.output)
     XCTAssertEqual(summary.sources.map(\.name), [s.archive.path])
     let oldA = try XCTUnwrap(summary.changes.first { $0.path == path("old-a") })
     XCTAssertEqual(oldA.failedComparison?.record.referencePixelSHA256, hex(s.oldA))

@@ -106,7 +106,7 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertEqual(result.status, 0, result.all)
     XCTAssertFalse(exists(path("a", "macos")), "its test's tolerance finds it equal to the base")
     XCTAssertTrue(exists(path("b", "macos")), "an exact test needs equal pixels")
-    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+    let summary = try decodedSummary(result.output)
     XCTAssertEqual(summary.matchingFallback, 1)
   }
 
@@ -136,7 +136,7 @@ final class VariantMergeTests: XCTestCase {
 
       XCTAssertEqual(result.status, 0, result.all)
       XCTAssertFalse(exists(path("a", "linux-arm64")), "within tolerance(3) of the base")
-      let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+      let summary = try decodedSummary(result.output)
       XCTAssertEqual(summary.matchingFallback, 1, "\(sources.map(\.lastPathComponent))")
       XCTAssertEqual(summary.added, 0)
     }
@@ -173,7 +173,7 @@ final class VariantMergeTests: XCTestCase {
       let result = try merge(sources)
 
       XCTAssertEqual(result.status, 0, result.all)
-      let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+      let summary = try decodedSummary(result.output)
       let names = "\(sources.map(\.lastPathComponent))"
       XCTAssertEqual(summary.redundant, 1, names)
       XCTAssertEqual(
@@ -208,7 +208,7 @@ final class VariantMergeTests: XCTestCase {
 
     XCTAssertEqual(kept.status, 0, kept.all)
     XCTAssertTrue(exists(path("a", "macos")), "never deleted without --prune")
-    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(kept.output.utf8))
+    let summary = try decodedSummary(kept.output)
     XCTAssertEqual(summary.redundant, 1)
     XCTAssertEqual(summary.changes.map(\.outcome), [.redundant])
 
@@ -432,7 +432,7 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertEqual(
       try Data(contentsOf: destination.appendingPathComponent(path("a"))),
       Data(try PNGEncoder().encode(reference)), "verified later: the earlier render never lands")
-    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(result.output.utf8))
+    let summary = try decodedSummary(result.output)
     XCTAssertEqual(summary.superseded.map(\.path), [path("a")])
     XCTAssertEqual(summary.errors, [])
   }
@@ -469,7 +469,7 @@ final class VariantMergeTests: XCTestCase {
     let json = try merge(sources)
 
     XCTAssertEqual(json.status, 0, json.all)
-    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(json.output.utf8))
+    let summary = try decodedSummary(json.output)
     XCTAssertEqual(summary.variants?.map(\.variant), ["base", "linux-arm64", "macos"])
     XCTAssertEqual(summary.variants?.map(\.added), [2, 1, 0])
     XCTAssertEqual(summary.variants?.map(\.matchingFallback), [0, 1, 0])
@@ -515,7 +515,7 @@ final class VariantMergeTests: XCTestCase {
     let json = try merge([source])
     let text = try MergeRefs.run(["--dry-run", source.path, destination.path])
 
-    let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(json.output.utf8))
+    let summary = try decodedSummary(json.output)
     XCTAssertNil(summary.variants)
     XCTAssertFalse(json.output.contains("\"variants\""), json.output)
     XCTAssertFalse(text.output.contains("by variant"), text.output)
