@@ -27,4 +27,16 @@ public struct MergeOptions: Sendable {
 
   /// Creates options with the defaults.
   public init() {}
+
+  /// The `merge-refs` options that decide what lands, as words, in the order `--help` lists
+  /// them: every command printed for a person to run (the page's land command, the prune
+  /// command) spells them here. The include filter and the shard proof are the caller's.
+  public var landingWords: [String] {
+    var words: [String] = []
+    if onConflict != .fail { words += ["--on-conflict", onConflict.rawValue] }
+    if prune { words.append("--prune") }
+    if requireComplete { words.append("--require-complete") }
+    if keepGoing { words.append("--keep-going") }
+    return words
+  }
 }

@@ -248,11 +248,7 @@ public struct MergeSession: Sendable {
   /// The command that lands this merge again, for the review page to add its decision to: the
   /// options that shape the result, every source and the destination, as absolute paths.
   private func landCommand(sourcePaths: [String]) -> LandCommand {
-    var command: [String] = []
-    if options.onConflict == .newest { command += ["--on-conflict", "newest"] }
-    if options.prune { command.append("--prune") }
-    if options.requireComplete { command.append("--require-complete") }
-    if options.keepGoing { command.append("--keep-going") }
+    var command = options.landingWords
     if let portableProgram {
       return .init(program: portableProgram, arguments: command + sourcePaths + [destinationPath])
     }

@@ -146,7 +146,7 @@ struct MergeRefs: ParsableCommand {
     help: "Print at most 10 ::error::/::warning:: lines for conflicts and missing work.")
   var githubAnnotations = false
 
-  mutating func validate() throws {
+  func validate() throws {
     guard paths.count >= 2 else {
       throw ValidationError("give at least one SOURCE and the DESTINATION folder")
     }
@@ -165,53 +165,18 @@ struct MergeRefs: ParsableCommand {
     for source in paths.dropLast() where !FileManager.default.fileExists(atPath: source) {
       throw ValidationError("the source \(source) does not exist")
     }
-    if let includeFrom {
-      do {
-        include += try IncludeFilter.read(fileAt: URL(fileURLWithPath: includeFrom)).patterns
-      } catch {
-        throw ValidationError("\(error)")
-      }
-    }
   }
 
   func run() throws {
     // libarchive converts each entry's time stamp with localtime(3), and glibc checks
     // /etc/localtime for changes on every call unless TZ is set: thousands of stat calls.
     setenv("TZ", ":/etc/localtime", 0)
-    var options = MergeOptions()
-    options.onConflict = onConflict
-    options.prune = prune
-    options.requireComplete = requireComplete
-    options.keepGoing = keepGoing
-    // Shard batches run selected tests by design; the records prove the plan whole instead.
-    if requireShards { options.orphanProof = .shardRecords }
-    if includeFrom != nil || !include.isEmpty {
-      // Read again for its bound lines: `validate` checked the file and took its patterns.
-      let approvals = try includeFrom.map {
-        try IncludeFilter.read(fileAt: URL(fileURLWithPath: $0)).approvals
-      }
-      options.include = IncludeFilter(patterns: include, approvals: approvals ?? [])
-    }
-    var session = MergeSession(
-      options: options,
-      destination: URL(fileURLWithPath: paths[paths.count - 1]).standardizedFileURL,
-      writesNothing: dryRun || check, progress: TerminalProgress(enabled: !json && isatty(1) == 1),
-      reportURL: report.map { URL(fileURLWithPath: $0).standardizedFileURL })
-    session.report = ReviewReport.write(_:request:)
-    session.program = invocationName
-    // Built in this folder's package (`swift run merge-refs`): the page says so too, with the
-    // paths as typed here, rather than the build path.
-    let words = invocationWords(destination: paths[paths.count - 1])
-    let typed = words.count > 1 ? words : nil
-    session.portableProgram =
-      reportProgram.map { $0.split(separator: " ").map(String.init) } ?? typed
-    session.destinationPath = paths[paths.count - 1]
-    let sourcePaths = Array(paths.dropLast())
-    let shards = ShardInputs(sourcePaths: sourcePaths, requireAll: requireShards)
-    if requireShards { session.planCheck = { shards.proof(of: $0) } }
-    var outcome = session.run(sourcePaths: sourcePaths)
+    let invocation = try MergeInvocation(self)
+    let shards = ShardInputs(
+      sourcePaths: invocation.sourcePaths, requireAll: invocation.requireShards)
+    var outcome = session(invocation, shards: shards).run(sourcePaths: invocation.sourcePaths)
     if !prune && (outcome.summary.orphans > 0 || outcome.summary.redundant != nil) {
-      outcome.summary.pruneCommand = pruneCommandLine ?? pruneCommand()
+      outcome.summary.pruneCommand = pruneCommandLine ?? invocation.pruneCommand
     }
     if json {
       // Streamed: a merge of many archives has a summary too large to build as one string.
@@ -223,138 +188,30 @@ struct MergeRefs: ParsableCommand {
     let exitCode: Int32 =
       check && outcome.exitCode == 0 && outcome.hasChanges
       ? ExitStatus.checkFoundChanges.rawValue : outcome.exitCode
-    try report(outcome, shards: shards, exitCode: exitCode)
+    let outputs = CIOutputs(
+      timingsOutput: timingsOutput, summaryMarkdown: summaryMarkdown,
+      githubAnnotations: githubAnnotations, writesNothing: dryRun || check)
+    try outputs.write(outcome, shards: shards, exitCode: exitCode)
     if exitCode != 0 { throw ExitCode(exitCode) }
   }
 
-  /// The CI outputs: timings for the next plan, the job summary, the annotations.
-  private func report(_ outcome: MergeSession.Conclusion, shards: ShardInputs, exitCode: Int32)
-    throws
-  {
-    if let timingsOutput, !shards.sources.isEmpty {
-      do {
-        try shards.writeTimings(to: timingsOutput)
-      } catch {
-        printError("could not write the timings to \(timingsOutput): \(error)")
-        throw ExitCode(ExitStatus.writeFailed.rawValue)
-      }
-    }
-    let summary = outcome.summary
-    let conflicts = summary.changes.lazy.filter { $0.outcome == .conflict }.map {
-      "conflict\(Self.ofVariant($0)): sources disagree about \($0.path) "
-        + "(\($0.sources.joined(separator: " vs ")))"
-    }
-    let unstable = summary.changes.lazy.filter { $0.outcome == .unstable }.map {
-      "unstable\(Self.ofVariant($0)): replicated runs rendered \($0.path) differently "
-        + "(\($0.workers.joined(separator: " vs ")))"
-    }
-    let errors = summary.errors + conflicts + unstable
-    if let summaryMarkdown {
-      let rows = shards.summaryShards(outcome.plan)
-      var markdown = JobSummary(
-        outcome: summary.summaryLine, exitCode: exitCode,
-        shards: rows,
-        changeCount: summary.changes.count,
-        changes: AnySequence(
-          summary.changes.lazy.map {
-            .init(outcome: $0.outcome, path: $0.path, detail: $0.failedComparison.map(detail))
-          }),
-        problems: errors, warnings: summary.warnings)
-      markdown.balance = ShardPlan.balance(rows.map(\.seconds))
-      markdown.landCommand = outcome.landCommand
-      markdown.writesNothing = dryRun || check
-      markdown.variants = summary.variants ?? []
-      do {
-        let file = try LineAppender(path: summaryMarkdown)
-        var failure: Error?
-        markdown.write { line in
-          guard failure == nil else { return }
-          do { try file.append(line) } catch { failure = error }
-        }
-        if let failure { throw failure }
-        try file.close()
-      } catch {
-        printError("could not write the Markdown summary to \(summaryMarkdown): \(error)")
-        throw ExitCode(ExitStatus.writeFailed.rawValue)
-      }
-    }
-    if githubAnnotations {
-      let located = summary.changes.lazy.compactMap { change in
-        change.failedComparison.map {
-          Annotations.Located(
-            file: $0.record.file, line: $0.record.line,
-            title: "Reference image \(change.outcome)\(Self.ofVariant(change)): \(change.path)",
-            message: detail($0))
-        }
-      }
-      for line in Annotations.lines(
-        located: Array(located.prefix(Annotations.defaultLimit)), errors: errors,
-        warnings: summary.warnings)
-      {
-        print(line)
-      }
-    }
+  /// The merge session this command line asks for.
+  private func session(_ invocation: MergeInvocation, shards: ShardInputs) -> MergeSession {
+    var session = MergeSession(
+      options: invocation.options, destination: invocation.destination,
+      writesNothing: dryRun || check, progress: TerminalProgress(enabled: !json && isatty(1) == 1),
+      reportURL: report.map { URL(fileURLWithPath: $0).standardizedFileURL })
+    session.report = ReviewReport.write(_:request:)
+    session.program = invocationName
+    // Built in this folder's package (`swift run merge-refs`): the page says so too, with the
+    // paths as typed here, rather than the build path.
+    let typed = invocation.program.count > 1 ? invocation.program : nil
+    session.portableProgram =
+      reportProgram.map { $0.split(separator: " ").map(String.init) } ?? typed
+    session.destinationPath = invocation.destinationPath
+    if requireShards { session.planCheck = { shards.proof(of: $0) } }
+    return session
   }
-
-  /// This merge again with `--prune`: the options that decide what lands and what counts as an
-  /// orphan, the sources and the destination as they were typed, each word shell-quoted; the
-  /// options that only change what is printed or written beside (`--json`, `--report`, …) and
-  /// those that write nothing (`--dry-run`, `--check`) are left out.
-  private func pruneCommand() -> String {
-    var words = invocationWords(destination: paths[paths.count - 1])
-    if onConflict != .fail { words += ["--on-conflict", onConflict.rawValue] }
-    if requireComplete { words.append("--require-complete") }
-    if keepGoing { words.append("--keep-going") }
-    if requireShards { words.append("--require-shards") }
-    // `validate` added the file's patterns to `include`; the file is named instead.
-    let fromFile = includeFrom.flatMap {
-      try? IncludeFilter.read(fileAt: URL(fileURLWithPath: $0)).patterns.count
-    }
-    for pattern in include.dropLast(fromFile ?? 0) { words += ["--include", pattern] }
-    if let includeFrom { words += ["--include-from", includeFrom] }
-    return ShellWord.line(words + ["--prune"] + paths)
-  }
-
-  /// " (variant linux-arm64)" for a variant file's change; empty for the base.
-  private static func ofVariant(_ change: MergeSummary.Change) -> String {
-    change.variant.map { " (variant \($0))" } ?? ""
-  }
-
-  /// A failed comparison in a few words: "test T, exact: 12 of 480000 pixels differ".
-  private func detail(_ failure: SourceInventory.FailedComparison) -> String {
-    let record = failure.record
-    let figures =
-      record.differingPixels.map { "\($0) of \(record.totalPixels) pixels differ" }
-      ?? record.verdict
-    let test = failure.test.map { "test \($0), " } ?? ""
-    return "\(test)\(record.comparison) comparison at \(record.file):\(record.line): \(figures)"
-  }
-
-  private func printError(_ message: String) {
-    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
-  }
-}
-
-/// How this program was started, absolute when it was given as a path, so the review page's
-/// command runs from any folder.
-private var invocationName: String {
-  let name = CommandLine.arguments.first ?? "merge-refs"
-  return name.contains("/") ? URL(fileURLWithPath: name).standardizedFileURL.path : name
-}
-
-/// How a person runs this program again: `swift run merge-refs` when it is the build of the
-/// package it lands in, run from that package's root (under its `.build`, as `swift run` and
-/// the plugin's copy are), which works where a build path would go stale; else
-/// `invocationName`, which works from any folder.
-private func invocationWords(destination: String) -> [String] {
-  let path = invocationName
-  let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
-  let names = ["merge-refs", "merge-refs-tool"]
-  guard path.hasPrefix(here.path + "/.build/"),
-    names.contains((path as NSString).lastPathComponent),
-    URL(fileURLWithPath: destination).standardizedFileURL.path == here.path
-  else { return [path] }
-  return ["swift", "run", "merge-refs"]
 }
 
 extension MergeOptions.ConflictPolicy: ExpressibleByArgument {}
