@@ -22,6 +22,7 @@ extension MergeSummary {
     return (try? output.finish()) != nil
   }
 
+  /// The members in sorted order, as `JSONEncoder`'s `.sortedKeys` would write them.
   func writeJSON(to output: BufferedOutput) {
     var json = JSONStream(output)
     json.beginObject()
@@ -51,6 +52,17 @@ extension MergeSummary {
     json.key("skipped")
     write(skipped, to: &json)
     json.member("skippedTests", strings: skippedTests)
+    writeSuperseded(to: &json)
+    writeSources(to: &json)
+    json.member("unchanged", unchanged)
+    json.member("unstable", unstable)
+    json.member("updated", updated)
+    if let variants { write(variants, to: &json) }
+    json.member("warnings", strings: warnings)
+    json.endObject()
+  }
+
+  private func writeSuperseded(to json: inout JSONStream) {
     json.key("superseded")
     json.beginArray()
     for item in superseded {
@@ -64,6 +76,9 @@ extension MergeSummary {
       json.endObject()
     }
     json.endArray()
+  }
+
+  private func writeSources(to json: inout JSONStream) {
     json.key("sources")
     json.beginArray()
     for source in sources {
@@ -81,12 +96,6 @@ extension MergeSummary {
       json.endObject()
     }
     json.endArray()
-    json.member("unchanged", unchanged)
-    json.member("unstable", unstable)
-    json.member("updated", updated)
-    if let variants { write(variants, to: &json) }
-    json.member("warnings", strings: warnings)
-    json.endObject()
   }
 
   /// `variants`: each variant's counts, the base first, as the text's "by variant" line.

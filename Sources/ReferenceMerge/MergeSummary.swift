@@ -68,22 +68,22 @@ public struct MergeSummary: Decodable, Sendable {
     }
   }
 
-  public var destination: String
-  public var dryRun: Bool
+  public var destination = ""
+  public var dryRun = false
   /// Whether the plan was applied to its end.
-  public var applied: Bool
+  public var applied = false
   /// Files added; when applying failed, only those really written.
-  public var added: Int
+  public var added = 0
   /// Files updated; when applying failed, only those really written.
-  public var updated: Int
+  public var updated = 0
   /// When applying failed: the planned writes and deletions it did not reach (those files
   /// are as they were). 0 otherwise.
-  public var notWritten: Int
-  public var unchanged: Int
-  public var conflicts: Int
+  public var notWritten = 0
+  public var unchanged = 0
+  public var conflicts = 0
   /// Paths whose replicated renders differ: never written.
-  public var unstable: Int
-  public var orphans: Int
+  public var unstable = 0
+  public var orphans = 0
   /// Variant files whose variant now renders what its fallback holds (`ReferenceVariants`):
   /// not needed, deleted only with `--prune`; nil where there are none (in `--json`, the field
   /// is left out then).
@@ -93,23 +93,23 @@ public struct MergeSummary: Decodable, Sendable {
   public var matchingFallback: Int?
   /// The counts per variant, the base first; nil where the destination declares no variants.
   public var variants: [VariantCounts]?
-  public var pruned: Int
-  public var refused: Int
-  public var orphanSearchDone: Bool
+  public var pruned = 0
+  public var refused = 0
+  public var orphanSearchDone = false
   /// Why orphans were not looked for, when they were not.
   public var orphanSearchRefusal: String?
   /// The tests the runs recorded as skipped: they verified nothing, and their references stay.
-  public var skippedTests: [String]
+  public var skippedTests: [String] = []
   /// References no run used that skipped tests may own: kept, never orphans.
-  public var keptForSkippedTests: [String]
+  public var keptForSkippedTests: [String] = []
   /// Reference folders no test of the runs uses any more (`MergePlan.AbandonedFolder`).
-  public var abandonedFolders: [MergePlan.AbandonedFolder]
-  public var sources: [Source]
-  public var changes: [Change]
+  public var abandonedFolders: [MergePlan.AbandonedFolder] = []
+  public var sources: [Source] = []
+  public var changes: [Change] = []
   /// Changes left out by `--include`, with the outcome they would have had.
-  public var skipped: [Change]
+  public var skipped: [Change] = []
   /// Renders that a later run superseded: never written.
-  public var superseded: [Superseded]
+  public var superseded: [Superseded] = []
 
   /// A render that a later run superseded (`MergePlan.Superseded`), as the summary shows it.
   public struct Superseded: Decodable, Sendable, Equatable {
@@ -124,8 +124,8 @@ public struct MergeSummary: Decodable, Sendable {
     /// When the later run started, ISO 8601.
     public var laterRunStart: String
   }
-  public var errors: [String]
-  public var warnings: [String]
+  public var errors: [String] = []
+  public var warnings: [String] = []
   /// The review report written, if any.
   public var report: String?
   /// The command that deletes the orphans found, as the user would type it (the same
@@ -133,18 +133,30 @@ public struct MergeSummary: Decodable, Sendable {
   /// printed only when orphans were found and not pruned.
   public var pruneCommand: String?
 
-  /// Summarises a plan and, when it was applied, what happened.
+  /// Summarises a plan and, when it was applied, what happened: the run, the counts, the
+  /// orphan search, the sources, then the changes, each in a step of its own.
   public init(
     plan: MergePlan, applied: MergeApplier.Result?, dryRun: Bool, errors: [String],
     warnings: [String], report: String? = nil
   ) {
-    self.report = report
-    let counts = plan.counts
     destination = plan.destination.path
     self.dryRun = dryRun
     self.applied = applied != nil && applied?.failure == nil
+    self.report = report
+    self.errors = errors
+    self.warnings = warnings
     // A failed apply counts what it wrote, never what it meant to write.
     let unreached = Set(applied?.notReached ?? [])
+    count(plan, unreached: unreached)
+    pruned = applied?.deleted.count ?? 0
+    describeOrphanSearch(plan)
+    listSources(plan)
+    listChanges(plan, unreached: unreached)
+  }
+
+  /// The counts of outcomes, without the writes a failed apply did not reach.
+  private mutating func count(_ plan: MergePlan, unreached: Set<String>) {
+    let counts = plan.counts
     let unwritten = { (outcome: MergePlan.Outcome) in
       unreached.isEmpty
         ? 0 : plan.items.count { $0.outcome == outcome && unreached.contains($0.path) }
@@ -158,13 +170,21 @@ public struct MergeSummary: Decodable, Sendable {
     orphans = counts[.orphan] ?? 0
     redundant = counts[.redundant]
     matchingFallback = plan.matchingFallback.isEmpty ? nil : plan.matchingFallback.count
-    pruned = applied?.deleted.count ?? 0
     refused = plan.badSources.count + plan.destinationProblems.count
+    variants = plan.variants.map { _ in Self.countByVariant(plan, unreached: unreached) }
+  }
+
+  /// Whether orphans were looked for, why not, and what skipped tests keep.
+  private mutating func describeOrphanSearch(_ plan: MergePlan) {
     orphanSearchDone = plan.orphanSearchDone
     orphanSearchRefusal = plan.orphanSearchDone ? nil : plan.orphanSearchRefusal
     skippedTests = plan.skippedTests
     keptForSkippedTests = plan.keptForSkippedTests
     abandonedFolders = plan.abandonedFolders
+  }
+
+  /// A line per source read, then per source refused.
+  private mutating func listSources(_ plan: MergePlan) {
     sources =
       plan.inventories.map {
         Source(
@@ -177,16 +197,38 @@ public struct MergeSummary: Decodable, Sendable {
           name: $0.source.description, worker: nil, images: 0, complete: false,
           incompleteReason: "refused: \($0.error)")
       }
-    // Built once per source and shared by every change it holds: a merge of many archives
-    // otherwise held two new strings per changed path, and two new arrays for the one holder
-    // most changes have.
+  }
+
+  /// The changed paths, those `--include` left out, and the superseded renders.
+  private mutating func listChanges(_ plan: MergePlan, unreached: Set<String>) {
     let formatter = ISO8601DateFormatter()
+    let change = Self.changeMaker(plan, unreached: unreached, formatter: formatter)
+    // Visited in place and sized once: a filtered copy of the plan's items, or an array grown
+    // by doubling, would be a peak of their own.
+    let changed = plan.items.lazy.filter { $0.outcome != .unchanged }
+    changes.reserveCapacity(changed.count)
+    changes.append(contentsOf: changed.map(change))
+    skipped = plan.skipped.map(change)
+    superseded = plan.superseded.map {
+      Superseded(
+        path: $0.path, test: $0.test, source: $0.source,
+        laterRunRenderedAgain: $0.laterRunRenderedAgain,
+        laterRunStart: formatter.string(from: $0.laterRunStart))
+    }
+  }
+
+  /// Makes a plan item's change. Built once per source and shared by every change it holds: a
+  /// merge of many archives otherwise held two new strings per changed path, and two new arrays
+  /// for the one holder most changes have.
+  private static func changeMaker(
+    _ plan: MergePlan, unreached: Set<String>, formatter: ISO8601DateFormatter
+  ) -> (MergePlan.Item) -> Change {
     let earlierRuns = plan.earlierRuns.mapValues { formatter.string(from: $0) }
     let names = plan.inventories.map(\.source.description)
     let workers = plan.inventories.map(\.workerSummary)
     let soleName = names.map { [$0] }
     let soleWorker = workers.map { [$0] }
-    let change = { (item: MergePlan.Item) in
+    return { item in
       let holders = item.chosen.map { [$0] } ?? item.rivals
       let sole = holders.count == 1 ? holders[0].sourceIndex : nil
       return Change(
@@ -199,22 +241,6 @@ public struct MergeSummary: Decodable, Sendable {
         variant: plan.variant(of: item.path),
         earlierRunStart: item.chosen.flatMap { earlierRuns[$0.sourceIndex] })
     }
-    // Visited in place and sized once: a filtered copy of the plan's items, or an array grown
-    // by doubling, would be a peak of their own.
-    let changed = plan.items.lazy.filter { $0.outcome != .unchanged }
-    changes = []
-    changes.reserveCapacity(changed.count)
-    changes.append(contentsOf: changed.map(change))
-    skipped = plan.skipped.map(change)
-    variants = plan.variants.map { _ in Self.countByVariant(plan, unreached: unreached) }
-    superseded = plan.superseded.map {
-      Superseded(
-        path: $0.path, test: $0.test, source: $0.source,
-        laterRunRenderedAgain: $0.laterRunRenderedAgain,
-        laterRunStart: formatter.string(from: $0.laterRunStart))
-    }
-    self.errors = errors
-    self.warnings = warnings
   }
 
   /// Every item's outcome counted by the variant of its path, as `added` and `updated` are: a
