@@ -185,11 +185,8 @@ struct ImageAssertion {
   /// The sentence that ends a failure whose render this run's archive keeps: the command that
   /// lands exactly that render, pasted into the package root, and the plugin's way.
   private func landingAdvice(_ location: ReferenceLocation) -> String {
-    let root = location.packageRoot.standardizedFileURL.path
-    let archive = coordinator.archiveLocation(packageRoot: location.packageRoot)
-      .standardizedFileURL.path
-    let archiveWord =
-      archive.hasPrefix(root + "/") ? String(archive.dropFirst(root.count + 1)) : archive
+    let archiveWord = coordinator.archiveLocation(packageRoot: location.packageRoot)
+      .pathRelative(toPackageRoot: location.packageRoot)
     let land = ShellWord.line(
       ["swift", "run", "merge-refs", "--include", location.relativePath, archiveWord, "."])
     var advice =

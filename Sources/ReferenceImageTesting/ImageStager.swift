@@ -267,9 +267,7 @@ final class ImageStager: @unchecked Sendable {
     }
     guard manifest.mode == .verify, kept > 1, !undeclared, let root = locked({ $0.packageRoot })
     else { return nil }
-    let rootPath = root.standardizedFileURL.path + "/"
-    let path = archive.standardizedFileURL.path
-    let word = path.hasPrefix(rootPath) ? String(path.dropFirst(rootPath.count)) : path
+    let word = archive.pathRelative(toPackageRoot: root)
     return "ReferenceImages: \(kept) failed comparisons kept their renders; to make them all "
       + "references, run this in the package root once the tests have finished: "
       + ShellWord.line(["swift", "run", "merge-refs", word, "."])

@@ -51,10 +51,7 @@ struct TestContext {
   /// The calling file relative to the package root (`Tests/ChartTests/ChartTests.swift`), for
   /// annotations at the assertion; the whole path when the file is outside the package.
   func packageRelativeFile(packageRoot: URL) -> String {
-    let file = URL(fileURLWithPath: "\(filePath)").standardizedFileURL.path
-    let root = packageRoot.standardizedFileURL.path
-    let prefix = root.hasSuffix("/") ? root : root + "/"
-    return file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
+    URL(fileURLWithPath: "\(filePath)").pathRelative(toPackageRoot: packageRoot)
   }
 
   private var sourceLocation: SourceLocation {
