@@ -3,10 +3,15 @@ import ReferenceContracts
 
 /// The summary as `merge-refs` prints it for people.
 extension MergeSummary {
-  /// The report for a terminal: the sources, every change, warnings, errors, then one summary
-  /// line.
+  /// How many entries each list shows unless verbose: a merge of any size prints a log of a
+  /// few hundred lines at most, its counts and problems first and last; `--json` and
+  /// `--verbose` list every path.
+  public static let listLimit = 20
+
+  /// The report for a terminal or a log: the sources, the conflicts, the changes, warnings,
+  /// errors, then one summary line.
   /// - Parameter verbose: List every source with its image count and worker, instead of one
-  ///   line counting them.
+  ///   line counting them, and every path of every list, instead of the first `listLimit`.
   public func text(verbose: Bool = false) -> String {
     var lines: [String] = []
     forEachTextLine(verbose: verbose) { lines.append($0) }
@@ -17,9 +22,9 @@ extension MergeSummary {
   /// is a section of its own, in the order printed, so a new kind of line has one place to go.
   public func forEachTextLine(verbose: Bool = false, _ body: (String) -> Void) {
     sourceLines(verbose: verbose, body)
-    problemLines(body)
-    changeLines(body)
-    skippedLines(body)
+    problemLines(verbose: verbose, body)
+    changeLines(verbose: verbose, body)
+    skippedLines(verbose: verbose, body)
     supersededLines(verbose: verbose, body)
     for warning in warnings { body("warning: \(warning)") }
     for error in errors { body("error: \(error)") }
@@ -72,102 +77,112 @@ extension MergeSummary {
     body(line)
   }
 
-  private func problemLines(_ body: (String) -> Void) {
+  private func problemLines(verbose: Bool, _ body: (String) -> Void) {
     let conflictList = changes.lazy.filter { $0.outcome == .conflict }
     if !conflictList.isEmpty {
       body("conflicts (sources disagree; nothing was written):")
-      for change in conflictList {
-        body("  \(change.path): \(describe(change))")
-      }
+      list(conflictList, verbose: verbose, body) { "  \($0.path): \(describe($0))" }
     }
     let unstableList = changes.lazy.filter { $0.outcome == .unstable }
     if !unstableList.isEmpty {
       body("unstable (replicated runs of one test rendered different pixels; not written):")
-      for change in unstableList {
-        body("  \(change.path): \(describe(change))")
-      }
+      list(unstableList, verbose: verbose, body) { "  \($0.path): \(describe($0))" }
     }
+  }
+
+  /// The first `listLimit` lines of a list, then how many more there are; every line when
+  /// verbose.
+  private func list<Items: Collection>(
+    _ items: Items, verbose: Bool, _ body: (String) -> Void,
+    _ line: (Items.Element) -> String
+  ) {
+    var shown = 0
+    for item in items {
+      guard verbose || shown < Self.listLimit else { break }
+      body(line(item))
+      shown += 1
+    }
+    let more = verbose ? 0 : items.count - shown
+    if more > 0 { body("  … and \(more) more (--json or --verbose lists them)") }
   }
 
   /// Added, updated and orphan paths; when applying failed, the paths it did not reach are
   /// listed apart, so no heading claims a file that was not written.
-  private func changeLines(_ body: (String) -> Void) {
+  private func changeLines(verbose: Bool, _ body: (String) -> Void) {
     for outcome in [MergePlan.Outcome.added, .updated, .orphan, .redundant] {
-      let list = changes.lazy.filter { $0.outcome == outcome && $0.notWritten != true }
-      guard !list.isEmpty else { continue }
+      let changed = changes.lazy.filter { $0.outcome == outcome && $0.notWritten != true }
+      guard !changed.isEmpty else { continue }
       body(heading(outcome))
-      for change in list {
-        var line = "  \(change.path)"
-        if let start = change.earlierRunStart {
-          line += " (from an earlier run, started \(start), not the newest merged)"
-        }
-        if change.resolvedByNewest { line += " (conflict resolved by newest: \(describe(change)))" }
-        if let failure = change.failedComparison?.record {
-          line += " (failed at \(failure.file):\(failure.line): \(failure.verdict))"
-        }
-        body(line)
-      }
+      list(changed, verbose: verbose, body, changeLine)
     }
     let unreached = changes.lazy.filter { $0.notWritten == true }
     if !unreached.isEmpty {
       body("not written (a write failed first; these files are as they were):")
-      for change in unreached { body("  \(change.path) (\(change.outcome))") }
+      list(unreached, verbose: verbose, body) { "  \($0.path) (\($0.outcome))" }
     }
+  }
+
+  /// A changed path, with where it came from when that is not the obvious.
+  private func changeLine(_ change: Change) -> String {
+    var line = "  \(change.path)"
+    if let start = change.earlierRunStart {
+      line += " (from an earlier run, started \(start), not the newest merged)"
+    }
+    if change.resolvedByNewest { line += " (conflict resolved by newest: \(describe(change)))" }
+    if let failure = change.failedComparison?.record {
+      line += " (failed at \(failure.file):\(failure.line): \(failure.verdict))"
+    }
+    return line
   }
 
   /// The superseded renders: a later run of the same tests passed or rendered them again.
   private func supersededLines(verbose: Bool, _ body: (String) -> Void) {
     guard !superseded.isEmpty else { return }
     body("superseded (a later run used these paths again; the earlier renders do not land):")
-    let shown = verbose ? superseded[...] : superseded.prefix(10)
-    for item in shown {
+    list(superseded, verbose: verbose, body) { item in
       let why = item.laterRunRenderedAgain ? "rendered again" : "compared again and passed"
-      body(
-        "  \(item.path)\(item.test.map { " (\($0))" } ?? ""): \(why) by the run of "
-          + item.laterRunStart)
-    }
-    if shown.count < superseded.count {
-      body("  … and \(superseded.count - shown.count) more (--verbose lists them)")
+      return "  \(item.path)\(item.test.map { " (\($0))" } ?? ""): \(why) by the run of "
+        + item.laterRunStart
     }
   }
 
-  private func skippedLines(_ body: (String) -> Void) {
+  private func skippedLines(verbose: Bool, _ body: (String) -> Void) {
     if !skipped.isEmpty {
       body("skipped (not included; left as they are):")
-      for change in skipped { body("  \(change.path) (\(change.outcome))") }
+      list(skipped, verbose: verbose, body) { "  \($0.path) (\($0.outcome))" }
     }
     if !skippedTests.isEmpty {
       body("tests skipped (they verified nothing; references they may own are kept):")
-      for test in skippedTests.prefix(20) { body("  \(test)") }
-      if skippedTests.count > 20 { body("  … and \(skippedTests.count - 20) more") }
+      list(skippedTests, verbose: verbose, body) { "  \($0)" }
     }
     if let first = keptForSkippedTests.first {
       body(
         "  \(count(keptForSkippedTests.count, "reference", "references")) no run used kept "
           + "for them, in their tests' folders (first: \(first))")
     }
-    abandonedFolderLines(body)
+    abandonedFolderLines(verbose: verbose, body)
   }
 
   /// Folders none of whose tests exist any more, with `git mv` advice for a renamed one.
-  private func abandonedFolderLines(_ body: (String) -> Void) {
+  private func abandonedFolderLines(verbose: Bool, _ body: (String) -> Void) {
     guard !abandonedFolders.isEmpty else { return }
     body("folders no test uses any more (their files are orphans):")
-    for folder in abandonedFolders.prefix(20) {
-      var line = "  \(folder.path) (\(count(folder.orphans, "orphan", "orphans")))"
-      if let movedTo = folder.movedTo {
-        line += ": the same pixels as the images added in \(movedTo), a renamed test file or suite?"
-        // Only before anything landed, and only while the new folder does not exist, does
-        // `git mv` rename the old one (into an existing folder it would move it inside).
-        if folder.movable && dryRun {
-          line +=
-            " To keep their history, land nothing and run: "
-            + ShellWord.line(["git", "mv", folder.path, movedTo])
-        }
+    list(abandonedFolders, verbose: verbose, body, abandonedFolderLine)
+  }
+
+  private func abandonedFolderLine(_ folder: MergePlan.AbandonedFolder) -> String {
+    var line = "  \(folder.path) (\(count(folder.orphans, "orphan", "orphans")))"
+    if let movedTo = folder.movedTo {
+      line += ": the same pixels as the images added in \(movedTo), a renamed test file or suite?"
+      // Only before anything landed, and only while the new folder does not exist, does
+      // `git mv` rename the old one (into an existing folder it would move it inside).
+      if folder.movable && dryRun {
+        line +=
+          " To keep their history, land nothing and run: "
+          + ShellWord.line(["git", "mv", folder.path, movedTo])
       }
-      body(line)
     }
-    if abandonedFolders.count > 20 { body("  … and \(abandonedFolders.count - 20) more") }
+    return line
   }
 
   /// The heading of a list of changes.

@@ -98,7 +98,10 @@ struct MergeRefs: ParsableCommand {
   var json = false
 
   @Flag(
-    help: "List every source with its image count and worker (by default one line counts them).")
+    help: ArgumentHelp(
+      "List every source with its image count and worker, and every path of every list (by "
+        + "default one line counts the sources and each list shows its first "
+        + "\(MergeSummary.listLimit), so a log stays readable at any size)."))
   var verbose = false
 
   @Option(
