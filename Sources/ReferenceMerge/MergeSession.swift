@@ -52,6 +52,11 @@ public struct MergeSession: Sendable {
   /// `--require-shards`; the planner takes it in (`MergePlanner.check`), and its problems count
   /// like any other.
   public var planCheck: (@Sendable ([SourceInventory]) -> PlanCheck)?
+  /// What the inputs' own records prove wrong before any source is read, such as
+  /// `--require-shards`' records (a listed archive missing or changed, a planned shard missing,
+  /// two records of one shard): when it finds problems, the merge stops there, having read,
+  /// staged and written nothing.
+  public var recordCheck: (@Sendable () -> [MergeProblem])?
   /// Writes the review report's cards for the finished plan to the `reportURL` the session was
   /// made with, before anything is applied; the session finishes it with what applying did.
   /// `merge-refs` sets `ReviewReport.write(_:request:)` from the `ReferenceReview` module, so
@@ -101,6 +106,7 @@ public struct MergeSession: Sendable {
   /// The merge in its steps: read and plan, write the report's cards, stop or apply, then end
   /// the report with what was done.
   private func merge(sourcePaths: [String]) -> Conclusion {
+    if let problems = recordCheck?(), !problems.isEmpty { return refusedBeforeReading(problems) }
     let (sources, unlistable) = expand(sourcePaths)
     let destination: Destination
     do {
@@ -144,11 +150,23 @@ public struct MergeSession: Sendable {
   /// The conclusion when the destination cannot even be opened.
   private func unreachable(_ error: MergeError, unlistable: [MergeError]) -> Conclusion {
     Conclusion(
-      plan: MergePlan(
-        destination: destination, inventories: [], badSources: [], destinationProblems: [],
-        items: [], orphanSearchDone: false),
+      plan: emptyPlan,
       problems: unlistable.map { .unlistableSource($0) } + [.writeFailed(error)], warnings: [],
       report: nil, options: options, dryRun: writesNothing)
+  }
+
+  /// The conclusion when the records refuse the merge before anything is read.
+  private func refusedBeforeReading(_ problems: [MergeProblem]) -> Conclusion {
+    Conclusion(
+      plan: emptyPlan, problems: problems, warnings: [], report: nil, options: options,
+      dryRun: writesNothing)
+  }
+
+  /// The plan of a merge that read nothing.
+  private var emptyPlan: MergePlan {
+    MergePlan(
+      destination: destination, inventories: [], badSources: [], destinationProblems: [],
+      items: [], orphanSearchDone: false)
   }
 
   /// Reads the sources and plans, with progress.

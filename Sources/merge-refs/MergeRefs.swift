@@ -212,7 +212,10 @@ struct MergeRefs: ParsableCommand {
     session.portableProgram =
       reportProgram.map { $0.split(separator: " ").map(String.init) } ?? typed
     session.destinationPath = invocation.destinationPath
-    if requireShards { session.planCheck = { shards.proof(of: $0) } }
+    if requireShards {
+      session.recordCheck = { shards.recordProblems() }
+      session.planCheck = { shards.proof(of: $0) }
+    }
     return session
   }
 }

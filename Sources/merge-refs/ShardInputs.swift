@@ -21,6 +21,15 @@ struct ShardInputs: Sendable {
 
   /// The `--require-shards` check of the runs read: the problems, the skipped tests, and why
   /// orphans must not be looked for when a shard's tests failed.
+  /// What the records and the files they list prove wrong on their own (a listed archive
+  /// missing or changed, a planned shard missing, two records of one shard), checked before
+  /// any archive is read for the merge.
+  func recordProblems() -> [MergeProblem] {
+    (readProblems + ShardCheck().problems(sources: sources)).map {
+      .unprovenShards($0.description)
+    }
+  }
+
   func proof(of inventories: [SourceInventory]) -> PlanCheck {
     let archives = inventories.compactMap { inventory -> ShardCheck.Archive? in
       guard let durations = inventory.manifest?.testDurations else { return nil }
