@@ -16,7 +16,34 @@ struct ShardInputs: Sendable {
   /// sources.
   init(sourcePaths: [String], requireAll: Bool) {
     let paths = requireAll ? sourcePaths : sourcePaths.filter(ShardFolder.isShardFolder)
+    if requireAll {
+      // A listed file that is gone refuses the merge from the records and the folders'
+      // listings alone, before any archive is hashed or read.
+      let (records, problems) = ShardFolder.records(in: paths)
+      let lost = records.flatMap(Self.lostFiles)
+      if !lost.isEmpty {
+        (sources, readProblems) = (records, problems + lost)
+        return
+      }
+    }
     (sources, readProblems) = ShardFolder.records(in: paths, readingEvidence: requireAll)
+  }
+
+  /// The archives and event streams a record lists that its folder no longer holds.
+  private static func lostFiles(_ source: ShardCheck.Source) -> [ShardProblem] {
+    let folder = URL(fileURLWithPath: source.name)
+    let listed = [
+      (ShardRecord.archivesFolderName, source.record.archives),
+      (ShardRecord.eventsFolderName, source.record.events),
+    ]
+    return listed.flatMap { name, files in
+      files.compactMap { file -> ShardProblem? in
+        let path = folder.appendingPathComponent(name).appendingPathComponent(file.name).path
+        guard !FileManager.default.fileExists(atPath: path) else { return nil }
+        return .evidenceMissing(
+          shard: source.record.index, file: "\(source.name)/\(name)/\(file.name)")
+      }
+    }
   }
 
   /// The `--require-shards` check of the runs read: the problems, the skipped tests, and why
