@@ -378,11 +378,19 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   /// - Returns: The manifest.
   /// - Throws: `ManifestError` for invalid JSON or an unsupported `formatVersion`.
   public static func decode(_ data: Data, source: String) throws(ManifestError) -> ArchiveManifest {
+    try decode(ArchiveManifest.self, from: data, source: source)
+  }
+
+  /// Reads a manifest as `Part`, a reader of some of its fields (such as the shard evidence's
+  /// counts, which need no image's record built), with the same checks as `decode(_:source:)`.
+  public static func decode<Part: Decodable & ManifestVersioned>(
+    _ part: Part.Type, from data: Data, source: String
+  ) throws(ManifestError) -> Part {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
-    let manifest: ArchiveManifest
+    let manifest: Part
     do {
-      manifest = try decoder.decode(ArchiveManifest.self, from: data)
+      manifest = try decoder.decode(Part.self, from: data)
     } catch {
       throw ManifestError(source: source, reason: "\(error)")
     }
@@ -395,3 +403,11 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     return manifest
   }
 }
+
+/// A reader of a manifest, whole or in part: it knows the format version it read.
+public protocol ManifestVersioned {
+  /// The manifest's `formatVersion`.
+  var formatVersion: Int { get }
+}
+
+extension ArchiveManifest: ManifestVersioned {}
