@@ -237,7 +237,7 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
       python.path,
       [
         checkout.appendingPathComponent(
-          "Tests/MergeRefsTests/__Fixtures__/review-page/review_page_driver.py"
+          "Tests/ReferenceReviewTests/__Fixtures__/review-page/review_page_driver.py"
         ).path, index.path, steps.path, scratch.appendingPathComponent("shots").path,
       ], environment: environment, timeout: 300)
     XCTAssertEqual(run.status, 0, run.all)

@@ -511,7 +511,7 @@ final class ReviewPageTests: XCTestCase {
   private static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
   private static let driver = packageRoot.appendingPathComponent(
-    "Tests/MergeRefsTests/__Fixtures__/review-page/review_page_driver.py")
+    "Tests/ReferenceReviewTests/__Fixtures__/review-page/review_page_driver.py")
 
   /// A real report: `merge-refs --dry-run --report` on a package holding the before images and
   /// an archive of the after images. Of every 20 cards, 6 are one identical change (a group), 6
