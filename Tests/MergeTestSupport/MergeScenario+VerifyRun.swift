@@ -1,0 +1,38 @@
+import Foundation
+import ReferenceArchive
+import ReferenceContracts
+import ReferenceImageCore
+
+extension MergeScenario {
+  /// The renders of `verifyRunOfFailedComparisons`: `new-a` has no reference yet, `old-a` and
+  /// `old-b` differ from theirs.
+  public static let verifyRenders: KeyValuePairs<String, Pixels> = [
+    "new-a": .seed(10), "old-a": .seed(11), "old-b": .seed(12),
+  ]
+
+  /// A package with references `old-a` (seed 1) and `old-b` (seed 2), and a verify run's
+  /// archive, `reference-verify/run.zip`, keeping the renders of three failed comparisons
+  /// (`verifyRenders`), each recorded with the reference it was compared with, as the
+  /// pull-request loop leaves them.
+  /// - Returns: The archive.
+  @discardableResult
+  public func verifyRunOfFailedComparisons() throws -> URL {
+    try reference("old-a", .seed(1))
+    try reference("old-b", .seed(2))
+    let compared: [String: Pixels] = ["old-a": .seed(1), "old-b": .seed(2)]
+    var failed: [String: ArchiveManifest.FailedComparison] = [:]
+    for (name, _) in Self.verifyRenders {
+      let reference = try compared[name].map { SHA256.hex(try $0.image().pixels) }
+      failed[path(name)] = .init(
+        referencePixelSHA256: reference, comparison: "exact",
+        verdict: reference == nil ? "no reference" : "differs",
+        differingPixels: reference == nil ? nil : 96, totalPixels: 96,
+        file: "Tests/ChartTests/BarChartTests.swift", line: 12)
+    }
+    return try archive("reference-verify/run.zip", Self.verifyRenders) {
+      $0.mode = "verify"
+      $0.failedComparisons = failed
+      $0.coverage = .init(scope: .selectedTests, arguments: [])
+    }
+  }
+}
