@@ -141,7 +141,7 @@ final class ShardingEndToEndTests: XCTestCase {
       [mergeRefs, "--require-shards"] + artifactFolders.filter { $0 != "artifacts/linux-arm64-1" }
         + ["."],
       environment: [:])
-    XCTAssertEqual(partial.status, 3, partial.all)
+    XCTAssertEqual(partial.exitStatus, .refusedInput, partial.all)
     XCTAssertTrue(
       partial.all.contains("variant linux-arm64: shard 1 of 2 has no record"), partial.all)
     XCTAssertFalse(FileManager.default.fileExists(atPath: references.path), "nothing written")
@@ -150,7 +150,7 @@ final class ShardingEndToEndTests: XCTestCase {
       [mergeRefs, "--require-shards", "--summary-markdown", "summary.md"] + artifactFolders
         + ["."],
       environment: [:])
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     let landed = try FileManager.default.subpathsOfDirectory(atPath: references.path)
       .filter { $0.hasSuffix(".png") }
     let variantFiles = landed.filter { $0.contains(ReferenceVariants.marker) }

@@ -47,7 +47,7 @@ final class MergeRefsOutputTests: XCTestCase {
 
     let result = try MergeRefs.run(sources.map(\.path) + [package.path])
 
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertEqual(
       lines(result.output),
       [
@@ -62,7 +62,7 @@ final class MergeRefsOutputTests: XCTestCase {
 
     let result = try MergeRefs.run(["--verbose"] + sources.map(\.path) + [package.path])
 
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     let printed = lines(result.output)
     XCTAssertEqual(printed.first, "sources (2):", result.all)
     XCTAssertTrue(printed.contains("  \(sources[0].path): 2 images, ci-host pid 1001"), result.all)
@@ -77,7 +77,7 @@ final class MergeRefsOutputTests: XCTestCase {
 
       let result = try MergeRefs.run(["--dry-run", source.path, package.path])
 
-      XCTAssertEqual(result.status, 0, result.all)
+      XCTAssertEqual(result.exitStatus, .success, result.all)
       XCTAssertFalse(
         result.output.contains("orphans were not looked for"), "mode \(mode): \(result.all)")
     }
@@ -88,7 +88,7 @@ final class MergeRefsOutputTests: XCTestCase {
 
     let result = try MergeRefs.run(["--dry-run", source.path, package.path])
 
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertTrue(
       result.output.contains("warning: orphans were not looked for: 1 run ran selected tests only"),
       result.all)
@@ -104,7 +104,7 @@ final class MergeRefsOutputTests: XCTestCase {
     let first = try runProcess(
       binary, ["--on-conflict", "newest", "../run 1.zip", "."], in: package)
 
-    XCTAssertEqual(first.status, 0, first.all)
+    XCTAssertEqual(first.exitStatus, .success, first.all)
     XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "pruned without --prune")
     let prefix = "to delete the orphans: "
     let line = try XCTUnwrap(
@@ -114,7 +114,7 @@ final class MergeRefsOutputTests: XCTestCase {
 
     let pasted = try runProcess("/bin/sh", ["-c", command], in: package)
 
-    XCTAssertEqual(pasted.status, 0, pasted.all)
+    XCTAssertEqual(pasted.exitStatus, .success, pasted.all)
     XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), pasted.all)
     XCTAssertTrue(pasted.output.contains(" 1 orphans (1 pruned)"), pasted.all)
     XCTAssertFalse(pasted.output.contains(prefix), "printed again after pruning: \(pasted.all)")
@@ -134,7 +134,7 @@ final class MergeRefsOutputTests: XCTestCase {
 
     let run = try runProcess(linked.path, ["../run 1.zip", "."], in: package)
 
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     XCTAssertTrue(
       run.output.contains("to delete the orphans: swift run merge-refs --prune '../run 1.zip' .\n"),
       run.all)

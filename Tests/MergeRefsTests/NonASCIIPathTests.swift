@@ -26,7 +26,7 @@ final class NonASCIIPathTests: XCTestCase {
 
     let result = try MergeRefs.run([source.path, destination.path])
 
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertNotNil(
       Array(result.output.utf8).firstRange(of: Array("added:\n  \(imagePath)\n".utf8)),
       result.output)
@@ -44,7 +44,7 @@ final class NonASCIIPathTests: XCTestCase {
 
     let result = try MergeRefs.run([source.path, "--json", destination.path])
 
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     let summary = try decodedSummary(result.output)
     XCTAssertEqual(summary.changes.map(\.path.utf8).map(Array.init), [Array(imagePath.utf8)])
     XCTAssertEqual(summary.changes.first?.outcome, .added)
@@ -65,7 +65,7 @@ final class NonASCIIPathTests: XCTestCase {
 
     let result = try MergeRefs.run([good.path, bad.path, "--keep-going", destination.path])
 
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertTrue(
       result.output.contains(
         "error: \(bad.path): refused entry '\(folder)/BADNAME-caf\\xe9 .png': the name is not "

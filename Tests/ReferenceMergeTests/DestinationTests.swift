@@ -113,7 +113,7 @@ final class DestinationTests: XCTestCase {
 
     XCTAssertTrue(swapped.didSwap)
     XCTAssertEqual(try snapshot(outside), [:], "written outside: \(outcome.summary.text())")
-    XCTAssertNotEqual(outcome.exitCode, 0, outcome.summary.text())
+    XCTAssertNotEqual(outcome.status, .success, outcome.summary.text())
   }
 
   /// A reference folder swapped for a link to an outside folder, and back, by another thread
@@ -181,7 +181,7 @@ final class DestinationTests: XCTestCase {
 
     let full = session(calls: calls).run(sourcePaths: [source.path])
 
-    XCTAssertEqual(full.exitCode, MergeSession.ExitCodes.writeFailed, full.summary.text())
+    XCTAssertEqual(full.status, .writeFailed, full.summary.text())
     XCTAssertTrue(
       full.summary.errors.contains {
         $0.contains(": no space left on device (") && $0.contains("free space on the device")
@@ -202,7 +202,7 @@ final class DestinationTests: XCTestCase {
 
     let rerun = session().run(sourcePaths: [source.path])
 
-    XCTAssertEqual(rerun.exitCode, 0, rerun.summary.text())
+    XCTAssertEqual(rerun.status, .success, rerun.summary.text())
     let again = session().run(sourcePaths: [source.path])
     XCTAssertEqual(again.summary.unchanged, 8, again.summary.text())
     XCTAssertEqual(try snapshot(package)["\(folder)/kept.png"], .file(existing))
@@ -225,7 +225,7 @@ extension DestinationTests {
 
     let outcome = session(calls: .failingRenames(EACCES)).run(sourcePaths: [source.path])
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    XCTAssertEqual(outcome.status, .writeFailed, outcome.summary.text())
     let error = try XCTUnwrap(outcome.summary.errors.first, outcome.summary.text())
     // The staged entry's name ("1") is the merge's own: the reference is named instead.
     XCTAssertTrue(
@@ -266,7 +266,7 @@ extension DestinationTests {
 
     let outcome = session(calls: calls).run(sourcePaths: [source.path])
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    XCTAssertEqual(outcome.status, .writeFailed, outcome.summary.text())
     let error = try XCTUnwrap(outcome.summary.errors.first, outcome.summary.text())
     XCTAssertTrue(error.hasPrefix("could not write \(folder)/image"), error)
     XCTAssertTrue(error.contains(": read-only file system (creating the new file)"), error)
@@ -283,7 +283,7 @@ extension DestinationTests {
 
     let outcome = session(calls: .failingRenames(EACCES, after: 1)).run(sourcePaths: [source.path])
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    XCTAssertEqual(outcome.status, .writeFailed, outcome.summary.text())
     let after = try snapshot(package)
     let changed = Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }
     XCTAssertEqual(changed.count, 1, "one rename succeeded: \(changed.sorted())")

@@ -281,7 +281,7 @@ final class HostileSourceTests: XCTestCase {
 
     let outcome = session(limits(entryBytes: limit), [archive], into: destination)
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertEqual(outcome.status, .refusedInput)
     XCTAssertEqual(outcome.summary.errors.count, 1, "\(outcome.summary.errors)")
     let message = outcome.summary.errors.first ?? ""
     XCTAssertTrue(
@@ -300,7 +300,7 @@ final class HostileSourceTests: XCTestCase {
       limits(totalBytes: manifestBytes + pngBytes[0] + pngBytes[1] + 10), [archive],
       into: destination)
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertEqual(outcome.status, .refusedInput)
     let message = outcome.summary.errors.first ?? ""
     XCTAssertTrue(
       message.contains("\(archive.path): entry 'Tests/Limits/__References__/image2.png'"), message)
@@ -315,7 +315,7 @@ final class HostileSourceTests: XCTestCase {
 
     let outcome = session(limits(entries: 3), [archive], into: destination)
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertEqual(outcome.status, .refusedInput)
     XCTAssertEqual(
       outcome.summary.errors, ["\(archive.path): too large: more than 3 entries"])
     assertTreesEqual(try snapshot(parent), before)
@@ -333,7 +333,7 @@ final class HostileSourceTests: XCTestCase {
 
     let outcome = session(limits(entryBytes: 1 << 30, ratio: 0), [archive], into: destination)
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertEqual(outcome.status, .refusedInput)
     let message = outcome.summary.errors.first ?? ""
     XCTAssertTrue(
       message.contains("\(archive.path): entry 'Tests/Limits/__References__/big.png'"), message)
@@ -351,7 +351,7 @@ final class HostileSourceTests: XCTestCase {
 
     let outcome = session(limits(entryBytes: 4000), [outer], into: destination)
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertEqual(outcome.status, .refusedInput)
     let message = outcome.summary.errors.first ?? ""
     XCTAssertTrue(message.contains("\(outer.path): entry 'worker-1.zip': too large"), message)
     assertTreesEqual(try snapshot(parent), before)

@@ -3,11 +3,10 @@ import ReferenceImageCore
 import ReferenceMerge
 import XCTest
 
-/// `IncludeFilter`: glob matching, include files, and the plan step, in-process; then the
-/// `--include` flags through the built `merge-refs`.
+/// `IncludeFilter`: glob matching, include files, and the plan step (the command line's
+/// `--include` flags are `IncludeOutputTests`').
 final class IncludeFilterTests: XCTestCase {
   private let folder = "Tests/ChartTests/__References__/BarChart"
-  private func path(_ name: String) -> String { "\(folder)/\(name).png" }
 
   // MARK: Globs
 
@@ -82,141 +81,81 @@ final class IncludeFilterTests: XCTestCase {
     }
   }
 
-  // MARK: The plan step, through a real merge
+  // MARK: The plan step
 
-  /// A destination with two references, and one archive that adds two images, updates both
-  /// references, and leaves an orphan.
-  private func scenario() throws -> (archive: URL, destination: URL) {
-    let root = try makeTemporaryFolder(self)
-    let destination = root.appendingPathComponent("package")
-    for (name, seed) in [("old-a", 1), ("old-b", 2), ("orphan", 3)] {
-      try writeFile(
-        try PNGEncoder().encode(try noiseImage(seed: seed)),
-        to: destination.appendingPathComponent(path(name)))
-    }
-    var builder = ArchiveBuilder(generatedAt: day(1))
-    try builder.add(path("new-a"), try noiseImage(seed: 10))
-    try builder.add(path("new-b"), try noiseImage(seed: 11))
-    try builder.add(path("old-a"), try noiseImage(seed: 12))
-    try builder.add(path("old-b"), try noiseImage(seed: 13))
-    let archive = root.appendingPathComponent("run.zip")
-    try builder.write(to: archive)
-    return (archive, destination)
-  }
-
-  private func merge(
-    _ archive: URL, into destination: URL, include: IncludeFilter?, prune: Bool = false,
-    dryRun: Bool = false
-  ) -> MergeSession.Conclusion {
-    var options = MergeOptions()
-    options.include = include
-    options.prune = prune
-    return MergeSession(options: options, destination: destination, writesNothing: dryRun)
-      .run(sourcePaths: [archive.path])
+  /// A package with two references and an orphan, and one archive that adds two images and
+  /// updates both references.
+  private func scenario() throws -> MergeScenario {
+    let merge = try MergeScenario(self)
+    try merge.reference("old-a", .seed(1))
+    try merge.reference("old-b", .seed(2))
+    try merge.reference("orphan", .seed(3))
+    try merge.archive(
+      "run.zip", ["new-a": .seed(10), "new-b": .seed(11), "old-a": .seed(12), "old-b": .seed(13)])
+    return merge
   }
 
   func testApply_landsOnlyIncludedPaths_listsTheRestAsSkipped() throws {
-    let (archive, destination) = try scenario()
-    let before = try snapshot(destination)
-    let outcome = merge(
-      archive, into: destination,
-      include: IncludeFilter(patterns: [path("new-a"), "**/old-?.png"]), prune: true)
-    XCTAssertEqual(outcome.exitCode, 0, outcome.summary.text())
-    XCTAssertEqual(outcome.summary.added, 1)
-    XCTAssertEqual(outcome.summary.updated, 2)
-    XCTAssertEqual(
-      outcome.summary.skipped.map(\.path), [path("new-b"), path("orphan")],
-      outcome.summary.text())
-    XCTAssertEqual(outcome.summary.skipped.map(\.outcome), [.added, .orphan])
-    XCTAssertTrue(outcome.summary.text().contains("skipped (not included; left as they are):"))
-    XCTAssertTrue(outcome.summary.summaryLine.hasSuffix(", 0 refused, 2 skipped"))
+    let merge = try scenario()
+    merge.options.include = IncludeFilter(patterns: [path("new-a"), "**/old-?.png"])
+    merge.options.prune = true
+    let before = try merge.package()
 
-    let after = try snapshot(destination)
-    XCTAssertNotNil(after[path("new-a")])
-    XCTAssertNil(after[path("new-b")], "a skipped image is not written")
-    XCTAssertNotEqual(after[path("old-a")], before[path("old-a")])
-    XCTAssertNotEqual(after[path("old-b")], before[path("old-b")])
+    let verdict = merge.run()
+
+    XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
+    XCTAssertEqual(verdict.outcomes, ["new-a": .added, "old-a": .updated, "old-b": .updated])
+    XCTAssertEqual(verdict.skipped, ["new-b", "orphan"])
+    XCTAssertEqual(verdict.plan.skipped.map(\.outcome), [.added, .orphan])
+    XCTAssertTrue(merge.exists("new-a"))
+    XCTAssertFalse(merge.exists("new-b"), "a skipped image is not written")
+    XCTAssertEqual(merge.bytes("old-a"), try Pixels.seed(12).png())
+    XCTAssertEqual(merge.bytes("old-b"), try Pixels.seed(13).png())
     XCTAssertEqual(
-      after[path("orphan")], before[path("orphan")], "--prune keeps what was not included")
+      try merge.package()[path("orphan")], before[path("orphan")],
+      "--prune keeps what was not included")
   }
 
   func testApply_includedOrphan_isPrunedAsBefore() throws {
-    let (archive, destination) = try scenario()
-    let outcome = merge(
-      archive, into: destination, include: IncludeFilter(patterns: [path("orphan")]), prune: true)
-    XCTAssertEqual(outcome.exitCode, 0, outcome.summary.text())
-    XCTAssertEqual(outcome.summary.pruned, 1)
-    XCTAssertFalse(
-      FileManager.default.fileExists(
-        atPath: destination.appendingPathComponent(path("orphan")).path))
-    XCTAssertEqual(outcome.summary.skipped.count, 4)
+    let merge = try scenario()
+    merge.options.include = IncludeFilter(patterns: [path("orphan")])
+    merge.options.prune = true
+
+    let verdict = merge.run()
+
+    XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
+    XCTAssertEqual(verdict.outcomes, ["orphan": .orphan])
+    XCTAssertEqual(verdict.summary.pruned, 1)
+    XCTAssertFalse(merge.exists("orphan"))
+    XCTAssertEqual(verdict.skipped, ["new-a", "new-b", "old-a", "old-b"])
   }
 
   func testApply_emptyFilter_writesNothing_andUnchangedPathsAreNotSkipped() throws {
-    let (archive, destination) = try scenario()
-    _ = merge(archive, into: destination, include: nil)
-    let before = try snapshot(destination)
-    let outcome = merge(archive, into: destination, include: IncludeFilter(patterns: []))
-    XCTAssertEqual(outcome.exitCode, 0)
-    XCTAssertEqual(outcome.summary.unchanged, 4)
-    XCTAssertEqual(outcome.summary.skipped.map(\.path), [path("orphan")])
-    XCTAssertFalse(outcome.hasChanges)
-    assertTreesEqual(before, try snapshot(destination))
+    let merge = try scenario()
+    _ = merge.run()
+    let before = try merge.package()
+    merge.options.include = IncludeFilter(patterns: [])
+
+    let verdict = merge.run()
+
+    XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
+    XCTAssertEqual(verdict.names(.unchanged), ["new-a", "new-b", "old-a", "old-b"])
+    XCTAssertEqual(verdict.skipped, ["orphan"])
+    XCTAssertFalse(verdict.conclusion.hasChanges)
+    assertTreesEqual(before, try merge.package())
   }
 
   func testApply_conflictOnASkippedPath_doesNotStopTheMerge() throws {
-    let (archive, destination) = try scenario()
-    var rival = ArchiveBuilder(host: "other-host", generatedAt: day(2))
-    try rival.add(path("new-b"), try noiseImage(seed: 99))
-    let rivalArchive = archive.deletingLastPathComponent().appendingPathComponent("rival.zip")
-    try rival.write(to: rivalArchive)
-    let merge = { (include: IncludeFilter?) in
-      var options = MergeOptions()
-      options.include = include
-      return MergeSession(options: options, destination: destination, writesNothing: true)
-        .run(sourcePaths: [archive.path, rivalArchive.path])
-    }
-    XCTAssertEqual(merge(nil).exitCode, MergeSession.ExitCodes.conflicts)
-    let filtered = merge(IncludeFilter(patterns: [path("new-a")]))
-    XCTAssertEqual(filtered.exitCode, 0, filtered.summary.text())
-    XCTAssertEqual(filtered.summary.conflicts, 0)
-    XCTAssertTrue(filtered.summary.skipped.contains { $0.outcome == .conflict })
-  }
+    let merge = try scenario()
+    try merge.archive("rival.zip", ["new-b": .seed(99)], host: "other-host", generatedAt: day(2))
 
-  // MARK: The command line
+    XCTAssertEqual(merge.plan().status, .conflicts)
 
-  func testCommandLine_includeFromFile_dryRunAndJSONListSkipped() throws {
-    let (archive, destination) = try scenario()
-    let decisions = destination.deletingLastPathComponent().appendingPathComponent("keep.txt")
-    try "# decisions\n\(path("new-a"))\n".write(to: decisions, atomically: true, encoding: .utf8)
-    let dryRun = try MergeRefs.run([
-      "--dry-run", "--include-from", decisions.path, archive.path, destination.path,
-    ])
-    XCTAssertEqual(dryRun.status, 0, dryRun.all)
-    XCTAssertTrue(dryRun.output.contains("added:\n  \(path("new-a"))\n"), dryRun.output)
-    XCTAssertTrue(dryRun.output.contains("  \(path("old-a")) (updated)"), dryRun.output)
-    XCTAssertTrue(dryRun.output.contains("1 added, 0 updated"), dryRun.output)
-    XCTAssertTrue(dryRun.output.contains("4 skipped (dry run: nothing written)"), dryRun.output)
+    merge.options.include = IncludeFilter(patterns: [path("new-a")])
+    let filtered = merge.plan()
 
-    let json = try MergeRefs.run([
-      "--json", "--include", path("old-b"), "--include-from", decisions.path, archive.path,
-      destination.path,
-    ])
-    XCTAssertEqual(json.status, 0, json.all)
-    let summary = try decodedSummary(json.output)
-    XCTAssertEqual(summary.changes.map(\.path), [path("new-a"), path("old-b")])
-    XCTAssertEqual(summary.skipped.map(\.path), [path("new-b"), path("old-a"), path("orphan")])
-  }
-
-  func testCommandLine_unreadableIncludeFile_isAUsageErrorNamingIt() throws {
-    let (archive, destination) = try scenario()
-    let before = try snapshot(destination)
-    let result = try MergeRefs.run([
-      "--include-from", "/nonexistent/decisions.txt", archive.path, destination.path,
-    ])
-    XCTAssertEqual(result.status, 64, result.all)
-    XCTAssertTrue(
-      result.error.contains("cannot read the include file /nonexistent/decisions.txt"), result.all)
-    assertTreesEqual(before, try snapshot(destination))
+    XCTAssertEqual(filtered.status, .success, "\(filtered.problems)")
+    XCTAssertEqual(filtered.names(.conflict), [])
+    XCTAssertTrue(filtered.plan.skipped.contains { $0.outcome == .conflict })
   }
 }
