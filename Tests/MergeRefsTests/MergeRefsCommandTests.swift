@@ -6,22 +6,18 @@ import XCTest
 /// The command line: argument errors, `--dry-run`, `--check`, `--json`, `--keep-going`, and
 /// links in the destination.
 final class MergeRefsCommandTests: XCTestCase {
-  private var root: URL!
-  private var destination: URL!
-  private let imagePath = "Tests/ChartTests/__References__/Pie/pie.png"
+  private var merge: MergeScenario!
+  private var root: URL { merge.root }
+  private var destination: URL { merge.destination }
+  private var imagePath: String { merge.path("pie") }
 
   override func setUpWithError() throws {
-    root = try makeTemporaryFolder(self)
-    destination = root.appendingPathComponent("package root")
-    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+    merge = try MergeScenario(self, folder: "Tests/ChartTests/__References__/Pie")
   }
 
+  /// A finished run's archive rendering `pie` with `seed`.
   private func archive(_ name: String = "run.zip", seed: Int = 1) throws -> URL {
-    var builder = ArchiveBuilder(generatedAt: day(1))
-    try builder.add(imagePath, try noiseImage(seed: seed))
-    let url = root.appendingPathComponent(name)
-    try builder.write(to: url)
-    return url
+    try merge.archive(name, ["pie": .seed(seed)])
   }
 
   // MARK: Argument errors

@@ -7,14 +7,13 @@ import XCTest
 /// What `merge-refs` prints: one line for the sources unless `--verbose`, the orphan warning
 /// only where orphans could apply, and a prune command that works when pasted.
 final class MergeRefsOutputTests: XCTestCase {
-  private var root: URL!
-  private var package: URL!
+  private var merge: MergeScenario!
+  private var root: URL { merge.root }
+  private var package: URL { merge.destination }
   private let folder = "Tests/ChartTests/__References__/Pie"
 
   override func setUpWithError() throws {
-    root = try makeTemporaryFolder(self)
-    package = root.appendingPathComponent("package root")
-    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+    merge = try MergeScenario(self, folder: folder)
   }
 
   /// An archive of a finished run of a whole XCTest bundle holding `images` images.
@@ -22,15 +21,13 @@ final class MergeRefsOutputTests: XCTestCase {
     _ name: String, images: Int, seed: Int = 1, mode: String = "all",
     coverage: ArchiveManifest.Coverage.Scope = .wholeBundle
   ) throws -> URL {
-    var builder = ArchiveBuilder(pid: Int32(1000 + seed), generatedAt: day(1))
-    builder.mode = mode
-    builder.coverage = .init(scope: coverage, arguments: coverage == .wholeBundle ? [] : ["A.b"])
-    for index in 0..<images {
-      try builder.add("\(folder)/image\(index).png", try noiseImage(seed: seed + index))
+    try merge.archive(name, pid: Int32(1000 + seed)) {
+      $0.mode = mode
+      $0.coverage = .init(scope: coverage, arguments: coverage == .wholeBundle ? [] : ["A.b"])
+      for index in 0..<images {
+        try $0.add(self.merge.path("image\(index)"), try noiseImage(seed: seed + index))
+      }
     }
-    let url = root.appendingPathComponent(name)
-    try builder.write(to: url)
-    return url
   }
 
   private func lines(_ output: String) -> [Substring] {

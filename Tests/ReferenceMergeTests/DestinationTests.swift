@@ -15,29 +15,26 @@ import XCTest
 /// writes, a folder swapped for a symbolic link while a merge runs, and a full disk played
 /// through the `FileCalls` seam.
 final class DestinationTests: XCTestCase {
-  private var root: URL!
-  private var package: URL!
+  private var merge: MergeScenario!
+  private var root: URL { merge.root }
+  private var package: URL { merge.destination }
   private var outside: URL!
-
-  override func setUpWithError() throws {
-    root = try makeTemporaryFolder(self)
-    package = root.appendingPathComponent("package")
-    outside = root.appendingPathComponent("outside")
-    for folder in [package!, outside!] {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-  }
-
   private let folder = "Tests/RaceTests/__References__"
 
-  private func archive(_ count: Int, seed: Int = 0, name: String = "run.zip") throws -> URL {
-    var builder = ArchiveBuilder(generatedAt: day(1))
-    for index in 0..<count {
-      try builder.add("\(folder)/image\(index).png", try noiseImage(seed: seed + index))
+  override func setUpWithError() throws {
+    merge = try MergeScenario(self, folder: folder)
+    outside = root.appendingPathComponent("outside")
+    try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+  }
+
+  /// A run's archive of `count` images, `image0` to `image<count - 1>`, their seeds counted
+  /// from `seed`.
+  private func run(of count: Int, seed: Int = 0, name: String = "run.zip") throws -> URL {
+    try merge.archive(name) {
+      for index in 0..<count {
+        try $0.add(self.merge.path("image\(index)"), try noiseImage(seed: seed + index))
+      }
     }
-    let url = root.appendingPathComponent(name)
-    try builder.write(to: url)
-    return url
   }
 
   private func session(calls: FileCalls = .system) -> MergeSession {
@@ -93,7 +90,7 @@ final class DestinationTests: XCTestCase {
   /// A folder swapped for a link at the worst moment, deterministically: just before the
   /// destination opens it. The seam does the swap, so the test does not depend on timing.
   func testMerge_folderSwappedForLinkJustBeforeItIsOpened_nothingWrittenOutside() throws {
-    let source = try archive(5)
+    let source = try run(of: 5)
     let reference = package.appendingPathComponent(folder)
     try FileManager.default.createDirectory(at: reference, withIntermediateDirectories: true)
     let swapped = SwapOnce(folder: reference, link: outside)
@@ -121,7 +118,7 @@ final class DestinationTests: XCTestCase {
   func testMerge_folderSwappedForLinkWhileMerging_neverWritesOutside() throws {
     let reference = package.appendingPathComponent(folder)
     let moved = package.appendingPathComponent("Tests/RaceTests/moved")
-    let sources = try (0..<3).map { try archive(40, seed: $0 * 100, name: "run\($0).zip") }
+    let sources = try (0..<3).map { try run(of: 40, seed: $0 * 100, name: "run\($0).zip") }
     var outcomes: [Int32: Int] = [:]
     var swapsDuringMerges = 0
     for trial in 0..<30 {
@@ -167,7 +164,7 @@ final class DestinationTests: XCTestCase {
     // A reference the merge does not touch, and one it updates.
     try writeFile(existing, to: package.appendingPathComponent("\(folder)/kept.png"))
     try writeFile(existing, to: package.appendingPathComponent("\(folder)/image7.png"))
-    let source = try archive(8)
+    let source = try run(of: 8)
     var calls = FileCalls.system
     let write = calls.write
     let budget = Budget(writes: 5)
@@ -216,7 +213,7 @@ extension DestinationTests {
   private func referencesAndArchive() throws -> (source: URL, before: [String: TreeNode]) {
     let existing = try PNGEncoder(setting: .fast).encode(try noiseImage(seed: 500))
     try writeFile(existing, to: package.appendingPathComponent("\(folder)/image0.png"))
-    let source = try archive(3)
+    let source = try run(of: 3)
     return (source, try snapshot(package))
   }
 

@@ -13,9 +13,9 @@ final class RunLedgerTests: XCTestCase {
     merge = try MergeScenario(self, folder: "Tests/XTests/__References__/C")
   }
 
-  /// An archive of run `run` on `host`, started on day `start`, rendering `chart` with `seed`
+  /// The archive of run `run` on `host`, started on day `start`, rendering `chart` with `seed`
   /// (or, with no seed, only comparing it and passing).
-  private func archive(
+  private func run(
     _ name: String, run: String?, host: String = "laptop", start: Int, seed: Int?,
     replicas: Int? = nil
   ) throws {
@@ -35,7 +35,7 @@ final class RunLedgerTests: XCTestCase {
     try merge.archive("abandoned.zip", [stale: .seed(1)], host: "laptop", pid: 101) {
       $0.run = "abandoned"
     }
-    try archive("today.zip", run: "today", start: 3, seed: 2)
+    try run("today.zip", run: "today", start: 3, seed: 2)
     let started = day(1).addingTimeInterval(-60)
     let review = merge.root.appendingPathComponent("review")
     merge.reportWriter = ReviewReport.write(_:request:)
@@ -68,8 +68,8 @@ final class RunLedgerTests: XCTestCase {
   }
 
   func testLaterRunPassed_earlierRenderSuperseded() throws {
-    try archive("failed.zip", run: "A", start: 2, seed: 1)
-    try archive("passed.zip", run: "B", start: 3, seed: nil)
+    try run("failed.zip", run: "A", start: 2, seed: 1)
+    try run("passed.zip", run: "B", start: 3, seed: nil)
 
     let verdict = merge.run()
 
@@ -81,8 +81,8 @@ final class RunLedgerTests: XCTestCase {
   }
 
   func testLaterRunRenderedAgain_itsRenderLands_noConflict() throws {
-    try archive("late.zip", run: "B", start: 3, seed: 2)
-    try archive("early.zip", run: "A", start: 2, seed: 1)
+    try run("late.zip", run: "B", start: 3, seed: 2)
+    try run("early.zip", run: "A", start: 2, seed: 1)
 
     let verdict = merge.run()
 
@@ -100,9 +100,9 @@ final class RunLedgerTests: XCTestCase {
       ((run: nil as String?, host: "laptop"), nil),
     ].enumerated() {
       merge = try MergeScenario(self, folder: "Tests/XTests/__References__/C")
-      try archive(
+      try run(
         "first.zip", run: second.run == nil ? nil : "A", start: 2, seed: 1, replicas: replicas)
-      try archive(
+      try run(
         "second.zip", run: second.run, host: second.host, start: 3, seed: 2, replicas: replicas)
 
       let verdict = merge.run()
