@@ -7,15 +7,10 @@ import XCTest
 /// verdict): what a dry run and `--json` list as skipped, and an unreadable include file as a
 /// usage error.
 final class IncludeOutputTests: XCTestCase {
-  /// A package with two references and an orphan, and one archive that adds two images and
-  /// updates both references.
+  /// `MergeScenario.updateOfTwoReferencesBesideAnOrphan`.
   private func scenario() throws -> MergeScenario {
     let merge = try MergeScenario(self)
-    try merge.reference("old-a", .seed(1))
-    try merge.reference("old-b", .seed(2))
-    try merge.reference("orphan", .seed(3))
-    try merge.archive(
-      "run.zip", ["new-a": .seed(10), "new-b": .seed(11), "old-a": .seed(12), "old-b": .seed(13)])
+    try merge.updateOfTwoReferencesBesideAnOrphan()
     return merge
   }
 

@@ -15,16 +15,11 @@ final class VariantOutputTests: XCTestCase {
     try merge.declareVariants()
   }
 
-  /// `name`'s file for `variant`, as a short name.
-  private func variant(_ name: String, _ variant: String) -> String {
-    name + ReferenceVariants.marker + variant
-  }
-
   /// A package whose macOS file of `a` now renders what the base holds: redundant.
   private func redundantMacFile() throws {
     try merge.reference("a", .seed(1))
-    try merge.reference(variant("a", "macos"), .seed(5))
-    try merge.archive("mac.zip", [variant("a", "macos"): .seed(1)])
+    try merge.reference(variantName("a", "macos"), .seed(5))
+    try merge.archive("mac.zip", [variantName("a", "macos"): .seed(1)])
   }
 
   func testMerge_textSummary_namesRedundantVariantsAndThePruneCommand() throws {
@@ -46,18 +41,19 @@ final class VariantOutputTests: XCTestCase {
     let result = try MergeRefs.run(["--prune"] + merge.arguments)
 
     XCTAssertEqual(result.exitStatus, .success, result.all)
-    XCTAssertFalse(merge.exists(variant("a", "macos")))
+    XCTAssertFalse(merge.exists(variantName("a", "macos")))
     XCTAssertTrue(result.output.contains(", 0 orphans, 0 refused"), result.output)
     XCTAssertTrue(result.output.contains(", 1 redundant (1 pruned)"), result.output)
   }
 
   func testSummary_namesEachChangesVariant_andCountsPerVariant() throws {
-    try merge.reference(variant("c", "macos"), .seed(5))
+    try merge.reference(variantName("c", "macos"), .seed(5))
     try merge.reference("c", .seed(1))
     try merge.archive("base.zip", ["a": .seed(1), "b": .seed(1)])
     try merge.archive(
-      "arm.zip", [variant("a", "linux-arm64"): .seed(2), variant("b", "linux-arm64"): .seed(1)])
-    try merge.archive("mac.zip", [variant("c", "macos"): .seed(1)])
+      "arm.zip",
+      [variantName("a", "linux-arm64"): .seed(2), variantName("b", "linux-arm64"): .seed(1)])
+    try merge.archive("mac.zip", [variantName("c", "macos"): .seed(1)])
     let markdown = merge.root.appendingPathComponent("summary.md")
 
     let text = try MergeRefs.run(
@@ -71,8 +67,8 @@ final class VariantOutputTests: XCTestCase {
     XCTAssertEqual(summary.variants?.map(\.matchingFallback), [0, 1, 0])
     XCTAssertEqual(summary.variants?.map(\.redundant), [0, 0, 1])
     let variantOf = Dictionary(uniqueKeysWithValues: summary.changes.map { ($0.path, $0.variant) })
-    XCTAssertEqual(variantOf[merge.path(variant("a", "linux-arm64"))], "linux-arm64")
-    XCTAssertEqual(variantOf[merge.path(variant("c", "macos"))], "macos")
+    XCTAssertEqual(variantOf[merge.path(variantName("a", "linux-arm64"))], "linux-arm64")
+    XCTAssertEqual(variantOf[merge.path(variantName("c", "macos"))], "macos")
     XCTAssertEqual(variantOf[merge.path("a")], .some(nil), "a base path names no variant")
     XCTAssertEqual(text.exitStatus, .success, text.all)
     XCTAssertTrue(
@@ -86,8 +82,8 @@ final class VariantOutputTests: XCTestCase {
   }
 
   func testAnnotations_conflictOfAVariantFile_nameTheVariant() throws {
-    try merge.archive("arm-1.zip", [variant("a", "linux-arm64"): .seed(2)])
-    try merge.archive("arm-2.zip", [variant("a", "linux-arm64"): .seed(3)])
+    try merge.archive("arm-1.zip", [variantName("a", "linux-arm64"): .seed(2)])
+    try merge.archive("arm-2.zip", [variantName("a", "linux-arm64"): .seed(3)])
 
     let result = try MergeRefs.run(["--github-annotations"] + merge.arguments)
 
@@ -95,9 +91,9 @@ final class VariantOutputTests: XCTestCase {
     XCTAssertTrue(
       result.output.contains(
         "::error::conflict (variant linux-arm64): sources disagree about "
-          + merge.path(variant("a", "linux-arm64"))),
+          + merge.path(variantName("a", "linux-arm64"))),
       result.output)
-    XCTAssertFalse(merge.exists(variant("a", "linux-arm64")))
+    XCTAssertFalse(merge.exists(variantName("a", "linux-arm64")))
   }
 
   func testSummary_noDeclaration_hasNoVariantCounts() throws {

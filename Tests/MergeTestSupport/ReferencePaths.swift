@@ -15,6 +15,12 @@ public func path(_ name: String, _ variant: String? = nil, in folder: String = c
   VariantPath.path(of: "\(folder)/\(name).png", variant: variant)
 }
 
+/// A scenario's short name for `name`'s file of `variant` (`a@@macos` for `a`), which
+/// `MergeScenario.path` turns into the variant file's path.
+public func variantName(_ name: String, _ variant: String) -> String {
+  name + ReferenceVariants.marker + variant
+}
+
 /// A committed hostile archive from `Tests/ReferenceMergeTests/__Fixtures__/hostile` (see
 /// `make_hostile_archives.py` there): the merge's tests refuse them, and the command line's
 /// check what the user sees of a refusal.

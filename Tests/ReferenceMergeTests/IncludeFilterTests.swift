@@ -83,15 +83,10 @@ final class IncludeFilterTests: XCTestCase {
 
   // MARK: The plan step
 
-  /// A package with two references and an orphan, and one archive that adds two images and
-  /// updates both references.
+  /// `MergeScenario.updateOfTwoReferencesBesideAnOrphan`.
   private func scenario() throws -> MergeScenario {
     let merge = try MergeScenario(self)
-    try merge.reference("old-a", .seed(1))
-    try merge.reference("old-b", .seed(2))
-    try merge.reference("orphan", .seed(3))
-    try merge.archive(
-      "run.zip", ["new-a": .seed(10), "new-b": .seed(11), "old-a": .seed(12), "old-b": .seed(13)])
+    try merge.updateOfTwoReferencesBesideAnOrphan()
     return merge
   }
 

@@ -16,11 +16,6 @@ final class VariantMergeTests: XCTestCase {
     try merge.declareVariants()
   }
 
-  /// `name`'s file for `variant`, as a short name.
-  private func variant(_ name: String, _ variant: String) -> String {
-    name + ReferenceVariants.marker + variant
-  }
-
   /// `seed`'s image with one channel of one pixel off by `step`: within a tolerance of
   /// `step`, not equal.
   private func near(_ seed: Int, by step: UInt8) throws -> Pixels {
@@ -33,23 +28,24 @@ final class VariantMergeTests: XCTestCase {
   func testMerge_variantRendersWhatTheBaseHolds_writesNoVariantFile() throws {
     try merge.archive("base.zip", ["a": .seed(1), "b": .seed(1)])
     try merge.archive(
-      "arm.zip", [variant("a", "linux-arm64"): .seed(1), variant("b", "linux-arm64"): .seed(2)])
+      "arm.zip",
+      [variantName("a", "linux-arm64"): .seed(1), variantName("b", "linux-arm64"): .seed(2)])
 
     let verdict = merge.run()
 
     XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
     XCTAssertEqual(
-      verdict.outcomes, ["a": .added, "b": .added, variant("b", "linux-arm64"): .added])
-    XCTAssertEqual(verdict.plan.matchingFallback, [merge.path(variant("a", "linux-arm64"))])
+      verdict.outcomes, ["a": .added, "b": .added, variantName("b", "linux-arm64"): .added])
+    XCTAssertEqual(verdict.plan.matchingFallback, [merge.path(variantName("a", "linux-arm64"))])
     XCTAssertTrue(merge.exists("a"))
-    XCTAssertFalse(merge.exists(variant("a", "linux-arm64")), "equal to the base: no file")
-    XCTAssertTrue(merge.exists(variant("b", "linux-arm64")), "different: the file lands")
+    XCTAssertFalse(merge.exists(variantName("a", "linux-arm64")), "equal to the base: no file")
+    XCTAssertTrue(merge.exists(variantName("b", "linux-arm64")), "different: the file lands")
   }
 
   func testMerge_baseChangesInTheSameMerge_variantIsComparedWithTheNewBase() throws {
     try merge.reference("a", .seed(1))
     try merge.archive("base.zip", ["a": .seed(3)])
-    try merge.archive("arm.zip", [variant("a", "linux-arm64"): .seed(3)])
+    try merge.archive("arm.zip", [variantName("a", "linux-arm64"): .seed(3)])
 
     let verdict = merge.run()
 
@@ -57,27 +53,30 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertEqual(verdict.outcomes, ["a": .updated])
     XCTAssertEqual(merge.bytes("a"), try Pixels.seed(3).png())
     XCTAssertFalse(
-      merge.exists(variant("a", "linux-arm64")), "the new base already holds its pixels")
+      merge.exists(variantName("a", "linux-arm64")), "the new base already holds its pixels")
   }
 
   func testMerge_renderWithinItsTestsTolerance_needsNoFile_anExactTestsDoes() throws {
     try merge.reference("a", .seed(1))
     try merge.reference("b", .seed(1))
     let near = try near(1, by: 1)
-    try merge.archive("mac.zip", [variant("a", "macos"): near, variant("b", "macos"): near]) {
-      $0.comparisons[self.merge.path(self.variant("a", "macos"))] = ComparisonRecord(
+    try merge.archive(
+      "mac.zip", [variantName("a", "macos"): near, variantName("b", "macos"): near]
+    ) {
+      $0.comparisons[self.merge.path(variantName("a", "macos"))] = ComparisonRecord(
         .tolerance(2), bound: .none)
-      $0.comparisons[self.merge.path(self.variant("b", "macos"))] = ComparisonRecord(
+      $0.comparisons[self.merge.path(variantName("b", "macos"))] = ComparisonRecord(
         .exact, bound: .none)
     }
 
     let verdict = merge.run()
 
     XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
-    XCTAssertEqual(verdict.outcomes, [variant("b", "macos"): .added])
-    XCTAssertEqual(verdict.plan.matchingFallback, [merge.path(variant("a", "macos"))])
-    XCTAssertFalse(merge.exists(variant("a", "macos")), "its tolerance finds it equal to the base")
-    XCTAssertTrue(merge.exists(variant("b", "macos")), "an exact test needs equal pixels")
+    XCTAssertEqual(verdict.outcomes, [variantName("b", "macos"): .added])
+    XCTAssertEqual(verdict.plan.matchingFallback, [merge.path(variantName("a", "macos"))])
+    XCTAssertFalse(
+      merge.exists(variantName("a", "macos")), "its tolerance finds it equal to the base")
+    XCTAssertTrue(merge.exists(variantName("b", "macos")), "an exact test needs equal pixels")
   }
 
   /// The base run recorded its image unchanged (no entry to read): the fallback's pixels are
@@ -88,8 +87,9 @@ final class VariantMergeTests: XCTestCase {
     let baseRun = try merge.archive("base.zip") {
       $0.addUnchanged(self.merge.path("a"), try noiseImage(seed: 1), reference: reference)
     }
-    let armRun = try merge.archive("arm.zip", [variant("a", "linux-arm64"): try near(1, by: 2)]) {
-      $0.comparisons[self.merge.path(self.variant("a", "linux-arm64"))] = ComparisonRecord(
+    let armRun = try merge.archive("arm.zip", [variantName("a", "linux-arm64"): try near(1, by: 2)])
+    {
+      $0.comparisons[self.merge.path(variantName("a", "linux-arm64"))] = ComparisonRecord(
         .tolerance(3), bound: .none)
     }
     merge.options.prune = true
@@ -100,9 +100,10 @@ final class VariantMergeTests: XCTestCase {
 
       let names = "\(sources.map(\.lastPathComponent))"
       XCTAssertEqual(verdict.status, .success, names)
-      XCTAssertFalse(merge.exists(variant("a", "linux-arm64")), "within tolerance(3) of the base")
+      XCTAssertFalse(
+        merge.exists(variantName("a", "linux-arm64")), "within tolerance(3) of the base")
       XCTAssertEqual(
-        verdict.plan.matchingFallback, [merge.path(variant("a", "linux-arm64"))], names)
+        verdict.plan.matchingFallback, [merge.path(variantName("a", "linux-arm64"))], names)
       XCTAssertEqual(verdict.names(.added), [], names)
     }
   }
@@ -120,7 +121,7 @@ final class VariantMergeTests: XCTestCase {
     for name in comparisons.keys {
       references[name] = (
         try merge.reference(name, .seed(1)),
-        try merge.reference(variant(name, "linux-arm64"), near)
+        try merge.reference(variantName(name, "linux-arm64"), near)
       )
     }
     let baseRun = try merge.archive("base.zip") { run in
@@ -133,7 +134,7 @@ final class VariantMergeTests: XCTestCase {
     let armRun = try merge.archive("arm.zip") { run in
       for (name, comparison) in comparisons {
         run.addUnchanged(
-          self.merge.path(self.variant(name, "linux-arm64")), try near.image(),
+          self.merge.path(variantName(name, "linux-arm64")), try near.image(),
           reference: references[name]!.near, comparison: comparison)
       }
     }
@@ -144,50 +145,50 @@ final class VariantMergeTests: XCTestCase {
 
       let names = "\(sources.map(\.lastPathComponent))"
       XCTAssertEqual(verdict.status, .success, names)
-      XCTAssertEqual(verdict.names(.redundant), [variant("a", "linux-arm64")], names)
+      XCTAssertEqual(verdict.names(.redundant), [variantName("a", "linux-arm64")], names)
     }
     merge.options.prune = true
     XCTAssertEqual(merge.run().status, .success)
-    XCTAssertFalse(merge.exists(variant("a", "linux-arm64")), "pruned")
-    XCTAssertTrue(merge.exists(variant("b", "linux-arm64")), "an exact test needs its file")
+    XCTAssertFalse(merge.exists(variantName("a", "linux-arm64")), "pruned")
+    XCTAssertTrue(merge.exists(variantName("b", "linux-arm64")), "an exact test needs its file")
   }
 
   func testMerge_fallbackChain_usesTheNearestFallbackThatExists() throws {
     try merge.reference("a", .seed(1))
-    try merge.reference(variant("a", "linux"), .seed(4))
-    try merge.archive("arm.zip", [variant("a", "linux-arm64"): .seed(4)])
+    try merge.reference(variantName("a", "linux"), .seed(4))
+    try merge.archive("arm.zip", [variantName("a", "linux-arm64"): .seed(4)])
 
     let verdict = merge.run()
 
     XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
-    XCTAssertEqual(verdict.plan.matchingFallback, [merge.path(variant("a", "linux-arm64"))])
+    XCTAssertEqual(verdict.plan.matchingFallback, [merge.path(variantName("a", "linux-arm64"))])
     XCTAssertFalse(
-      merge.exists(variant("a", "linux-arm64")), "linux's file gives these pixels already")
+      merge.exists(variantName("a", "linux-arm64")), "linux's file gives these pixels already")
   }
 
   func testMerge_variantFileNowMatchesItsFallback_isRedundantAndDeletedOnlyWithPrune() throws {
     try merge.reference("a", .seed(1))
-    try merge.reference(variant("a", "macos"), .seed(5))
-    try merge.archive("mac.zip", [variant("a", "macos"): .seed(1)])
+    try merge.reference(variantName("a", "macos"), .seed(5))
+    try merge.archive("mac.zip", [variantName("a", "macos"): .seed(1)])
 
     let kept = merge.run()
 
     XCTAssertEqual(kept.status, .success, "\(kept.problems)")
-    XCTAssertEqual(kept.outcomes, [variant("a", "macos"): .redundant])
-    XCTAssertTrue(merge.exists(variant("a", "macos")), "never deleted without --prune")
+    XCTAssertEqual(kept.outcomes, [variantName("a", "macos"): .redundant])
+    XCTAssertTrue(merge.exists(variantName("a", "macos")), "never deleted without --prune")
 
     merge.options.prune = true
     let pruned = merge.run()
 
     XCTAssertEqual(pruned.status, .success, "\(pruned.problems)")
-    XCTAssertEqual(pruned.outcomes, [variant("a", "macos"): .redundant])
+    XCTAssertEqual(pruned.outcomes, [variantName("a", "macos"): .redundant])
     XCTAssertEqual(pruned.summary.pruned, 1)
-    XCTAssertFalse(merge.exists(variant("a", "macos")))
+    XCTAssertFalse(merge.exists(variantName("a", "macos")))
     XCTAssertTrue(merge.exists("a"))
   }
 
   func testMerge_baseRunsOnly_neverCallOtherVariantsFilesOrphans() throws {
-    try merge.reference(variant("a", "macos"), .seed(6))
+    try merge.reference(variantName("a", "macos"), .seed(6))
     try merge.archive("all.zip", ["a": .seed(1)]) {
       $0.coverage = .init(scope: .wholeBundle, arguments: [])
     }
@@ -198,19 +199,19 @@ final class VariantMergeTests: XCTestCase {
     XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
     XCTAssertEqual(verdict.outcomes, ["a": .added])
     XCTAssertTrue(
-      merge.exists(variant("a", "macos")), "a base run proves nothing about macOS's files")
+      merge.exists(variantName("a", "macos")), "a base run proves nothing about macOS's files")
   }
 
   func testMerge_noDeclaration_variantLikeNamesAreOrdinaryPaths() throws {
     try FileManager.default.removeItem(
       at: merge.destination.appendingPathComponent(ReferenceVariants.fileName))
-    try merge.archive("run.zip", ["a": .seed(1), variant("a", "macos"): .seed(1)])
+    try merge.archive("run.zip", ["a": .seed(1), variantName("a", "macos"): .seed(1)])
 
     let verdict = merge.run()
 
     XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
     XCTAssertEqual(
-      verdict.outcomes, ["a": .added, variant("a", "macos"): .added],
+      verdict.outcomes, ["a": .added, variantName("a", "macos"): .added],
       "without variants, every path is its own")
     XCTAssertNil(verdict.plan.variants)
     XCTAssertNil(verdict.summary.variants, "no counts per variant")
@@ -286,23 +287,24 @@ final class VariantMergeTests: XCTestCase {
   }
 
   func testMerge_archiveOfDeclaredVariants_isNotRefused() throws {
-    try merge.archive("mac.zip", [variant("a", "macos"): .seed(2)]) {
+    try merge.archive("mac.zip", [variantName("a", "macos"): .seed(2)]) {
       $0.variants = ["base", "macos"]
     }
 
     let verdict = merge.run()
 
     XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
-    XCTAssertTrue(merge.exists(variant("a", "macos")))
+    XCTAssertTrue(merge.exists(variantName("a", "macos")))
   }
 
   func testSummary_namesEachChangesVariant_andCountsPerVariant() throws {
-    try merge.reference(variant("c", "macos"), .seed(5))
+    try merge.reference(variantName("c", "macos"), .seed(5))
     try merge.reference("c", .seed(1))
     try merge.archive("base.zip", ["a": .seed(1), "b": .seed(1)])
     try merge.archive(
-      "arm.zip", [variant("a", "linux-arm64"): .seed(2), variant("b", "linux-arm64"): .seed(1)])
-    try merge.archive("mac.zip", [variant("c", "macos"): .seed(1)])
+      "arm.zip",
+      [variantName("a", "linux-arm64"): .seed(2), variantName("b", "linux-arm64"): .seed(1)])
+    try merge.archive("mac.zip", [variantName("c", "macos"): .seed(1)])
 
     let verdict = merge.plan()
 
@@ -316,8 +318,8 @@ final class VariantMergeTests: XCTestCase {
       uniqueKeysWithValues: verdict.plan.items.map {
         (merge.name(of: $0.path), verdict.plan.variant(of: $0.path))
       })
-    XCTAssertEqual(variantOf[variant("a", "linux-arm64")], "linux-arm64")
-    XCTAssertEqual(variantOf[variant("c", "macos")], "macos")
+    XCTAssertEqual(variantOf[variantName("a", "linux-arm64")], "linux-arm64")
+    XCTAssertEqual(variantOf[variantName("c", "macos")], "macos")
     XCTAssertEqual(variantOf["a"], .some(nil), "a base path names no variant")
   }
 }

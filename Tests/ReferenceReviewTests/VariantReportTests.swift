@@ -26,7 +26,7 @@ final class VariantReportTests: XCTestCase {
 
   func testReport_newVariantFile_isShownBesideItsFallback() throws {
     try merge.reference("a", .seed(1))
-    let arm = "a" + ReferenceVariants.marker + "linux-arm64"
+    let arm = variantName("a", "linux-arm64")
     try merge.archive("arm.zip", [arm: .seed(2)])
 
     let (report, cards) = try reportCards()
@@ -91,7 +91,7 @@ final class VariantReportTests: XCTestCase {
     try FileManager.default.removeItem(
       at: merge.destination.appendingPathComponent(ReferenceVariants.fileName))
     try merge.reference("a", .seed(1))
-    let linux = "a" + ReferenceVariants.marker + "linux"
+    let linux = variantName("a", "linux")
     try merge.archive("run.zip", ["a": .seed(2), linux: .seed(3)])
 
     let (_, cards) = try reportCards()

@@ -3,7 +3,20 @@ import ReferenceArchive
 import ReferenceContracts
 import ReferenceImageCore
 
+/// Scenarios that more than one test target states: a test of the verdict and a test of what
+/// merge-refs prints of the same merge start from the same lines.
 extension MergeScenario {
+  /// A package with references `old-a`, `old-b` and `orphan` (seeds 1, 2, 3), and a finished
+  /// run, `run.zip`, that adds `new-a` and `new-b` (seeds 10, 11) and updates `old-a` and
+  /// `old-b` (seeds 12, 13).
+  public func updateOfTwoReferencesBesideAnOrphan() throws {
+    try reference("old-a", .seed(1))
+    try reference("old-b", .seed(2))
+    try reference("orphan", .seed(3))
+    try archive(
+      "run.zip", ["new-a": .seed(10), "new-b": .seed(11), "old-a": .seed(12), "old-b": .seed(13)])
+  }
+
   /// The renders of `verifyRunOfFailedComparisons`: `new-a` has no reference yet, `old-a` and
   /// `old-b` differ from theirs.
   public static let verifyRenders: KeyValuePairs<String, Pixels> = [
