@@ -158,7 +158,7 @@ final class DailyLoopEndToEndTests: XCTestCase {
     for (command, path) in zip(commands.sorted(), [bars, largeCells]) {
       XCTAssertTrue(command.contains(path), command)
       let pasted = try fixture.shell(command, environment: ["PATH": try swiftShimPath()])
-      XCTAssertEqual(pasted.status, 0, command + "\n" + pasted.all)
+      XCTAssertEqual(pasted.exitStatus, .success, command + "\n" + pasted.all)
       XCTAssertEqual(try bytes([path]), [try XCTUnwrap(kept[path])], "\(command) lands its render")
     }
     XCTAssertEqual(try bytes([flatBars, smallCells]), untouched, "nothing else landed")

@@ -132,7 +132,7 @@ final class PluginEndToEndTests: XCTestCase {
     XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "pruned without --prune")
 
     let pruned = try fixture.shell(command, environment: ["PATH": try swiftShimPath()])
-    XCTAssertEqual(pruned.status, 0, pruned.all)
+    XCTAssertEqual(pruned.exitStatus, .success, pruned.all)
     XCTAssertTrue(pruned.output.contains(" 1 orphans (1 pruned)"), pruned.all)
     XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), pruned.all)
     XCTAssertTrue(
@@ -173,7 +173,7 @@ final class PluginEndToEndTests: XCTestCase {
 
     let pruned = try fixture.shell(command, environment: [:])
 
-    XCTAssertEqual(pruned.status, 0, pruned.all)
+    XCTAssertEqual(pruned.exitStatus, .success, pruned.all)
     XCTAssertTrue(pruned.output.contains(" 1 orphans (1 pruned)"), pruned.all)
     XCTAssertFalse(pruned.output.contains("to delete the orphans"), pruned.all)
     XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), pruned.all)

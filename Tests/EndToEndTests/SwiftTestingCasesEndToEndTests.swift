@@ -130,7 +130,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     let land = try XCTUnwrap(command(in: line, after: "once the tests have finished: "))
     XCTAssertTrue(land.hasPrefix("swift run merge-refs --include \(badges)/count-42.png "), land)
     let landed = try fixture.shell(land, environment: ["PATH": try swiftShimPath()])
-    XCTAssertEqual(landed.status, 0, land + "\n" + landed.all)
+    XCTAssertEqual(landed.exitStatus, .success, land + "\n" + landed.all)
     XCTAssertTrue(landed.output.contains("0 added, 1 updated"), landed.all)
     XCTAssertEqual(try bytes("\(badges)/count-1.png"), before, "only the printed path lands")
 
@@ -170,7 +170,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     XCTAssertTrue(attachments.contains { $0.contains("dot-16[size=16].actual") }, "\(attachments)")
 
     let landed = try fixture.shell(command, environment: ["PATH": try swiftShimPath()])
-    XCTAssertEqual(landed.status, 0, command + "\n" + landed.all)
+    XCTAssertEqual(landed.exitStatus, .success, command + "\n" + landed.all)
     XCTAssertTrue(landed.output.contains("4 added, 0 updated"), landed.all)
     let verify = try fixture.test(["--filter", "dotIcon|countBadge"], environment: [:])
     XCTAssertEqual(verify.status, 0, verify.all)
@@ -190,7 +190,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     XCTAssertFalse(line.contains("delete it"), String(line))
     let land = try XCTUnwrap(command(in: line, after: "once the tests have finished: "))
     let landed = try fixture.shell(land, environment: ["PATH": try swiftShimPath()])
-    XCTAssertEqual(landed.status, 0, land + "\n" + landed.all)
+    XCTAssertEqual(landed.exitStatus, .success, land + "\n" + landed.all)
     XCTAssertTrue(landed.output.contains("0 added, 1 updated"), landed.all)
     let verify = try fixture.test(["--filter", "dotIcon"], environment: [:])
     XCTAssertEqual(verify.status, 0, "restored\n" + verify.all)

@@ -45,7 +45,7 @@ final class VariantsEndToEndTests: XCTestCase {
     let variant = try fixture.shell(lines[1], environment: ["RENDER_FIXTURE_CHANGE": "bars"])
     XCTAssertEqual(variant.status, 0, variant.all)
     let merge = try fixture.shell(lines[2], environment: ["PATH": try swiftShimPath()])
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
 
     XCTAssertTrue(exists(path("BarChartTests", "bars")))
     XCTAssertTrue(exists(path("BarChartTests", "bars", "linux-arm64")), merge.all)
@@ -88,7 +88,7 @@ final class VariantsEndToEndTests: XCTestCase {
     let arm = try fixture.shell(lines[1], environment: ["RENDER_FIXTURE_CHANGE": "tint"])
     XCTAssertEqual(arm.status, 0, arm.all)
     let merge = try fixture.shell(lines[2], environment: shim)
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
 
     let badges = "Tests/BadgeTests/__References__/BadgeTests"
     XCTAssertFalse(exists("\(badges)/wide@@linux-arm64.png"), "tolerance(2): \(merge.all)")
@@ -102,7 +102,7 @@ final class VariantsEndToEndTests: XCTestCase {
     XCTAssertEqual(
       try fixture.shell(lines[1], environment: ["RENDER_FIXTURE_CHANGE": "tint"]).status, 0)
     let again = try fixture.shell(lines[2], environment: shim)
-    XCTAssertEqual(again.status, 0, again.all)
+    XCTAssertEqual(again.exitStatus, .success, again.all)
     XCTAssertTrue(again.output.contains("0 added, 0 updated, "), again.all)
     XCTAssertFalse(again.output.contains("redundant"), again.all)
     XCTAssertEqual(equalToTheFallback(again.output), equal, again.all)
@@ -133,7 +133,7 @@ final class VariantsEndToEndTests: XCTestCase {
     let unchanged = try fixture.archives().flatMap { try entries(of: $0).unchanged }
     XCTAssertTrue(Set(unchanged).isSuperset(of: [wide, bars]), "\(unchanged)")
     let merge = try fixture.shell(lines[2], environment: shim)
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     XCTAssertTrue(merge.output.contains(", 2 redundant"), merge.all)
     XCTAssertTrue(exists(wide) && exists(bars), "never deleted without --prune")
     XCTAssertTrue(exists(path("BarChartTests", "flat-bars", "linux-arm64")), "exact: \(merge.all)")

@@ -14,7 +14,7 @@ public struct VariantReviewFixture {
 
   /// The path of reference `name`'s file for `variant` (nil: the base).
   public static func path(_ name: String, _ variant: String? = nil) -> String {
-    VariantPath.path(of: "\(folder)/\(name).png", variant: variant)
+    MergeTestSupport.path(name, variant, in: folder)
   }
 
   /// Each card's path, outcome, variant and the file it compares with (path, variant,

@@ -14,7 +14,7 @@ final class MergeSessionTests: XCTestCase {
   }
 
   /// A finished run's archive with one image, whose manifest lists `reference` as verified.
-  private func archive(verifying reference: String) throws {
+  private func run(verifying reference: String) throws {
     try merge.archive("run.zip", ["a": .seed(1)]) { $0.verifiedReferences = [reference] }
   }
 
@@ -78,7 +78,7 @@ final class MergeSessionTests: XCTestCase {
   }
 
   func testRun_controlCharactersInManifestRecord_refused() throws {
-    try archive(verifying: "\(merge.folder)/b\u{85}.png")
+    try run(verifying: "\(merge.folder)/b\u{85}.png")
 
     let verdict = merge.run()
 
@@ -90,7 +90,7 @@ final class MergeSessionTests: XCTestCase {
   }
 
   func testRun_manifestRecordClimbingOut_refusedBeforeOrphansAreSought() throws {
-    try archive(verifying: "../outside/b.png")
+    try run(verifying: "../outside/b.png")
 
     let verdict = merge.run()
 
