@@ -30,30 +30,23 @@ final class LandedReportTests: XCTestCase {
   }
 
   private func scenario() throws -> Scenario {
-    let root = try makeTemporaryFolder(self)
-    let destination = root.appendingPathComponent("my package")
+    let merge = try MergeScenario(self)
     var earlierPNG: [String: [UInt8]] = [:]
     var earlier: [String: RGBAImage] = [:]
     for (name, seed) in [("old-a", 1), ("old-b", 2)] {
-      let image = try noiseImage(seed: seed)
       // The slow setting, unlike the archive's: the restore must give back these very bytes.
-      let png = try PNGEncoder(setting: .small).encode(image)
-      try writeFile(png, to: destination.appendingPathComponent(path(name)))
-      earlierPNG[path(name)] = png
-      earlier[path(name)] = image
+      earlierPNG[path(name)] = try merge.reference(name, .seed(seed), setting: .small)
+      earlier[path(name)] = try noiseImage(seed: seed)
     }
-    var builder = ArchiveBuilder(generatedAt: day(1))
-    let renders = [
-      path("new-a"): try noiseImage(seed: 10),
-      path("old-a"): try changingPixels(try noiseImage(seed: 1), count: 5),
-      path("old-b"): try changingPixels(try noiseImage(seed: 2), count: 7),
+    let renders: KeyValuePairs<String, Pixels> = [
+      "new-a": .seed(10), "old-a": .changed(seed: 1, pixels: 5),
+      "old-b": .changed(seed: 2, pixels: 7),
     ]
-    for (path, image) in renders.sorted(by: { $0.key < $1.key }) { try builder.add(path, image) }
-    let archive = root.appendingPathComponent("artifacts/run 1.zip")
-    try builder.write(to: archive)
+    let archive = try merge.archive("artifacts/run 1.zip", renders)
     return Scenario(
-      root: root, destination: destination, archive: archive, earlierPNG: earlierPNG,
-      earlier: earlier, renders: renders)
+      root: merge.root, destination: merge.destination, archive: archive,
+      earlierPNG: earlierPNG, earlier: earlier,
+      renders: Dictionary(uniqueKeysWithValues: try renders.map { (path($0), try $1.image()) }))
   }
 
   /// The image the package holds at a path.
@@ -210,7 +203,8 @@ final class LandedReportTests: XCTestCase {
         atPath: s.root.appendingPathComponent("review-before.zip").path))
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: s.root.path).sorted(),
-      ["artifacts", "my package", "review.html"], "no temporary file left beside the report")
+      ["artifacts", s.destination.lastPathComponent, "review.html"],
+      "no temporary file left beside the report")
   }
 
   func testWriteFailsAfterOneFile_reportSaysLanded_namesTheFilesNotWritten() throws {
