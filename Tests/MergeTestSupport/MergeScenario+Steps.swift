@@ -17,6 +17,21 @@ extension MergeScenario {
       "run.zip", ["new-a": .seed(10), "new-b": .seed(11), "old-a": .seed(12), "old-b": .seed(13)])
   }
 
+  /// With the variants declared (`declareVariants()`): a package holding `c` and its macOS
+  /// file (seeds 1, 5), a base run rendering `a` and `b` (seed 1), a `linux-arm64` run
+  /// rendering `a` otherwise (seed 2) and `b` as the base does, and a `macos` run rendering `c`
+  /// as the base does. Per variant: base 2 added; linux-arm64 1 added, 1 equal to the fallback;
+  /// macos 1 redundant.
+  public func changesOfThreeVariants() throws {
+    try reference(variantName("c", "macos"), .seed(5))
+    try reference("c", .seed(1))
+    try archive("base.zip", ["a": .seed(1), "b": .seed(1)])
+    try archive(
+      "arm.zip",
+      [variantName("a", "linux-arm64"): .seed(2), variantName("b", "linux-arm64"): .seed(1)])
+    try archive("mac.zip", [variantName("c", "macos"): .seed(1)])
+  }
+
   /// The renders of `verifyRunOfFailedComparisons`: `new-a` has no reference yet, `old-a` and
   /// `old-b` differ from theirs.
   public static let verifyRenders: KeyValuePairs<String, Pixels> = [

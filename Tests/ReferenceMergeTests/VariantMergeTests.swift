@@ -298,13 +298,7 @@ final class VariantMergeTests: XCTestCase {
   }
 
   func testSummary_namesEachChangesVariant_andCountsPerVariant() throws {
-    try merge.reference(variantName("c", "macos"), .seed(5))
-    try merge.reference("c", .seed(1))
-    try merge.archive("base.zip", ["a": .seed(1), "b": .seed(1)])
-    try merge.archive(
-      "arm.zip",
-      [variantName("a", "linux-arm64"): .seed(2), variantName("b", "linux-arm64"): .seed(1)])
-    try merge.archive("mac.zip", [variantName("c", "macos"): .seed(1)])
+    try merge.changesOfThreeVariants()
 
     let verdict = merge.plan()
 
