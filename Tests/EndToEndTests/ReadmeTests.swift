@@ -32,7 +32,7 @@ final class ReadmeTests: XCTestCase {
   func testReadme_mergeRefsHelp_matchesTheBinary() throws {
     let binary = try mergeRefsBinary()
     let help = try runProcess(binary.path, ["--help"])
-    XCTAssertEqual(help.status, 0)
+    XCTAssertEqual(help.exitStatus, .success)
     let quoted = try block(startingWith: "OVERVIEW:", in: try article("MergeRefs"))
     XCTAssertEqual(
       quoted, help.output.trimmingCharacters(in: .newlines),

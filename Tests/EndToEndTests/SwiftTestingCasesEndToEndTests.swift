@@ -289,7 +289,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
         try builtProduct("reference-shards").path, "run", "--index", "0", "--count", "1",
         "--output", shard.path,
       ], environment: ["GITHUB_SHA": "c0ffee", "IMAGE_GENERATION_MODE": "1"])
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     return shard
   }
 

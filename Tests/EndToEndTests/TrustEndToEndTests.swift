@@ -106,7 +106,7 @@ final class TrustEndToEndTests: XCTestCase {
         try builtProduct("reference-shards").path, "run", "--index", "0", "--count", "1",
         "--output", shard.path,
       ], environment: ["GITHUB_SHA": "c0ffee", "IMAGE_GENERATION_MODE": "1"])
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     let record = try ShardRecord.read(from: shard.appendingPathComponent(ShardRecord.fileName))
     XCTAssertEqual(
       record.skipped,
@@ -196,7 +196,7 @@ final class TrustEndToEndTests: XCTestCase {
           try builtProduct("reference-shards").path, "run", "--index", "\(index)", "--count", "2",
           "--replicas", "2", "--output", shard.path,
         ], environment: ["GITHUB_SHA": "c0ffee", "IMAGE_GENERATION_MODE": "1"])
-      XCTAssertEqual(run.status, 0, run.all)
+      XCTAssertEqual(run.exitStatus, .success, run.all)
     }
     let (result, json) = try merge(["--require-shards"] + shards.map(\.path) + [fixture.root.path])
     XCTAssertEqual(result.exitStatus, .unstableRenders, result.all)

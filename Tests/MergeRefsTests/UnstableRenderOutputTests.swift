@@ -5,31 +5,16 @@ import XCTest
 /// What merge-refs prints of unstable renders (`UnstableRenderTests` has their verdict): the
 /// summary's section, `--json`, GitHub annotations and the review report, exit 5.
 final class UnstableRenderOutputTests: XCTestCase {
-  private var root: URL!
-  private var package: URL { root.appendingPathComponent("package") }
-  private let flaky = "Tests/XTests/__References__/C/flaky.png"
-  private let steady = "Tests/XTests/__References__/C/steady.png"
+  private var merge: MergeScenario!
+  private var flaky: String { merge.path("flaky") }
 
   override func setUpWithError() throws {
-    root = try makeTemporaryFolder(self)
-    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
-  }
-
-  /// Two replicated runs whose renders of `flaky` differ.
-  private func writeRuns() throws -> [String] {
-    try [1, 2].enumerated().map { run, seed in
-      var archive = ArchiveBuilder(pid: Int32(200 + run), generatedAt: day(2 + run))
-      archive.replicas = 2
-      try archive.add(flaky, try noiseImage(seed: seed))
-      try archive.add(steady, try noiseImage(seed: 99))
-      let url = root.appendingPathComponent("run-\(run).zip")
-      try archive.write(to: url)
-      return url.path
-    }
+    merge = try MergeScenario(self, folder: "Tests/XTests/__References__/C")
+    try merge.replicatedRuns(flakySeeds: [1, 2])
   }
 
   func testReplicas_differentRenders_summaryNamesBothWorkers() throws {
-    let result = try MergeRefs.run(try writeRuns() + [package.path])
+    let result = try MergeRefs.run(merge.arguments)
     XCTAssertEqual(result.exitStatus, .unstableRenders, result.all)
     XCTAssertTrue(
       result.output.contains("unstable (replicated runs of one test rendered different pixels"),
@@ -41,10 +26,9 @@ final class UnstableRenderOutputTests: XCTestCase {
   }
 
   func testReplicas_unstable_jsonAnnotationsAndReport() throws {
-    let report = root.appendingPathComponent("review")
+    let report = merge.root.appendingPathComponent("review")
     let result = try MergeRefs.run(
-      ["--json", "--github-annotations", "--report", report.path] + (try writeRuns())
-        + [package.path])
+      ["--json", "--github-annotations", "--report", report.path] + merge.arguments)
     XCTAssertEqual(result.exitStatus, .unstableRenders, result.all)
     let parts = result.output.components(separatedBy: "\n::")
     let json = try XCTUnwrap(

@@ -32,6 +32,18 @@ extension MergeScenario {
     try archive("mac.zip", [variantName("c", "macos"): .seed(1)])
   }
 
+  /// Runs of the same tests, `run-0.zip`, `run-1.zip`…, one a day from day 2, by workers of
+  /// pids 200, 201…, each with `replicas` (`IMAGE_GENERATION_REPLICAS`): `flaky` renders with
+  /// the seed given per run, `steady` the same pixels (seed 99) in all of them.
+  public func replicatedRuns(flakySeeds: [Int], replicas: Int? = 2) throws {
+    for (run, seed) in flakySeeds.enumerated() {
+      try archive(
+        "run-\(run).zip", ["flaky": .seed(seed), "steady": .seed(99)], pid: Int32(200 + run),
+        generatedAt: day(2 + run)
+      ) { $0.replicas = replicas }
+    }
+  }
+
   /// The renders of `verifyRunOfFailedComparisons`: `new-a` has no reference yet, `old-a` and
   /// `old-b` differ from theirs.
   public static let verifyRenders: KeyValuePairs<String, Pixels> = [

@@ -13,15 +13,9 @@ final class UnstableRenderTests: XCTestCase {
     merge = try MergeScenario(self, folder: "Tests/XTests/__References__/C")
   }
 
-  /// Two runs of the same tests; `flaky` renders with the seed given per run, `steady` the same
-  /// pixels in both.
+  /// `MergeScenario.replicatedRuns`.
   private func writeRuns(flakySeeds: [Int], replicas: Int? = 2) throws {
-    for (run, seed) in flakySeeds.enumerated() {
-      try merge.archive(
-        "run-\(run).zip", ["flaky": .seed(seed), "steady": .seed(99)], pid: Int32(200 + run),
-        generatedAt: day(2 + run)
-      ) { $0.replicas = replicas }
-    }
+    try merge.replicatedRuns(flakySeeds: flakySeeds, replicas: replicas)
   }
 
   func testReplicas_differentRenders_unstable_restLands() throws {
