@@ -181,7 +181,9 @@ let package = Package(
       ]
     ),
     // Helpers the test targets share: temporary folders, child processes, built products.
-    .target(name: "TestSupport", dependencies: ["ProcessSupport"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["ProcessSupport", "ReferenceContracts"],
+      path: "Tests/TestSupport"),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
@@ -190,15 +192,46 @@ let package = Package(
       ],
       exclude: ["__Fixtures__"]
     ),
+    // What the merge's tests share: archives built as the coordinator writes them, images,
+    // trees, the merge-refs binary, and the scenario language that states a merge in a few
+    // lines and reads back its verdict (`MergeScenario`, `MergeVerdict`).
+    .target(
+      name: "MergeTestSupport",
+      dependencies: [
+        "ReferenceContracts", "ReferenceArchive", "ReferenceMerge", "ReferenceImageCore",
+        "TestSupport",
+      ],
+      path: "Tests/MergeTestSupport"
+    ),
+    // The merge library: the planner's verdict (outcomes, conflicts, orphans, variants, runs,
+    // approvals), the destination, sources and sessions, asserted on values, not printed text.
+    .testTarget(
+      name: "ReferenceMergeTests",
+      dependencies: [
+        "ReferenceContracts", "ReferenceArchive", "ReferenceMerge", "ReferenceReview",
+        "ReferenceImageCore", "MergeTestSupport", "TestSupport",
+      ],
+      exclude: ["__Fixtures__"]
+    ),
+    // The review: the report, its page in a browser, decision files.
+    .testTarget(
+      name: "ReferenceReviewTests",
+      dependencies: [
+        "ReferenceContracts", "ReferenceArchive", "ReferenceMerge", "ReferenceReview",
+        "ReferenceImageCore", "MergeTestSupport", "TestSupport",
+      ],
+      exclude: ["__Fixtures__"]
+    ),
+    // The command line's contract: parsing, what merge-refs prints, --help, exit codes as the
+    // user sees them, in-process runs and the built binary.
     .testTarget(
       name: "MergeRefsTests",
       dependencies: [
         "ReferenceContracts", "ReferenceArchive", "ReferenceMerge", "ReferenceReview",
-        "ReferenceShards", "TestSupport",
+        "ReferenceShards", "ReferenceImageCore", "MergeTestSupport", "TestSupport",
         // The command itself, which `MergeInProcess` parses and runs in the test process.
         "merge-refs",
-      ],
-      exclude: ["__Fixtures__"]
+      ]
     ),
     .testTarget(
       name: "ReferenceShardsTests",

@@ -24,7 +24,7 @@ final class AddPixelDigestsEndToEndTests: XCTestCase {
     let hiddenBytes = try Data(contentsOf: hidden)
 
     let first = try addPixelDigests([folder.path])
-    XCTAssertEqual(first.status, 1, first.all)
+    XCTAssertEqual(first.exitStatus, .writeFailed, first.all)
     XCTAssertTrue(
       first.output.contains("added a pixel digest to \(originals.count) PNG files"), first.all)
     XCTAssertTrue(first.error.contains("\(malformed.path): malformed PNG"), first.all)
@@ -43,7 +43,7 @@ final class AddPixelDigestsEndToEndTests: XCTestCase {
     }
 
     let second = try addPixelDigests([folder.path])
-    XCTAssertEqual(second.status, 1, second.all)
+    XCTAssertEqual(second.exitStatus, .writeFailed, second.all)
     XCTAssertTrue(
       second.output.contains(
         "added a pixel digest to 0 PNG files; \(originals.count) already had one"), second.all)
@@ -53,7 +53,7 @@ final class AddPixelDigestsEndToEndTests: XCTestCase {
 
     try FileManager.default.removeItem(at: malformed)
     let check = try addPixelDigests(["--check", folder.path])
-    XCTAssertEqual(check.status, 0, check.all)
+    XCTAssertEqual(check.exitStatus, .success, check.all)
   }
 
   func testCheck_filesWithoutDigest_exitFourAndWriteNothing() throws {
@@ -64,7 +64,7 @@ final class AddPixelDigestsEndToEndTests: XCTestCase {
     let lacking = originals.keys.sorted { $0.path < $1.path }[0]
 
     let check = try addPixelDigests(["--check", lacking.path, encoded.path])
-    XCTAssertEqual(check.status, 4, check.all)
+    XCTAssertEqual(check.exitStatus, .checkFoundChanges, check.all)
     XCTAssertTrue(check.output.contains("no pixel digest: \(lacking.path)"), check.all)
     XCTAssertFalse(check.output.contains("no pixel digest: \(encoded.path)"), check.all)
     XCTAssertTrue(check.output.contains("1 of 2 PNG files lack a pixel digest"), check.all)
@@ -77,7 +77,7 @@ final class AddPixelDigestsEndToEndTests: XCTestCase {
   func testMissingPath_isAUsageErrorNamingIt() throws {
     let missing = try makeTemporaryFolder(self).appendingPathComponent("nowhere")
     let run = try addPixelDigests([missing.path])
-    XCTAssertEqual(run.status, 64, run.all)
+    XCTAssertEqual(run.exitStatus, .invalidArguments, run.all)
     XCTAssertTrue(run.error.contains("\(missing.path): could not find"), run.all)
   }
 

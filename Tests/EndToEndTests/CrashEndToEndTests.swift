@@ -112,7 +112,7 @@ final class CrashEndToEndTests: XCTestCase {
 
     let destination = try temporaryFolder("merged")
     let merge = try runProcess(try mergeRefsBinary().path, [staging.path, destination.path])
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     XCTAssertTrue(
       merge.output.contains(
         "warning: \(staging.path)/ is incomplete: the run was cut short (manifest says running)"),
@@ -127,7 +127,7 @@ final class CrashEndToEndTests: XCTestCase {
     let strictDestination = try temporaryFolder("strict")
     let strict = try runProcess(
       try mergeRefsBinary().path, ["--require-complete", staging.path, strictDestination.path])
-    XCTAssertEqual(strict.status, 3, strict.all)
+    XCTAssertEqual(strict.exitStatus, .refusedInput, strict.all)
     XCTAssertTrue(strict.output.contains("--require-complete refuses"), strict.all)
     XCTAssertEqual(try filesBelow(strictDestination), [], "a refused merge writes nothing")
   }

@@ -38,7 +38,7 @@ final class DailyLoopEndToEndTests: XCTestCase {
     XCTAssertEqual(missing.status, 0, missing.all)
 
     let merge = try mergeRefs([".build/reference-images", "."])
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     XCTAssertTrue(merge.output.contains("1 added"), merge.all)
     XCTAssertTrue(merge.output.contains("1 added, 0 updated"), merge.all)
     XCTAssertTrue(merge.output.contains("2 superseded"), merge.all)
@@ -57,7 +57,7 @@ final class DailyLoopEndToEndTests: XCTestCase {
     let fixed = try fixture.test(xctestOnly + ["--parallel"], environment: [:])
     XCTAssertEqual(fixed.status, 0, fixed.all)
     let merge = try mergeRefs([".build/reference-images", "."])
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     XCTAssertTrue(merge.output.contains("2 superseded"), merge.all)
     XCTAssertEqual(try bytes([bars, flatBars]), before)
   }
@@ -67,7 +67,7 @@ final class DailyLoopEndToEndTests: XCTestCase {
     try recordReferences()
     _ = try fixture.test(xctestOnly, environment: ["RENDER_FIXTURE_CHANGE": "bars"])
     let merge = try mergeRefs([".build/reference-images", "."])
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     XCTAssertTrue(merge.output.contains("2 updated"), merge.all)
   }
 
@@ -103,7 +103,7 @@ final class DailyLoopEndToEndTests: XCTestCase {
     let plugin = try fixture.swiftPackage(
       ["--allow-writing-to-package-directory", "regenerate-references", "--mode", "failed"],
       environment: shared)
-    XCTAssertNotEqual(plugin.status, 0, plugin.all)
+    XCTAssertNotEqual(plugin.exitStatus, .success, plugin.all)
     XCTAssertTrue(plugin.all.contains("merge-refs exited with status 3"), plugin.all)
     XCTAssertTrue(plugin.all.contains("\(smallCells) is the reference of 2 tests"), plugin.all)
     XCTAssertTrue(plugin.all.contains("ChartTests.CheckerTests/testSmallCells"), plugin.all)
@@ -115,11 +115,11 @@ final class DailyLoopEndToEndTests: XCTestCase {
           try builtProduct("reference-shards").path, "run", "--index", "\(index)", "--count", "2",
           "--commit", "c0ffee", "--output", "artifacts/shard-\(index)",
         ], environment: shared.merging(["IMAGE_GENERATION_MODE": "all"]) { $1 })
-      XCTAssertNotEqual(shard.status, 3, shard.all)
+      XCTAssertNotEqual(shard.exitStatus, .refusedInput, shard.all)
     }
     let merge = try mergeRefs(
       ["--require-shards", "artifacts/shard-0", "artifacts/shard-1", "."])
-    XCTAssertEqual(merge.status, 3, merge.all)
+    XCTAssertEqual(merge.exitStatus, .refusedInput, merge.all)
     XCTAssertTrue(merge.all.contains("\(smallCells) is the reference of 2 tests"), merge.all)
     XCTAssertTrue(merge.all.contains("SharedReference.swift:14"), merge.all)
     XCTAssertEqual(try bytes([smallCells]), owned)
@@ -158,7 +158,7 @@ final class DailyLoopEndToEndTests: XCTestCase {
     for (command, path) in zip(commands.sorted(), [bars, largeCells]) {
       XCTAssertTrue(command.contains(path), command)
       let pasted = try fixture.shell(command, environment: ["PATH": try swiftShimPath()])
-      XCTAssertEqual(pasted.status, 0, command + "\n" + pasted.all)
+      XCTAssertEqual(pasted.exitStatus, .success, command + "\n" + pasted.all)
       XCTAssertEqual(try bytes([path]), [try XCTUnwrap(kept[path])], "\(command) lands its render")
     }
     XCTAssertEqual(try bytes([flatBars, smallCells]), untouched, "nothing else landed")
@@ -199,7 +199,7 @@ final class DailyLoopEndToEndTests: XCTestCase {
     let report = fixture.root.appendingPathComponent("review")
     let merge = try mergeRefs(
       ["--dry-run", "--report", report.path, ".build/reference-images", "."])
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     let card = try XCTUnwrap(
       try ReviewDataScript.cards(inReport: report).first { ($0["path"] as? String) == bars })
     XCTAssertEqual(
@@ -215,7 +215,7 @@ final class DailyLoopEndToEndTests: XCTestCase {
     owned: [[UInt8]], file: StaticString = #filePath, line: UInt = #line
   ) throws {
     let merge = try mergeRefs([".build/reference-images", "."])
-    XCTAssertEqual(merge.status, 3, merge.all, file: file, line: line)
+    XCTAssertEqual(merge.exitStatus, .refusedInput, merge.all, file: file, line: line)
     XCTAssertTrue(
       merge.all.contains("\(smallCells) is the reference of 2 tests"), merge.all, file: file,
       line: line)
@@ -235,7 +235,7 @@ final class DailyLoopEndToEndTests: XCTestCase {
     let run = try fixture.test(xctestOnly, environment: ["IMAGE_GENERATION_MODE": "1"])
     XCTAssertEqual(run.status, 0, run.all)
     let merge = try mergeRefs([".build/reference-images", "."])
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     try FileManager.default.removeItem(at: fixture.archiveFolder)
   }
 

@@ -48,13 +48,13 @@ final class DiskFullEndToEndTests: XCTestCase {
     let mergeRefs = try mergeRefsBinary().path
 
     let initial = try runProcess(mergeRefs, [first.path, package.path])
-    XCTAssertEqual(initial.status, 0, initial.all)
+    XCTAssertEqual(initial.exitStatus, .success, initial.all)
     let before = try snapshot(package)
     XCTAssertEqual(before.keys.sorted(), paths.sorted())
 
     try disk.fill()
     let full = try runProcess(mergeRefs, [second.path, package.path])
-    XCTAssertEqual(full.status, 1, full.all)
+    XCTAssertEqual(full.exitStatus, .writeFailed, full.all)
     XCTAssertTrue(full.output.contains(": no space left on device ("), full.all)
     XCTAssertTrue(full.output.contains(package.path), "the error names the path\n\(full.all)")
     XCTAssertTrue(
@@ -67,9 +67,9 @@ final class DiskFullEndToEndTests: XCTestCase {
 
     try disk.free()
     let rerun = try runProcess(mergeRefs, [second.path, package.path])
-    XCTAssertEqual(rerun.status, 0, rerun.all)
+    XCTAssertEqual(rerun.exitStatus, .success, rerun.all)
     let again = try runProcess(mergeRefs, [second.path, package.path])
-    XCTAssertEqual(again.status, 0, again.all)
+    XCTAssertEqual(again.exitStatus, .success, again.all)
     XCTAssertTrue(
       again.output.contains("0 added, 0 updated, 7 unchanged"), "converged\n\(again.all)")
   }

@@ -19,8 +19,8 @@ final class FuzzCorpusReplayTests: XCTestCase {
   func testArchiveMergeFuzzTarget_replaysSeedsAndPastCrashes() throws {
     let folders = [
       "Tests/Fuzz/ArchiveMerge",
-      "Tests/MergeRefsTests/__Fixtures__/hostile",
-      "Tests/MergeRefsTests/__Fixtures__/fuzz",
+      "Tests/ReferenceMergeTests/__Fixtures__/hostile",
+      "Tests/ReferenceMergeTests/__Fixtures__/fuzz",
     ].map { checkout.appendingPathComponent($0).path }
     try replay("FuzzArchiveMerge", folders)
   }

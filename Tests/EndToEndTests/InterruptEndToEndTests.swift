@@ -85,7 +85,7 @@ final class InterruptEndToEndTests: XCTestCase {
         "--allow-writing-to-package-directory", "regenerate-references", "--filter", "CheckerTests",
       ],
       environment: [:])
-    XCTAssertEqual(again.status, 0, again.all)
+    XCTAssertEqual(again.exitStatus, .success, again.all)
     XCTAssertFalse(again.all.contains("Another instance of SwiftPM"), again.all)
     XCTAssertTrue(again.output.contains("2 added"), again.all)
   }

@@ -21,7 +21,7 @@ final class PluginEndToEndTests: XCTestCase {
 
   func testPlugin_generatesMergesAndWritesTheReviewPage() throws {
     let first = try plugin([])
-    XCTAssertEqual(first.status, 0, first.all)
+    XCTAssertEqual(first.exitStatus, .success, first.all)
     XCTAssertTrue(
       first.output.contains("12 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 0 refused"),
       first.all)
@@ -37,7 +37,7 @@ final class PluginEndToEndTests: XCTestCase {
     let changed = try plugin(
       ["--mode", "failed", "--filter", "BarChartTests", "--report", "review/changed.html"],
       environment: ["RENDER_FIXTURE_CHANGE": "bars"])
-    XCTAssertEqual(changed.status, 0, changed.all)
+    XCTAssertEqual(changed.exitStatus, .success, changed.all)
     XCTAssertTrue(
       changed.output.contains("0 added, 2 updated, 0 unchanged, 0 conflicts"), changed.all)
     XCTAssertTrue(
@@ -58,7 +58,7 @@ final class PluginEndToEndTests: XCTestCase {
 
   func testPlugin_dryRun_writesNothing() throws {
     let run = try plugin(["--dry-run", "--mode", "missing"])
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     XCTAssertTrue(run.output.contains("12 added"), run.all)
     XCTAssertTrue(run.output.contains("(dry run: nothing written)"), run.all)
     XCTAssertFalse(
@@ -74,7 +74,7 @@ final class PluginEndToEndTests: XCTestCase {
     try Data("not a zip".utf8).write(to: sources.appendingPathComponent("broken.zip"))
     let statusFile = fixture.root.appendingPathComponent(".build/status.txt")
     let run = try plugin(["--sources", sources.path, "--status-file", statusFile.path])
-    XCTAssertEqual(run.status, 1, run.all)
+    XCTAssertEqual(run.exitStatus, .writeFailed, run.all)
     XCTAssertTrue(run.all.contains("merge-refs exited with status 3"), run.all)
     XCTAssertTrue(run.output.contains("0 added, 0 updated"), run.all)
     XCTAssertEqual(try String(contentsOf: statusFile, encoding: .utf8), "3\n")
@@ -82,7 +82,7 @@ final class PluginEndToEndTests: XCTestCase {
 
   func testPlugin_badMode_isAUsageErrorNamingTheValue() throws {
     let run = try plugin(["--mode", "sometimes"])
-    XCTAssertNotEqual(run.status, 0)
+    XCTAssertNotEqual(run.exitStatus, .success)
     XCTAssertTrue(run.error.contains("--mode must be all, missing or failed, not 'sometimes'"))
   }
 
@@ -109,18 +109,18 @@ final class PluginEndToEndTests: XCTestCase {
   /// another folder is found; the printed command, pasted, prunes exactly that run's orphan. A
   /// filtered run proves nothing and looks for none.
   func testPlugin_skippedTests_orphansFoundOutsideTheirFolders_filteredRunLooksForNone() throws {
-    XCTAssertEqual(try plugin([]).status, 0)
+    XCTAssertEqual(try plugin([]).exitStatus, .success)
     let folder = fixture.root.appendingPathComponent(
       "Tests/ChartTests/__References__/BarChartTests")
     let orphan = folder.appendingPathComponent("stale.png")
     try FileManager.default.copyItem(at: folder.appendingPathComponent("bars.png"), to: orphan)
     let filtered = try plugin(["--filter", "BarChartTests"])
-    XCTAssertEqual(filtered.status, 0, filtered.all)
+    XCTAssertEqual(filtered.exitStatus, .success, filtered.all)
     XCTAssertTrue(filtered.output.contains("ran selected tests only"), filtered.all)
     XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path))
 
     let whole = try plugin([])
-    XCTAssertEqual(whole.status, 0, whole.all)
+    XCTAssertEqual(whole.exitStatus, .success, whole.all)
     XCTAssertFalse(whole.output.contains("orphans were not looked for"), whole.all)
     XCTAssertTrue(whole.output.contains("SwiftTestingTests.ScopedSettings/recordedByScope()"))
     XCTAssertTrue(
@@ -132,7 +132,7 @@ final class PluginEndToEndTests: XCTestCase {
     XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "pruned without --prune")
 
     let pruned = try fixture.shell(command, environment: ["PATH": try swiftShimPath()])
-    XCTAssertEqual(pruned.status, 0, pruned.all)
+    XCTAssertEqual(pruned.exitStatus, .success, pruned.all)
     XCTAssertTrue(pruned.output.contains(" 1 orphans (1 pruned)"), pruned.all)
     XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), pruned.all)
     XCTAssertTrue(
@@ -153,7 +153,7 @@ final class PluginEndToEndTests: XCTestCase {
         "IMAGE_GENERATION_OUTPUT": fixture.root.appendingPathComponent(archives).path,
       ])
     XCTAssertEqual(run.status, 0, run.all)
-    XCTAssertEqual(try plugin(["--sources", archives]).status, 0)
+    XCTAssertEqual(try plugin(["--sources", archives]).exitStatus, .success)
     let folder = fixture.root.appendingPathComponent(
       "Tests/ChartTests/__References__/BarChartTests")
     let orphan = folder.appendingPathComponent("stale.png")
@@ -161,7 +161,7 @@ final class PluginEndToEndTests: XCTestCase {
 
     let found = try plugin(["--sources", archives, "--dry-run"])
 
-    XCTAssertEqual(found.status, 0, found.all)
+    XCTAssertEqual(found.exitStatus, .success, found.all)
     XCTAssertTrue(
       found.output.contains("  Tests/ChartTests/__References__/BarChartTests/stale.png"),
       found.all)
@@ -173,7 +173,7 @@ final class PluginEndToEndTests: XCTestCase {
 
     let pruned = try fixture.shell(command, environment: [:])
 
-    XCTAssertEqual(pruned.status, 0, pruned.all)
+    XCTAssertEqual(pruned.exitStatus, .success, pruned.all)
     XCTAssertTrue(pruned.output.contains(" 1 orphans (1 pruned)"), pruned.all)
     XCTAssertFalse(pruned.output.contains("to delete the orphans"), pruned.all)
     XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), pruned.all)

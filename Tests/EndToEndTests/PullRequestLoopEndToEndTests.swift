@@ -61,7 +61,7 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
     let stale = try land(
       recipe.artifacts(runID: 2002).appendingPathComponent(Self.artifactName),
       decisions: decisions, in: repository)
-    XCTAssertEqual(stale.status, 3, stale.all)
+    XCTAssertEqual(stale.exitStatus, .refusedInput, stale.all)
     XCTAssertTrue(stale.output.contains("\(warm) changed since review"), stale.all)
     XCTAssertEqual(try references(in: repository), main, "nothing written")
     try git(["reset", "--quiet", "--hard", "HEAD~1"], in: repository)
@@ -69,7 +69,7 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
 
     // The reviewed artifact's command lands exactly the accepted image.
     let landed = try land(artifact, decisions: decisions, in: repository)
-    XCTAssertEqual(landed.status, 0, landed.all)
+    XCTAssertEqual(landed.exitStatus, .success, landed.all)
     XCTAssertTrue(landed.output.contains("0 added, 1 updated"), landed.output)
     let after = try references(in: repository)
     XCTAssertEqual(Set(after.keys), Set(main.keys))
@@ -237,7 +237,7 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
       python.path,
       [
         checkout.appendingPathComponent(
-          "Tests/MergeRefsTests/__Fixtures__/review-page/review_page_driver.py"
+          "Tests/ReferenceReviewTests/__Fixtures__/review-page/review_page_driver.py"
         ).path, index.path, steps.path, scratch.appendingPathComponent("shots").path,
       ], environment: environment, timeout: 300)
     XCTAssertEqual(run.status, 0, run.all)

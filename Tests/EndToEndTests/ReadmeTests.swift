@@ -32,7 +32,7 @@ final class ReadmeTests: XCTestCase {
   func testReadme_mergeRefsHelp_matchesTheBinary() throws {
     let binary = try mergeRefsBinary()
     let help = try runProcess(binary.path, ["--help"])
-    XCTAssertEqual(help.status, 0)
+    XCTAssertEqual(help.exitStatus, .success)
     let quoted = try block(startingWith: "OVERVIEW:", in: try article("MergeRefs"))
     XCTAssertEqual(
       quoted, help.output.trimmingCharacters(in: .newlines),
@@ -73,11 +73,11 @@ final class ReadmeTests: XCTestCase {
         startingWith: regenerate[0], in: try article("RegenerateReferences")), regenerate,
       "the RegenerateReferences article shows README's plugin commands")
     let recorded = try shell(regenerate[0], [:])
-    XCTAssertEqual(recorded.status, 0, recorded.all)
+    XCTAssertEqual(recorded.exitStatus, .success, recorded.all)
     XCTAssertTrue(recorded.output.contains("12 added, 0 updated, 0 unchanged"), recorded.all)
     // Nothing fails any more, so mode failed records nothing and the dry run has nothing to do.
     let dryRun = try shell(regenerate[1], [:])
-    XCTAssertEqual(dryRun.status, 0, dryRun.all)
+    XCTAssertEqual(dryRun.exitStatus, .success, dryRun.all)
     XCTAssertTrue(dryRun.output.contains("no test stored an image (mode failed)"), dryRun.all)
     let verify = try shell("swift test", [:])
     XCTAssertEqual(verify.status, 0, verify.all)

@@ -214,7 +214,7 @@ final class RecipeEndToEndTests: XCTestCase {
     let merge = try runProcess(
       try mergeRefsBinary().path, folders + [package.path], in: package,
       environment: cleanEnvironment)
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     return try referenceFiles(in: package)
   }
 

@@ -23,20 +23,20 @@ final class RegenerateEndToEndTests: XCTestCase {
 
   func testRegenerate_addsThenLeavesUnchanged_thenUpdatesExactlyTheChangedImages() throws {
     let first = try regenerate([])
-    XCTAssertEqual(first.status, 0, first.all)
+    XCTAssertEqual(first.exitStatus, .success, first.all)
     XCTAssertTrue(
       first.output.contains("12 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 0 refused"),
       first.all)
 
     let again = try regenerate([])
-    XCTAssertEqual(again.status, 0, again.all)
+    XCTAssertEqual(again.exitStatus, .success, again.all)
     XCTAssertTrue(
       again.output.contains("0 added, 0 updated, 12 unchanged, 0 conflicts, 0 orphans"), again.all)
 
     let report = fixture.root.appendingPathComponent(".build/review")
     let changed = try regenerate(
       ["--report", report.path], environment: ["RENDER_FIXTURE_CHANGE": "bars"])
-    XCTAssertEqual(changed.status, 0, changed.all)
+    XCTAssertEqual(changed.exitStatus, .success, changed.all)
     XCTAssertTrue(
       changed.output.contains("0 added, 3 updated, 9 unchanged, 0 conflicts, 0 orphans"),
       changed.all)
@@ -65,7 +65,7 @@ final class RegenerateEndToEndTests: XCTestCase {
     let run = try runProcess(
       FixturePackage.checkout.appendingPathComponent("Scripts/regenerate").path, [],
       environment: environment)
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     let summary = try XCTUnwrap(
       run.output.split(separator: "\n").last { $0.contains(" unchanged, ") }, run.all)
     XCTAssertTrue(summary.hasPrefix("0 added, 0 updated, "), String(summary))
@@ -94,7 +94,7 @@ final class RegenerateEndToEndTests: XCTestCase {
 
   func testRegenerate_dryRun_writesNothing() throws {
     let run = try regenerate(["--dry-run", "--mode", "missing"])
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     XCTAssertTrue(run.output.contains("12 added"), run.all)
     XCTAssertTrue(run.output.contains("dry run: nothing written"), run.all)
     XCTAssertFalse(
@@ -104,7 +104,7 @@ final class RegenerateEndToEndTests: XCTestCase {
 
   func testRegenerate_badMode_isAUsageError() throws {
     let run = try regenerate(["--mode", "sometimes"])
-    XCTAssertEqual(run.status, 64)
+    XCTAssertEqual(run.exitStatus, .invalidArguments)
     XCTAssertTrue(run.error.contains("--mode must be all, missing or failed"), run.all)
   }
 

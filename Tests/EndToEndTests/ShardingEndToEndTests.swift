@@ -89,7 +89,7 @@ final class ShardingEndToEndTests: XCTestCase {
         "artifacts/empty",
       ],
       environment: ["REFERENCE_SHARD_INDEX": "10", "REFERENCE_SHARD_COUNT": "11"])
-    XCTAssertEqual(empty.status, 0, empty.all)
+    XCTAssertEqual(empty.exitStatus, .success, empty.all)
     XCTAssertTrue(empty.error.contains("shard 10 of 11 has no tests: nothing to run"), empty.all)
     let emptyRecord = try ShardRecord.read(
       from: artifacts.appendingPathComponent("empty/shard.json"))
@@ -102,7 +102,7 @@ final class ShardingEndToEndTests: XCTestCase {
         try builtProduct("merge-refs").path, "--require-shards", "artifacts/reference-shard-0", ".",
       ],
       environment: [:])
-    XCTAssertEqual(partial.status, 3, partial.all)
+    XCTAssertEqual(partial.exitStatus, .refusedInput, partial.all)
     XCTAssertTrue(partial.all.contains("shard 1 of 2 has no record"), partial.all)
     XCTAssertFalse(FileManager.default.fileExists(atPath: references.path), "nothing written")
   }
@@ -128,7 +128,7 @@ final class ShardingEndToEndTests: XCTestCase {
             "--output", "artifacts/\(variant)-\(index)",
           ],
           environment: ["IMAGE_GENERATION_MODE": "1", "IMAGE_REFERENCE_VARIANT": variant])
-        XCTAssertEqual(run.status, 0, "\(variant) shard \(index): \(run.all)")
+        XCTAssertEqual(run.exitStatus, .success, "\(variant) shard \(index): \(run.all)")
       }
     }
     let mergeRefs = try builtProduct("merge-refs").path
@@ -141,7 +141,7 @@ final class ShardingEndToEndTests: XCTestCase {
       [mergeRefs, "--require-shards"] + artifactFolders.filter { $0 != "artifacts/linux-arm64-1" }
         + ["."],
       environment: [:])
-    XCTAssertEqual(partial.status, 3, partial.all)
+    XCTAssertEqual(partial.exitStatus, .refusedInput, partial.all)
     XCTAssertTrue(
       partial.all.contains("variant linux-arm64: shard 1 of 2 has no record"), partial.all)
     XCTAssertFalse(FileManager.default.fileExists(atPath: references.path), "nothing written")
@@ -150,7 +150,7 @@ final class ShardingEndToEndTests: XCTestCase {
       [mergeRefs, "--require-shards", "--summary-markdown", "summary.md"] + artifactFolders
         + ["."],
       environment: [:])
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     let landed = try FileManager.default.subpathsOfDirectory(atPath: references.path)
       .filter { $0.hasSuffix(".png") }
     let variantFiles = landed.filter { $0.contains(ReferenceVariants.marker) }

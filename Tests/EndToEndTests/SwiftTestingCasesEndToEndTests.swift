@@ -45,7 +45,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     XCTAssertEqual(cases, ["size → 16", "size → 32"])
 
     let merge = try mergeRefs([".build/reference-images", "."])
-    XCTAssertEqual(merge.status, 3, merge.all)
+    XCTAssertEqual(merge.exitStatus, .refusedInput, merge.all)
     XCTAssertTrue(merge.all.contains("\(shared) is the reference of 2 tests"), merge.all)
     XCTAssertTrue(merge.all.contains("sharedDot(size:) [size → 16]"), merge.all)
     XCTAssertTrue(merge.all.contains("sharedDot(size:) [size → 32]"), merge.all)
@@ -62,7 +62,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     XCTAssertTrue(
       run.all.contains("twice(n:) [n → 3] (") && run.all.contains("[n → 3 #1]"), run.all)
     let merge = try mergeRefs([".build/reference-images", "."])
-    XCTAssertEqual(merge.status, 3, merge.all)
+    XCTAssertEqual(merge.exitStatus, .refusedInput, merge.all)
   }
 
   /// With a reference in place, verify still refuses the second case instead of comparing it.
@@ -94,7 +94,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     XCTAssertNil(uses.first { $0.test.hasSuffix("plainBadge()") }?.testCase)
 
     let merge = try mergeRefs([".build/reference-images", "."])
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     XCTAssertTrue(merge.output.contains("13 added"), merge.all)
     for path in [
       "\(icons)/dot-16.png", "\(icons)/dot-32.png", "\(icons)/label-café.png",
@@ -130,7 +130,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     let land = try XCTUnwrap(command(in: line, after: "once the tests have finished: "))
     XCTAssertTrue(land.hasPrefix("swift run merge-refs --include \(badges)/count-42.png "), land)
     let landed = try fixture.shell(land, environment: ["PATH": try swiftShimPath()])
-    XCTAssertEqual(landed.status, 0, land + "\n" + landed.all)
+    XCTAssertEqual(landed.exitStatus, .success, land + "\n" + landed.all)
     XCTAssertTrue(landed.output.contains("0 added, 1 updated"), landed.all)
     XCTAssertEqual(try bytes("\(badges)/count-1.png"), before, "only the printed path lands")
 
@@ -170,7 +170,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     XCTAssertTrue(attachments.contains { $0.contains("dot-16[size=16].actual") }, "\(attachments)")
 
     let landed = try fixture.shell(command, environment: ["PATH": try swiftShimPath()])
-    XCTAssertEqual(landed.status, 0, command + "\n" + landed.all)
+    XCTAssertEqual(landed.exitStatus, .success, command + "\n" + landed.all)
     XCTAssertTrue(landed.output.contains("4 added, 0 updated"), landed.all)
     let verify = try fixture.test(["--filter", "dotIcon|countBadge"], environment: [:])
     XCTAssertEqual(verify.status, 0, verify.all)
@@ -190,7 +190,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     XCTAssertFalse(line.contains("delete it"), String(line))
     let land = try XCTUnwrap(command(in: line, after: "once the tests have finished: "))
     let landed = try fixture.shell(land, environment: ["PATH": try swiftShimPath()])
-    XCTAssertEqual(landed.status, 0, land + "\n" + landed.all)
+    XCTAssertEqual(landed.exitStatus, .success, land + "\n" + landed.all)
     XCTAssertTrue(landed.output.contains("0 added, 1 updated"), landed.all)
     let verify = try fixture.test(["--filter", "dotIcon"], environment: [:])
     XCTAssertEqual(verify.status, 0, "restored\n" + verify.all)
@@ -203,7 +203,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
         "--allow-writing-to-package-directory", "regenerate-references", "--mode", "failed",
         "--filter", "NoSuchTest",
       ], environment: [:])
-    XCTAssertNotEqual(run.status, 0, run.all)
+    XCTAssertNotEqual(run.exitStatus, .success, run.all)
     XCTAssertTrue(run.all.contains("--filter 'NoSuchTest' selects no test of"), run.all)
     XCTAssertFalse(run.all.contains("no archive was written"), run.all)
   }
@@ -219,7 +219,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     let shard = try generateOneShard()
 
     let merge = try mergeRefs(["--require-shards", "--dry-run", shard.path, "."])
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     XCTAssertFalse(merge.output.contains("orphans were not looked for"), merge.all)
     for orphan in ["\(badges)/count-99.png", "\(old)/dot-16.png", "\(old)/dot-32.png"] {
       XCTAssertTrue(merge.output.contains("\n  \(orphan)\n"), orphan + "\n" + merge.all)
@@ -237,7 +237,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
           + "file or suite?\n"), merge.all)
 
     let pruned = try mergeRefs(["--require-shards", "--prune", shard.path, "."])
-    XCTAssertEqual(pruned.status, 0, pruned.all)
+    XCTAssertEqual(pruned.exitStatus, .success, pruned.all)
     XCTAssertTrue(pruned.output.contains("3 orphans (3 pruned)"), pruned.all)
     XCTAssertFalse(exists("\(badges)/count-99.png"))
     XCTAssertTrue(exists("\(icons)/retired.png"), "the disabled test's reference stays")
@@ -253,7 +253,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     let shard = try generateOneShard()
 
     let dry = try mergeRefs(["--require-shards", "--dry-run", shard.path, "."])
-    XCTAssertEqual(dry.status, 0, dry.all)
+    XCTAssertEqual(dry.exitStatus, .success, dry.all)
     let marker = "To keep their history, land nothing and run: "
     let line = try XCTUnwrap(
       dry.output.split(separator: "\n").first { $0.hasPrefix("  \(old) (3 orphans)") }, dry.all)
@@ -268,7 +268,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     let moved = try fixture.shell(move, environment: [:])
     XCTAssertEqual(moved.status, 0, moved.all)
     let again = try mergeRefs(["--require-shards", "--dry-run", shard.path, "."])
-    XCTAssertEqual(again.status, 0, again.all)
+    XCTAssertEqual(again.exitStatus, .success, again.all)
     XCTAssertTrue(again.output.contains(" 0 orphans"), again.all)
     XCTAssertFalse(again.output.contains("  \(badges)/count-1.png\n"), again.all)
     let status = try fixture.run(["git", "status", "--porcelain"], environment: [:])
@@ -289,7 +289,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
         try builtProduct("reference-shards").path, "run", "--index", "0", "--count", "1",
         "--output", shard.path,
       ], environment: ["GITHUB_SHA": "c0ffee", "IMAGE_GENERATION_MODE": "1"])
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     return shard
   }
 
@@ -308,7 +308,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
       ["--filter", "dotIcon|countBadge|plainBadge"], environment: ["IMAGE_GENERATION_MODE": "1"])
     XCTAssertEqual(run.status, 0, run.all)
     let merge = try mergeRefs([".build/reference-images", "."])
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     try FileManager.default.removeItem(at: fixture.archiveFolder)
   }
 

@@ -57,7 +57,7 @@ final class TrustEndToEndTests: XCTestCase {
     for name in ["sometimes", "old"] { try commit("XCTestCases", name) }
     try generate(["--disable-swift-testing"], ["TRUST_SKIP": "1"])
     let (skipped, json) = try merge(["--prune", output.path, fixture.root.path])
-    XCTAssertEqual(skipped.status, 0, skipped.all)
+    XCTAssertEqual(skipped.exitStatus, .success, skipped.all)
     XCTAssertEqual(json["skippedTests"] as? [String], ["TrustTests.KeptTests/testSometimesSkipped"])
     XCTAssertTrue(exists("XCTestCases", "sometimes"), "the skipped test's reference stays")
     // Its suite asserted in XCTestCases.swift: that file's folder is what it may own.
@@ -70,7 +70,7 @@ final class TrustEndToEndTests: XCTestCase {
     try FileManager.default.removeItem(at: output)
     try generate(["--disable-swift-testing"])
     let (whole, wholeJSON) = try merge(["--prune", output.path, fixture.root.path])
-    XCTAssertEqual(whole.status, 0, whole.all)
+    XCTAssertEqual(whole.exitStatus, .success, whole.all)
     XCTAssertEqual(wholeJSON["orphanSearchDone"] as? Bool, true, whole.output)
     XCTAssertFalse(exists("XCTestCases", "old"), whole.output)
     XCTAssertTrue(exists("XCTestCases", "sometimes"))
@@ -80,7 +80,7 @@ final class TrustEndToEndTests: XCTestCase {
     for name in ["sometimes", "old"] { try commit("XCTestCases", name) }
     try generate(["--disable-swift-testing", "--filter", "KeptTests/testDrawn"])
     let (result, json) = try merge(["--prune", output.path, fixture.root.path])
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertTrue(exists("XCTestCases", "drawn"))
     XCTAssertTrue(exists("XCTestCases", "sometimes"), "a filtered-out test keeps its reference")
     XCTAssertTrue(exists("XCTestCases", "old"))
@@ -93,7 +93,7 @@ final class TrustEndToEndTests: XCTestCase {
     try commit("XCTestCases", "old")
     try generate(["--disable-swift-testing", "--parallel"])
     let (result, _) = try merge(["--prune", output.path, fixture.root.path])
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertTrue(exists("XCTestCases", "old"), "one-test workers prove no folder whole")
   }
 
@@ -106,7 +106,7 @@ final class TrustEndToEndTests: XCTestCase {
         try builtProduct("reference-shards").path, "run", "--index", "0", "--count", "1",
         "--output", shard.path,
       ], environment: ["GITHUB_SHA": "c0ffee", "IMAGE_GENERATION_MODE": "1"])
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     let record = try ShardRecord.read(from: shard.appendingPathComponent(ShardRecord.fileName))
     XCTAssertEqual(
       record.skipped,
@@ -116,7 +116,7 @@ final class TrustEndToEndTests: XCTestCase {
     XCTAssertFalse(record.events.isEmpty, "the Swift Testing evidence is kept")
 
     let (result, json) = try merge(["--require-shards", "--prune", shard.path, fixture.root.path])
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertEqual(json["skippedTests"] as? [String], record.skipped)
     for name in disabled { XCTAssertTrue(exists("SwiftTestingCases", name), name) }
     XCTAssertTrue(exists("SwiftTestingCases", "st-drawn"))
@@ -127,7 +127,7 @@ final class TrustEndToEndTests: XCTestCase {
     try FileManager.default.removeItem(
       at: shard.appendingPathComponent("archives/\(holding.name)"))
     let (lost, _) = try merge(["--require-shards", shard.path, fixture.root.path])
-    XCTAssertEqual(lost.status, 3, lost.all)
+    XCTAssertEqual(lost.exitStatus, .refusedInput, lost.all)
     XCTAssertTrue(lost.output.contains("\(holding.name) is listed in its shard.json"), lost.all)
     XCTAssertFalse(exists("SwiftTestingCases", "st-drawn"), "nothing written")
   }
@@ -138,7 +138,7 @@ final class TrustEndToEndTests: XCTestCase {
       try generate(["--filter", "ClockTests|steady"], replicated)
     }
     let (result, json) = try merge([output.path, fixture.root.path])
-    XCTAssertEqual(result.status, 5, result.all)
+    XCTAssertEqual(result.exitStatus, .unstableRenders, result.all)
     XCTAssertEqual(json["unstable"] as? Int, 1, result.output)
     XCTAssertEqual(json["added"] as? Int, 500, "every steady render lands once")
     let changes = json["changes"] as? [[String: Any]] ?? []
@@ -166,7 +166,7 @@ final class TrustEndToEndTests: XCTestCase {
     // Beside the archives' folder, not in it: a folder source holds archives only.
     let report = fixture.root.appendingPathComponent("trust-review")
     let (dry, _) = try merge(["--dry-run", "--report", report.path, output.path, fixture.root.path])
-    XCTAssertEqual(dry.status, 0, dry.all)
+    XCTAssertEqual(dry.exitStatus, .success, dry.all)
     let data = try Data(contentsOf: report.appendingPathComponent("review-data.js"))
     XCTAssertNotNil(
       data.range(of: Data(path.utf8)), "the report names the path byte for byte")
@@ -176,7 +176,7 @@ final class TrustEndToEndTests: XCTestCase {
     let (landed, json) = try merge([
       "--include-from", decisions.path, output.path, fixture.root.path,
     ])
-    XCTAssertEqual(landed.status, 0, landed.all)
+    XCTAssertEqual(landed.exitStatus, .success, landed.all)
     XCTAssertEqual(json["added"] as? Int, 1, landed.output)
     let folder = references.appendingPathComponent("XCTestCases/cafe\u{301}")
     let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -196,10 +196,10 @@ final class TrustEndToEndTests: XCTestCase {
           try builtProduct("reference-shards").path, "run", "--index", "\(index)", "--count", "2",
           "--replicas", "2", "--output", shard.path,
         ], environment: ["GITHUB_SHA": "c0ffee", "IMAGE_GENERATION_MODE": "1"])
-      XCTAssertEqual(run.status, 0, run.all)
+      XCTAssertEqual(run.exitStatus, .success, run.all)
     }
     let (result, json) = try merge(["--require-shards"] + shards.map(\.path) + [fixture.root.path])
-    XCTAssertEqual(result.status, 5, result.all)
+    XCTAssertEqual(result.exitStatus, .unstableRenders, result.all)
     XCTAssertEqual(json["unstable"] as? Int, 1, result.output)
     XCTAssertEqual(json["conflicts"] as? Int, 0)
     XCTAssertFalse(exists("XCTestCases", "random"))

@@ -33,7 +33,7 @@ final class UnchangedGenerationEndToEndTests: XCTestCase {
   private func merge(_ archives: [URL]) throws -> ProcessOutput {
     let run = try fixture.run(
       [try builtProduct("merge-refs").path] + archives.map(\.path) + ["."], environment: [:])
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     return run
   }
 

@@ -45,7 +45,7 @@ final class VariantsEndToEndTests: XCTestCase {
     let variant = try fixture.shell(lines[1], environment: ["RENDER_FIXTURE_CHANGE": "bars"])
     XCTAssertEqual(variant.status, 0, variant.all)
     let merge = try fixture.shell(lines[2], environment: ["PATH": try swiftShimPath()])
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
 
     XCTAssertTrue(exists(path("BarChartTests", "bars")))
     XCTAssertTrue(exists(path("BarChartTests", "bars", "linux-arm64")), merge.all)
@@ -79,7 +79,7 @@ final class VariantsEndToEndTests: XCTestCase {
   func testArticleCommands_overCommittedBase_judgeEachRenderByItsTestsComparison() throws {
     let lines = try articleCommands()
     XCTAssertEqual(try fixture.shell(lines[0], environment: [:]).status, 0)
-    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).status, 0)
+    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).exitStatus, .success)
     try FileManager.default.removeItem(at: fixture.archiveFolder)
     let shim = ["PATH": try swiftShimPath()]
 
@@ -88,7 +88,7 @@ final class VariantsEndToEndTests: XCTestCase {
     let arm = try fixture.shell(lines[1], environment: ["RENDER_FIXTURE_CHANGE": "tint"])
     XCTAssertEqual(arm.status, 0, arm.all)
     let merge = try fixture.shell(lines[2], environment: shim)
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
 
     let badges = "Tests/BadgeTests/__References__/BadgeTests"
     XCTAssertFalse(exists("\(badges)/wide@@linux-arm64.png"), "tolerance(2): \(merge.all)")
@@ -102,7 +102,7 @@ final class VariantsEndToEndTests: XCTestCase {
     XCTAssertEqual(
       try fixture.shell(lines[1], environment: ["RENDER_FIXTURE_CHANGE": "tint"]).status, 0)
     let again = try fixture.shell(lines[2], environment: shim)
-    XCTAssertEqual(again.status, 0, again.all)
+    XCTAssertEqual(again.exitStatus, .success, again.all)
     XCTAssertTrue(again.output.contains("0 added, 0 updated, "), again.all)
     XCTAssertFalse(again.output.contains("redundant"), again.all)
     XCTAssertEqual(equalToTheFallback(again.output), equal, again.all)
@@ -116,7 +116,7 @@ final class VariantsEndToEndTests: XCTestCase {
   func testArticleCommands_variantRecordedUnchanged_filesItsTestCallsEqualAreRedundant() throws {
     let lines = try articleCommands()
     XCTAssertEqual(try fixture.shell(lines[0], environment: [:]).status, 0)
-    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).status, 0)
+    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).exitStatus, .success)
     try FileManager.default.removeItem(at: fixture.archiveFolder)
     let tint = ["RENDER_FIXTURE_CHANGE": "tint"]
     XCTAssertEqual(try fixture.shell(lines[1], environment: tint).status, 0)
@@ -133,13 +133,13 @@ final class VariantsEndToEndTests: XCTestCase {
     let unchanged = try fixture.archives().flatMap { try entries(of: $0).unchanged }
     XCTAssertTrue(Set(unchanged).isSuperset(of: [wide, bars]), "\(unchanged)")
     let merge = try fixture.shell(lines[2], environment: shim)
-    XCTAssertEqual(merge.status, 0, merge.all)
+    XCTAssertEqual(merge.exitStatus, .success, merge.all)
     XCTAssertTrue(merge.output.contains(", 2 redundant"), merge.all)
     XCTAssertTrue(exists(wide) && exists(bars), "never deleted without --prune")
     XCTAssertTrue(exists(path("BarChartTests", "flat-bars", "linux-arm64")), "exact: \(merge.all)")
 
     let pruned = try mergeRefs(["--prune", ".build/reference-images", "."])
-    XCTAssertEqual(pruned.status, 0, pruned.all)
+    XCTAssertEqual(pruned.exitStatus, .success, pruned.all)
     XCTAssertFalse(exists(wide), pruned.all)
     XCTAssertFalse(exists(bars), pruned.all)
     XCTAssertTrue(exists("Tests/BadgeTests/__References__/BadgeTests/passing@@linux-arm64.png"))
@@ -188,7 +188,7 @@ final class VariantsEndToEndTests: XCTestCase {
     ] {
       XCTAssertEqual(try fixture.test(xctestOnly, environment: environment).status, 0)
     }
-    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).status, 0)
+    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).exitStatus, .success)
     XCTAssertTrue(exists(path("BarChartTests", "bars", "linux")))
     try FileManager.default.removeItem(at: fixture.archiveFolder)
 
@@ -196,11 +196,11 @@ final class VariantsEndToEndTests: XCTestCase {
       xctestOnly, environment: ["IMAGE_GENERATION_MODE": "1", "IMAGE_REFERENCE_VARIANT": "linux"])
     XCTAssertEqual(again.status, 0, again.all)
     let listed = try mergeRefs([".build/reference-images", "."])
-    XCTAssertEqual(listed.status, 0, listed.all)
+    XCTAssertEqual(listed.exitStatus, .success, listed.all)
     XCTAssertTrue(listed.output.contains("2 redundant"), listed.all)
     XCTAssertTrue(exists(path("BarChartTests", "bars", "linux")), "never deleted without --prune")
     let pruned = try mergeRefs(["--prune", ".build/reference-images", "."])
-    XCTAssertEqual(pruned.status, 0, pruned.all)
+    XCTAssertEqual(pruned.exitStatus, .success, pruned.all)
     XCTAssertFalse(exists(path("BarChartTests", "bars", "linux")))
     XCTAssertFalse(exists(path("BarChartTests", "flat-bars", "linux")))
     XCTAssertTrue(exists(path("BarChartTests", "bars")), "the base stays")
@@ -225,7 +225,7 @@ final class VariantsEndToEndTests: XCTestCase {
       at: fixture.root.appendingPathComponent(ReferenceVariants.fileName))
     let filter = ["--disable-swift-testing", "--filter", "BarChartTests"]
     XCTAssertEqual(try fixture.test(filter, environment: ["IMAGE_GENERATION_MODE": "1"]).status, 0)
-    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).status, 0)
+    XCTAssertEqual(try mergeRefs([".build/reference-images", "."]).exitStatus, .success)
     try FileManager.default.removeItem(at: fixture.archiveFolder)
     let elsewhere = ReferencePlatform.current == "macos-arm64" ? "linux-arm64" : "macos-arm64"
     try Data(

@@ -82,14 +82,14 @@ final class CopiedMergeRefsTests: XCTestCase {
           "--dry-run", "--report", root.appendingPathComponent("\(name)-review").path,
           archive.path, destination.path,
         ], in: elsewhere)
-      XCTAssertEqual(run.status, 0, "\(name)\n\(run.all)")
+      XCTAssertEqual(run.exitStatus, .success, "\(name)\n\(run.all)")
       let single = try runProcess(
         program.path,
         [
           "--dry-run", "--report", root.appendingPathComponent("\(name)-review.html").path,
           archive.path, destination.path,
         ], in: elsewhere)
-      XCTAssertEqual(single.status, 0, "\(name)\n\(single.all)")
+      XCTAssertEqual(single.exitStatus, .success, "\(name)\n\(single.all)")
     }
 
     let builtFolder = root.appendingPathComponent("built-review")

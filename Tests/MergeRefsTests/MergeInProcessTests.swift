@@ -22,19 +22,19 @@ final class MergeInProcessTests: XCTestCase {
 
   func testRun_unknownFlag_isTheCommandsUsageError() throws {
     let result = try MergeInProcess.run(["--no-such-flag", archive.path, destination.path])
-    XCTAssertEqual(result.status, ExitStatus.invalidArguments.rawValue, result.all)
+    XCTAssertEqual(result.exitStatus, .invalidArguments, result.all)
     XCTAssertTrue(result.error.contains("--no-such-flag"), result.all)
   }
 
   func testRun_validationError_isTheCommandsUsageError() throws {
     let result = try MergeInProcess.run([destination.path, archive.path])
-    XCTAssertEqual(result.status, ExitStatus.invalidArguments.rawValue, result.all)
+    XCTAssertEqual(result.exitStatus, .invalidArguments, result.all)
     XCTAssertTrue(result.error.contains("is a zip file"), result.all)
   }
 
   func testRun_check_exitsWithTheCommandsStatusAndWritesNothing() throws {
     let result = try MergeInProcess.run([archive.path, "--check", destination.path])
-    XCTAssertEqual(result.status, ExitStatus.checkFoundChanges.rawValue, result.all)
+    XCTAssertEqual(result.exitStatus, .checkFoundChanges, result.all)
     XCTAssertFalse(
       FileManager.default.fileExists(
         atPath: destination.appendingPathComponent("Tests/T/__References__/new.png").path))
@@ -42,14 +42,14 @@ final class MergeInProcessTests: XCTestCase {
 
   func testRun_json_capturesStandardOutput() throws {
     let result = try MergeInProcess.run(["--json", archive.path, destination.path])
-    XCTAssertEqual(result.status, ExitStatus.success.rawValue, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     let json = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
     XCTAssertNotNil(json, result.output)
   }
 
   func testRun_help_isPrintedOnStandardOutput() throws {
     let result = try MergeInProcess.run(["--help"])
-    XCTAssertEqual(result.status, ExitStatus.success.rawValue, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertTrue(result.output.contains(ExitStatus.helpBlock), result.output)
   }
 

@@ -82,7 +82,7 @@ final class MergeInterruptionTests: XCTestCase {
     let started = Date()
     let uninterrupted = try MergeRefs.run(sources + [reference.path])
     let duration = Date().timeIntervalSince(started)
-    XCTAssertEqual(uninterrupted.status, 0, uninterrupted.all)
+    XCTAssertEqual(uninterrupted.exitStatus, .success, uninterrupted.all)
     XCTAssertTrue(
       uninterrupted.output.contains(
         "200 added, 200 updated, 200 unchanged, 0 conflicts, 0 orphans, 0 refused"),
@@ -107,7 +107,7 @@ final class MergeInterruptionTests: XCTestCase {
 
       let rerun = try MergeRefs.run(sources + [target.path])
 
-      XCTAssertEqual(rerun.status, 0, "trial \(trial): \(rerun.all)")
+      XCTAssertEqual(rerun.exitStatus, .success, "trial \(trial): \(rerun.all)")
       let final = try snapshot(target)
       assertTreesEqual(final, expected, "trial \(trial)")
       let leftovers = final.keys.filter {

@@ -6,22 +6,18 @@ import XCTest
 /// The command line: argument errors, `--dry-run`, `--check`, `--json`, `--keep-going`, and
 /// links in the destination.
 final class MergeRefsCommandTests: XCTestCase {
-  private var root: URL!
-  private var destination: URL!
-  private let imagePath = "Tests/ChartTests/__References__/Pie/pie.png"
+  private var merge: MergeScenario!
+  private var root: URL { merge.root }
+  private var destination: URL { merge.destination }
+  private var imagePath: String { merge.path("pie") }
 
   override func setUpWithError() throws {
-    root = try makeTemporaryFolder(self)
-    destination = root.appendingPathComponent("package root")
-    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+    merge = try MergeScenario(self, folder: "Tests/ChartTests/__References__/Pie")
   }
 
+  /// A finished run's archive rendering `pie` with `seed`.
   private func archive(_ name: String = "run.zip", seed: Int = 1) throws -> URL {
-    var builder = ArchiveBuilder(generatedAt: day(1))
-    try builder.add(imagePath, try noiseImage(seed: seed))
-    let url = root.appendingPathComponent(name)
-    try builder.write(to: url)
-    return url
+    try merge.archive(name, ["pie": .seed(seed)])
   }
 
   // MARK: Argument errors
@@ -32,7 +28,7 @@ final class MergeRefsCommandTests: XCTestCase {
 
     let result = try MergeRefs.run([destination.path, source.path])
 
-    XCTAssertEqual(result.status, 64, result.all)
+    XCTAssertEqual(result.exitStatus, .invalidArguments, result.all)
     XCTAssertTrue(
       result.error.contains(
         "the last argument, \(source.path), is a zip file; it must be the destination folder"),
@@ -45,14 +41,14 @@ final class MergeRefsCommandTests: XCTestCase {
 
     let result = try MergeRefs.run([missing, destination.path])
 
-    XCTAssertEqual(result.status, 64, result.all)
+    XCTAssertEqual(result.exitStatus, .invalidArguments, result.all)
     XCTAssertTrue(result.error.contains("the source \(missing) does not exist"), result.all)
   }
 
   func testArguments_fewerThanTwo_exit64() throws {
     for arguments in [[], [destination.path], ["--prune", destination.path]] {
       let result = try MergeRefs.run(arguments)
-      XCTAssertEqual(result.status, 64, "\(arguments): \(result.all)")
+      XCTAssertEqual(result.exitStatus, .invalidArguments, "\(arguments): \(result.all)")
       XCTAssertTrue(
         result.error.contains("give at least one SOURCE and the DESTINATION folder"), result.all)
     }
@@ -64,7 +60,7 @@ final class MergeRefsCommandTests: XCTestCase {
 
     let result = try MergeRefs.run([source.path, missing])
 
-    XCTAssertEqual(result.status, 64, result.all)
+    XCTAssertEqual(result.exitStatus, .invalidArguments, result.all)
     XCTAssertTrue(result.error.contains("the destination \(missing) is not an existing folder"))
   }
 
@@ -72,7 +68,7 @@ final class MergeRefsCommandTests: XCTestCase {
     let result = try MergeRefs.run([
       try archive().path, "--on-conflict", "oldest", destination.path,
     ])
-    XCTAssertEqual(result.status, 64, result.all)
+    XCTAssertEqual(result.exitStatus, .invalidArguments, result.all)
   }
 
   // MARK: Dry run and check
@@ -83,7 +79,7 @@ final class MergeRefsCommandTests: XCTestCase {
 
     let result = try MergeRefs.run([source.path, "--dry-run", destination.path])
 
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertTrue(result.output.contains("added:\n  \(imagePath)\n"), result.output)
     XCTAssertTrue(result.output.hasSuffix("(dry run: nothing written)\n"), result.output)
     assertTreesEqual(try snapshot(root), before)
@@ -94,16 +90,17 @@ final class MergeRefsCommandTests: XCTestCase {
     let before = try snapshot(root)
 
     let pending = try MergeRefs.run([source.path, "--check", destination.path])
-    XCTAssertEqual(pending.status, 4, pending.all)
+    XCTAssertEqual(pending.exitStatus, .checkFoundChanges, pending.all)
     assertTreesEqual(try snapshot(root), before)
 
-    XCTAssertEqual(try MergeRefs.run([source.path, destination.path]).status, 0)
+    XCTAssertEqual(try MergeRefs.run([source.path, destination.path]).exitStatus, .success)
     let upToDate = try MergeRefs.run([source.path, "--check", destination.path])
-    XCTAssertEqual(upToDate.status, 0, upToDate.all)
+    XCTAssertEqual(upToDate.exitStatus, .success, upToDate.all)
     XCTAssertTrue(upToDate.output.contains("0 added, 0 updated, 1 unchanged"), upToDate.output)
 
     let changed = try archive("changed.zip", seed: 2)
-    XCTAssertEqual(try MergeRefs.run([changed.path, "--check", destination.path]).status, 4)
+    XCTAssertEqual(
+      try MergeRefs.run([changed.path, "--check", destination.path]).exitStatus, .checkFoundChanges)
   }
 
   // MARK: JSON
@@ -113,7 +110,7 @@ final class MergeRefsCommandTests: XCTestCase {
 
     let result = try MergeRefs.run([source.path, "--json", destination.path])
 
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8))
     let dictionary = try XCTUnwrap(object as? [String: Any], result.output)
     XCTAssertEqual(dictionary["added"] as? Int, 1)
@@ -138,7 +135,7 @@ final class MergeRefsCommandTests: XCTestCase {
 
     let result = try MergeRefs.run([firstURL.path, secondURL.path, "--json", destination.path])
 
-    XCTAssertEqual(result.status, 2, result.all)
+    XCTAssertEqual(result.exitStatus, .conflicts, result.all)
     let summary = try decodedSummary(result.output)
     XCTAssertEqual(summary.conflicts, 1)
     XCTAssertEqual(summary.changes.first?.sources, [secondURL.path, firstURL.path])
@@ -155,7 +152,7 @@ final class MergeRefsCommandTests: XCTestCase {
 
     let result = try MergeRefs.run([good.path, bad.path, "--keep-going", destination.path])
 
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertTrue(
       result.output.contains("error: \(bad.path): refused entry '../escaped.png'"), result.output)
     XCTAssertTrue(result.output.contains("1 added, 0 updated"), result.output)
@@ -178,7 +175,7 @@ final class MergeRefsCommandTests: XCTestCase {
       good.path, truncated.path, "--keep-going", "--prune", destination.path,
     ])
 
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertTrue(
       result.output.contains(
         "error: \(truncated.path) is truncated (284 bytes; its end record is missing): "
@@ -218,7 +215,7 @@ final class MergeRefsCommandTests: XCTestCase {
 
     let result = try MergeRefs.run(["--report", review.path, source.path, destination.path])
 
-    XCTAssertEqual(result.status, 1, result.all)
+    XCTAssertEqual(result.exitStatus, .writeFailed, result.all)
     let error = String(
       try XCTUnwrap(
         result.output.split(separator: "\n").first { $0.hasPrefix("error: ") }, result.all))
@@ -246,9 +243,9 @@ final class MergeRefsCommandTests: XCTestCase {
     // The fix, as printed, run in the package root: the merge then lands.
     let fix = try XCTUnwrap(error.split(separator: "`").first { $0.hasPrefix("chattr -i -a ") })
     let fixed = try runProcess("/bin/sh", ["-c", String(fix)], in: destination)
-    XCTAssertEqual(fixed.status, 0, fixed.all)
+    XCTAssertEqual(fixed.exitStatus, .success, fixed.all)
     let rerun = try MergeRefs.run([source.path, destination.path])
-    XCTAssertEqual(rerun.status, 0, rerun.all)
+    XCTAssertEqual(rerun.exitStatus, .success, rerun.all)
     XCTAssertTrue(rerun.output.contains("1 added, 1 updated, 0 unchanged"), rerun.all)
   }
 
@@ -266,7 +263,7 @@ final class MergeRefsCommandTests: XCTestCase {
 
     let result = try MergeRefs.run([source.path, destination.path])
 
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertTrue(
       result.output.contains(
         "\(links.path)/Pie is a symbolic link; merge-refs does not write through links"),
@@ -287,7 +284,7 @@ final class MergeRefsCommandTests: XCTestCase {
     for options in [[], ["--keep-going"], ["--on-conflict", "newest", "--prune"]] {
       let result = try MergeRefs.run([source.path] + options + [destination.path])
 
-      XCTAssertEqual(result.status, 3, "\(options): \(result.all)")
+      XCTAssertEqual(result.exitStatus, .refusedInput, "\(options): \(result.all)")
       XCTAssertTrue(result.output.contains("\(link.path) is a symbolic link"), result.output)
       assertTreesEqual(try snapshot(root), before, "\(options)")
     }

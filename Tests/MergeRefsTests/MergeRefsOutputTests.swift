@@ -7,14 +7,13 @@ import XCTest
 /// What `merge-refs` prints: one line for the sources unless `--verbose`, the orphan warning
 /// only where orphans could apply, and a prune command that works when pasted.
 final class MergeRefsOutputTests: XCTestCase {
-  private var root: URL!
-  private var package: URL!
+  private var merge: MergeScenario!
+  private var root: URL { merge.root }
+  private var package: URL { merge.destination }
   private let folder = "Tests/ChartTests/__References__/Pie"
 
   override func setUpWithError() throws {
-    root = try makeTemporaryFolder(self)
-    package = root.appendingPathComponent("package root")
-    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+    merge = try MergeScenario(self, folder: folder)
   }
 
   /// An archive of a finished run of a whole XCTest bundle holding `images` images.
@@ -22,15 +21,13 @@ final class MergeRefsOutputTests: XCTestCase {
     _ name: String, images: Int, seed: Int = 1, mode: String = "all",
     coverage: ArchiveManifest.Coverage.Scope = .wholeBundle
   ) throws -> URL {
-    var builder = ArchiveBuilder(pid: Int32(1000 + seed), generatedAt: day(1))
-    builder.mode = mode
-    builder.coverage = .init(scope: coverage, arguments: coverage == .wholeBundle ? [] : ["A.b"])
-    for index in 0..<images {
-      try builder.add("\(folder)/image\(index).png", try noiseImage(seed: seed + index))
+    try merge.archive(name, pid: Int32(1000 + seed)) {
+      $0.mode = mode
+      $0.coverage = .init(scope: coverage, arguments: coverage == .wholeBundle ? [] : ["A.b"])
+      for index in 0..<images {
+        try $0.add(self.merge.path("image\(index)"), try noiseImage(seed: seed + index))
+      }
     }
-    let url = root.appendingPathComponent(name)
-    try builder.write(to: url)
-    return url
   }
 
   private func lines(_ output: String) -> [Substring] {
@@ -47,7 +44,7 @@ final class MergeRefsOutputTests: XCTestCase {
 
     let result = try MergeRefs.run(sources.map(\.path) + [package.path])
 
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertEqual(
       lines(result.output),
       [
@@ -62,7 +59,7 @@ final class MergeRefsOutputTests: XCTestCase {
 
     let result = try MergeRefs.run(["--verbose"] + sources.map(\.path) + [package.path])
 
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     let printed = lines(result.output)
     XCTAssertEqual(printed.first, "sources (2):", result.all)
     XCTAssertTrue(printed.contains("  \(sources[0].path): 2 images, ci-host pid 1001"), result.all)
@@ -77,7 +74,7 @@ final class MergeRefsOutputTests: XCTestCase {
 
       let result = try MergeRefs.run(["--dry-run", source.path, package.path])
 
-      XCTAssertEqual(result.status, 0, result.all)
+      XCTAssertEqual(result.exitStatus, .success, result.all)
       XCTAssertFalse(
         result.output.contains("orphans were not looked for"), "mode \(mode): \(result.all)")
     }
@@ -88,7 +85,7 @@ final class MergeRefsOutputTests: XCTestCase {
 
     let result = try MergeRefs.run(["--dry-run", source.path, package.path])
 
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertTrue(
       result.output.contains("warning: orphans were not looked for: 1 run ran selected tests only"),
       result.all)
@@ -104,7 +101,7 @@ final class MergeRefsOutputTests: XCTestCase {
     let first = try runProcess(
       binary, ["--on-conflict", "newest", "../run 1.zip", "."], in: package)
 
-    XCTAssertEqual(first.status, 0, first.all)
+    XCTAssertEqual(first.exitStatus, .success, first.all)
     XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "pruned without --prune")
     let prefix = "to delete the orphans: "
     let line = try XCTUnwrap(
@@ -114,7 +111,7 @@ final class MergeRefsOutputTests: XCTestCase {
 
     let pasted = try runProcess("/bin/sh", ["-c", command], in: package)
 
-    XCTAssertEqual(pasted.status, 0, pasted.all)
+    XCTAssertEqual(pasted.exitStatus, .success, pasted.all)
     XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), pasted.all)
     XCTAssertTrue(pasted.output.contains(" 1 orphans (1 pruned)"), pasted.all)
     XCTAssertFalse(pasted.output.contains(prefix), "printed again after pruning: \(pasted.all)")
@@ -134,7 +131,7 @@ final class MergeRefsOutputTests: XCTestCase {
 
     let run = try runProcess(linked.path, ["../run 1.zip", "."], in: package)
 
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     XCTAssertTrue(
       run.output.contains("to delete the orphans: swift run merge-refs --prune '../run 1.zip' .\n"),
       run.all)

@@ -7,17 +7,16 @@ import XCTest
 /// zip standard's UTF-8 flag, which libarchive cannot convert in a program that never set a
 /// locale; the merge must still land each file at its UTF-8 path, byte for byte.
 final class NonASCIIPathTests: XCTestCase {
-  private var root: URL!
-  private var destination: URL!
+  private var merge: MergeScenario!
+  private var root: URL { merge.root }
+  private var destination: URL { merge.destination }
   /// Several scripts, an emoji and a decomposed `é` (e + U+0301), which a merge that
   /// normalized names would write to another path than the test reads.
   private let folder = "Tests/GrößeTests/__References__/日本語 русский"
   private var imagePath: String { "\(folder)/café e\u{301} עברית 😀.png" }
 
   override func setUpWithError() throws {
-    root = try makeTemporaryFolder(self)
-    destination = root.appendingPathComponent("package root")
-    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+    merge = try MergeScenario(self, folder: folder)
   }
 
   func testMerge_nonASCIIPath_landsAtItsUTF8PathAndTheSummaryNamesIt() throws {
@@ -26,7 +25,7 @@ final class NonASCIIPathTests: XCTestCase {
 
     let result = try MergeRefs.run([source.path, destination.path])
 
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertNotNil(
       Array(result.output.utf8).firstRange(of: Array("added:\n  \(imagePath)\n".utf8)),
       result.output)
@@ -44,7 +43,7 @@ final class NonASCIIPathTests: XCTestCase {
 
     let result = try MergeRefs.run([source.path, "--json", destination.path])
 
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     let summary = try decodedSummary(result.output)
     XCTAssertEqual(summary.changes.map(\.path.utf8).map(Array.init), [Array(imagePath.utf8)])
     XCTAssertEqual(summary.changes.first?.outcome, .added)
@@ -65,7 +64,7 @@ final class NonASCIIPathTests: XCTestCase {
 
     let result = try MergeRefs.run([good.path, bad.path, "--keep-going", destination.path])
 
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertTrue(
       result.output.contains(
         "error: \(bad.path): refused entry '\(folder)/BADNAME-caf\\xe9 .png': the name is not "
@@ -98,10 +97,6 @@ final class NonASCIIPathTests: XCTestCase {
 
   /// A coordinator-like archive holding one image, at `imagePath` unless given.
   private func archive(_ name: String = "run.zip", path: String? = nil) throws -> URL {
-    var builder = ArchiveBuilder(generatedAt: day(1))
-    try builder.add(path ?? imagePath, try noiseImage(seed: 1))
-    let url = root.appendingPathComponent(name)
-    try builder.write(to: url)
-    return url
+    try merge.archive(name, [path ?? imagePath: .seed(1)])
   }
 }

@@ -88,7 +88,7 @@ final class RequireShardsTests: XCTestCase {
   func testRequireShards_completePlan_landsAndWritesSummaryAndTimings() throws {
     try writeShards()
     let result = try merge()
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertTrue(landed)
     XCTAssertFalse(result.output.contains("::"), result.output)
     let summary = try String(
@@ -104,7 +104,7 @@ final class RequireShardsTests: XCTestCase {
   func testRequireShards_differentCommits_exit3NothingWritten() throws {
     try writeShards(commits: ["abc", "def"])
     let result = try merge()
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
     XCTAssertTrue(
       result.output.contains(
@@ -118,7 +118,7 @@ final class RequireShardsTests: XCTestCase {
   func testRequireShards_testRanInTwoShards_exit3NothingWritten() throws {
     try writeShards(extraRan: [1: ["M.C/testA"]])
     let result = try merge()
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
     XCTAssertTrue(result.output.contains("1 test ran more than once: M.C/testA"), result.all)
   }
@@ -127,7 +127,7 @@ final class RequireShardsTests: XCTestCase {
     try writeShards()
     let strayZip = try writeArchive("old.zip", shard: 1, tests: ["M.Gone/testOld"])
     let result = try merge()
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
     // Refused from the records alone, before any archive is read for the merge.
     XCTAssertTrue(
@@ -142,7 +142,7 @@ final class RequireShardsTests: XCTestCase {
     let loose = root.appendingPathComponent("loose.zip")
     try ArchiveBuilder(generatedAt: day(1)).write(to: loose)
     let result = try merge([loose.path])
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
     XCTAssertTrue(
       result.output.contains("\(loose.path) is not a shard's output folder"), result.all)
@@ -154,7 +154,7 @@ final class RequireShardsTests: XCTestCase {
       artifacts.appendingPathComponent("reference-shard-0").path,
       artifacts.appendingPathComponent("reference-shard-1").path, package.path,
     ])
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertTrue(landed)
     XCTAssertTrue(result.output.contains("2 sources: "), result.output)
   }
@@ -166,7 +166,7 @@ final class RequireShardsTests: XCTestCase {
     let zip = shardFolder(0).appendingPathComponent("archives/worker-0.zip")
     try FileManager.default.removeItem(at: zip)
     let result = try merge()
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
     XCTAssertTrue(
       result.output.contains(
@@ -180,7 +180,7 @@ final class RequireShardsTests: XCTestCase {
     try writeShards()
     try writeArchive("worker-0.zip", shard: 0, tests: ["M.C/testA"], imagePath: image, seed: 7)
     let result = try merge()
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
     XCTAssertTrue(
       result.output.contains("worker-0.zip is not the file its shard.json lists"), result.all)
@@ -192,7 +192,7 @@ final class RequireShardsTests: XCTestCase {
       "extra.zip", shard: 1, tests: ["M.C/testB"],
       imagePath: "Tests/XTests/__References__/C/extra.png")
     let result = try merge()
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
     XCTAssertTrue(result.output.contains("extra.zip is not listed in its shard.json"), result.all)
   }
@@ -207,7 +207,7 @@ final class RequireShardsTests: XCTestCase {
     record.archives = []
     try record.encoded().write(to: file)
     let result = try merge()
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertTrue(result.output.contains("1 planned test did not run"), result.all)
     XCTAssertTrue(result.output.contains("M.C/testB"), result.all)
   }
@@ -219,7 +219,7 @@ final class RequireShardsTests: XCTestCase {
     record.archives[0].images = 5
     try record.encoded().write(to: file)
     let result = try merge()
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertTrue(result.output.contains("holds 1 image, but its shard.json says 5"), result.all)
   }
 
@@ -230,7 +230,7 @@ final class RequireShardsTests: XCTestCase {
     let owned = package.appendingPathComponent("Tests/XTests/__References__/C/b.png")
     try writeFile(try PNGEncoder().encode(try noiseImage(seed: 2)), to: owned)
     let result = try merge(["--prune", "--json"])
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertTrue(landed)
     XCTAssertTrue(FileManager.default.fileExists(atPath: owned.path), "kept: \(result.all)")
     let json = try XCTUnwrap(
@@ -249,7 +249,7 @@ final class RequireShardsTests: XCTestCase {
     let orphan = package.appendingPathComponent("Tests/XTests/__References__/C/old.png")
     try writeFile(try PNGEncoder().encode(try noiseImage(seed: 2)), to: orphan)
     let result = try merge(["--prune"])
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), result.all)
   }
 
@@ -258,7 +258,7 @@ final class RequireShardsTests: XCTestCase {
     let owned = package.appendingPathComponent("Tests/XTests/__References__/C/b.png")
     try writeFile(try PNGEncoder().encode(try noiseImage(seed: 2)), to: owned)
     let result = try merge(["--prune"])
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertTrue(landed)
     XCTAssertTrue(FileManager.default.fileExists(atPath: owned.path), result.all)
     XCTAssertTrue(
@@ -274,7 +274,7 @@ final class RequireShardsTests: XCTestCase {
     let result = try MergeRefs.run([
       "--require-shards", "--prune", shardFolder(0).path, package.path,
     ])
-    XCTAssertEqual(result.status, 3, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(result.output.contains("orphans (no test"), result.all)
     XCTAssertTrue(result.output.contains("0 orphans"), result.all)
     XCTAssertTrue(FileManager.default.fileExists(atPath: owned.path))

@@ -35,7 +35,7 @@ final class ReferenceShardsCommandTests: XCTestCase {
       let result = try run(
         ["plan", "--index", "\(index)", "--count", "2", "--list", list.path],
         in: list.deletingLastPathComponent())
-      XCTAssertEqual(result.status, 0, result.all)
+      XCTAssertEqual(result.exitStatus, .success, result.all)
       XCTAssertTrue(result.error.contains("shard \(index) of 2:"), result.error)
       printed += result.output.split(separator: "\n").map(String.init)
     }
@@ -47,7 +47,7 @@ final class ReferenceShardsCommandTests: XCTestCase {
     let result = try run(
       ["plan", "--list", list.path], in: list.deletingLastPathComponent(),
       environment: ["REFERENCE_SHARD_INDEX": "1", "REFERENCE_SHARD_COUNT": "3"])
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertEqual(result.output, "M.b()\n")
   }
 
@@ -57,7 +57,7 @@ final class ReferenceShardsCommandTests: XCTestCase {
     let result = try run(
       ["plan", "--index", "1", "--count", "3", "--list", list.path],
       in: list.deletingLastPathComponent(), environment: ["REFERENCE_SHARD_REPLICAS": "2"])
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertEqual(result.output, "M.a()\nM.c()\n")
     XCTAssertTrue(result.error.contains("balance 1.00"), result.error)
     XCTAssertTrue(result.error.contains("each test on 2 shards"), result.error)
@@ -68,7 +68,7 @@ final class ReferenceShardsCommandTests: XCTestCase {
     let result = try run(
       ["plan", "--index", "0", "--count", "2", "--replicas", "3", "--list", list.path],
       in: list.deletingLastPathComponent())
-    XCTAssertEqual(result.status, ExitStatus.invalidArguments.rawValue, result.all)
+    XCTAssertEqual(result.exitStatus, .invalidArguments, result.all)
     XCTAssertTrue(result.error.contains("--replicas must be from 1 to 2"), result.error)
   }
 
@@ -77,7 +77,7 @@ final class ReferenceShardsCommandTests: XCTestCase {
     let result = try run(
       ["plan", "--index", "1", "--count", "2", "--list", list.path],
       in: list.deletingLastPathComponent())
-    XCTAssertEqual(result.status, 0, result.all)
+    XCTAssertEqual(result.exitStatus, .success, result.all)
     XCTAssertEqual(result.output, "")
   }
 
@@ -86,7 +86,7 @@ final class ReferenceShardsCommandTests: XCTestCase {
     let result = try run(
       ["plan", "--index", "0", "--count", "2", "--list", list.path],
       in: list.deletingLastPathComponent())
-    XCTAssertEqual(result.status, ExitStatus.refusedInput.rawValue, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertTrue(result.error.contains("\(list.path)"), result.error)
     XCTAssertTrue(result.error.contains("names no test"), result.error)
   }
@@ -98,17 +98,17 @@ final class ReferenceShardsCommandTests: XCTestCase {
     let result = try run(
       ["plan", "--index", "0", "--count", "1", "--list", list.path, "--timings", timings.path],
       in: list.deletingLastPathComponent())
-    XCTAssertEqual(result.status, ExitStatus.refusedInput.rawValue, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertTrue(result.error.contains(timings.path), result.error)
   }
 
   func testRun_badShard_exits64() throws {
     let folder = try makeTemporaryFolder(self)
     let result = try run(["run", "--index", "2", "--count", "2", "--commit", "c"], in: folder)
-    XCTAssertEqual(result.status, ExitStatus.invalidArguments.rawValue, result.all)
+    XCTAssertEqual(result.exitStatus, .invalidArguments, result.all)
     XCTAssertTrue(result.error.contains("shard 2 of 2 does not exist"), result.error)
     let missing = try run(["run", "--commit", "c"], in: folder)
-    XCTAssertEqual(missing.status, ExitStatus.invalidArguments.rawValue, missing.all)
+    XCTAssertEqual(missing.exitStatus, .invalidArguments, missing.all)
     XCTAssertTrue(missing.error.contains("REFERENCE_SHARD_INDEX"), missing.error)
   }
 
@@ -119,7 +119,7 @@ final class ReferenceShardsCommandTests: XCTestCase {
       let result = try run(
         ["run", "--index", "0", "--count", "1", "--commit", "c", "--output", "out", "--"]
           + filter, in: folder)
-      XCTAssertEqual(result.status, ExitStatus.invalidArguments.rawValue, result.all)
+      XCTAssertEqual(result.exitStatus, .invalidArguments, result.all)
       XCTAssertTrue(
         result.error.contains("'\(filter[0])' after -- cannot select tests"), result.error)
       XCTAssertFalse(
@@ -132,7 +132,7 @@ final class ReferenceShardsCommandTests: XCTestCase {
     let folder = try makeTemporaryFolder(self)
     let result = try run(
       ["run", "--index", "0", "--count", "2", "--commit", "c", "--output", "out"], in: folder)
-    XCTAssertEqual(result.status, ExitStatus.refusedInput.rawValue, result.all)
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertTrue(result.error.contains("swift test list --skip-build` failed"), result.error)
     XCTAssertFalse(
       FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/shard.json").path))

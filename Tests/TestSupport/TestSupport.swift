@@ -1,5 +1,6 @@
 import Foundation
 import ProcessSupport
+import ReferenceContracts
 import XCTest
 
 /// A fresh temporary folder, removed when the test ends.
@@ -84,4 +85,11 @@ public func builtProduct(_ name: String) throws -> URL {
     if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
   }
   throw MissingProduct(name: name, searched: folders.map(\.path))
+}
+
+extension ProcessOutput {
+  /// The status as the documented `ExitStatus` of `merge-refs`, `reference-shards` and the
+  /// plugin, so a test names what it expects (`.refusedInput`) rather than a number; nil for a
+  /// status no case defines (a crash, or another program's own code).
+  public var exitStatus: ExitStatus? { ExitStatus(rawValue: status) }
 }

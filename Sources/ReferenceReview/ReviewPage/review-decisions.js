@@ -225,7 +225,7 @@ const EDGE = new RegExp(`^[#${LINE_SPACE}]|[${LINE_SPACE}]$`, 'g');
  * The path as an --include-from line that matches only itself and reads back as itself: `*`,
  * `?` and `\` escaped, and so are a leading `#` (which starts a comment) and white space at
  * either end (which the reader drops). The grammar is IncludeFilter.parse's; both sides are
- * tested with the cases of Tests/MergeRefsTests/__Fixtures__/decision-file-cases.json.
+ * tested with the cases of Tests/ReferenceReviewTests/__Fixtures__/decision-file-cases.json.
  * @param {string} path
  */
 const globEscaped = (path) => path.replace(/[\\*?]/g, '\\$&').replace(EDGE, '\\$&');

@@ -84,7 +84,7 @@ interface ReviewSource {
 
 /**
  * window.REFERENCE_REVIEW: the whole report's metadata. Owned by ReviewData.swift: Scripts/lint-page
- * type-checks a sample it writes (Tests/MergeRefsTests/__Fixtures__/review-data-sample.json)
+ * type-checks a sample it writes (Tests/ReferenceReviewTests/__Fixtures__/review-data-sample.json)
  * against these types, every field required.
  */
 interface ReviewData {

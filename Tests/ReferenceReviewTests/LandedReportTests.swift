@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 import ReferenceMerge
 import ReferenceReview
@@ -14,7 +15,6 @@ import XCTest
 /// driven in Chromium by `ReviewPageTests`.)
 final class LandedReportTests: XCTestCase {
   private let folder = "Tests/ChartTests/__References__/BarChart"
-  private func path(_ name: String) -> String { "\(folder)/\(name).png" }
   private func hex(_ image: RGBAImage) -> String { SHA256.hex(image.pixels) }
 
   /// A package with the references `old-a` and `old-b`, and an archive that updates both and
@@ -30,42 +30,28 @@ final class LandedReportTests: XCTestCase {
   }
 
   private func scenario() throws -> Scenario {
-    let root = try makeTemporaryFolder(self)
-    let destination = root.appendingPathComponent("my package")
+    let merge = try MergeScenario(self)
     var earlierPNG: [String: [UInt8]] = [:]
     var earlier: [String: RGBAImage] = [:]
     for (name, seed) in [("old-a", 1), ("old-b", 2)] {
-      let image = try noiseImage(seed: seed)
       // The slow setting, unlike the archive's: the restore must give back these very bytes.
-      let png = try PNGEncoder(setting: .small).encode(image)
-      try writeFile(png, to: destination.appendingPathComponent(path(name)))
-      earlierPNG[path(name)] = png
-      earlier[path(name)] = image
+      earlierPNG[path(name)] = try merge.reference(name, .seed(seed), setting: .small)
+      earlier[path(name)] = try noiseImage(seed: seed)
     }
-    var builder = ArchiveBuilder(generatedAt: day(1))
-    let renders = [
-      path("new-a"): try noiseImage(seed: 10),
-      path("old-a"): try changingPixels(try noiseImage(seed: 1), count: 5),
-      path("old-b"): try changingPixels(try noiseImage(seed: 2), count: 7),
+    let renders: KeyValuePairs<String, Pixels> = [
+      "new-a": .seed(10), "old-a": .changed(seed: 1, pixels: 5),
+      "old-b": .changed(seed: 2, pixels: 7),
     ]
-    for (path, image) in renders.sorted(by: { $0.key < $1.key }) { try builder.add(path, image) }
-    let archive = root.appendingPathComponent("artifacts/run 1.zip")
-    try builder.write(to: archive)
+    let archive = try merge.archive("artifacts/run 1.zip", renders)
     return Scenario(
-      root: root, destination: destination, archive: archive, earlierPNG: earlierPNG,
-      earlier: earlier, renders: renders)
+      root: merge.root, destination: merge.destination, archive: archive,
+      earlierPNG: earlierPNG, earlier: earlier,
+      renders: Dictionary(uniqueKeysWithValues: try renders.map { (path($0), try $1.image()) }))
   }
 
   /// The image the package holds at a path.
   private func reference(_ path: String, in s: Scenario) throws -> RGBAImage {
     try PNGDecoder().decode(try FileSystem.read(s.destination.appendingPathComponent(path)))
-  }
-
-  /// A shell word, as the page quotes the command's arguments.
-  private func shellQuoted(_ word: String) -> String {
-    let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+@%,")
-    if !word.isEmpty && word.allSatisfy(safe.contains) { return word }
-    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 
   /// A report's earlier references by path, after checking the entry that says what they are.
@@ -87,7 +73,7 @@ final class LandedReportTests: XCTestCase {
     let run = try MergeRefs.run([
       "--dry-run", "--report", review.path, s.archive.path, s.destination.path,
     ])
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     assertTreesEqual(try snapshot(s.destination), before, "a dry run writes nothing")
     let data = try ReviewDataScript.object(inReport: review)
     XCTAssertEqual(data["changes"] as? String, "pending")
@@ -113,7 +99,7 @@ final class LandedReportTests: XCTestCase {
     let conflict = try MergeRefs.run([
       "--report", review.path, s.archive.path, disagreeing.path, s.destination.path,
     ])
-    XCTAssertEqual(conflict.status, 2, conflict.all)
+    XCTAssertEqual(conflict.exitStatus, .conflicts, conflict.all)
     XCTAssertEqual(try ReviewDataScript.object(inReport: review)["changes"] as? String, "stopped")
     XCTAssertFalse(
       FileManager.default.fileExists(atPath: review.appendingPathComponent("before.zip").path))
@@ -129,7 +115,7 @@ final class LandedReportTests: XCTestCase {
       "--require-complete", "--report", review.path, s.archive.path, unfinished.path,
       s.destination.path,
     ])
-    XCTAssertEqual(refused.status, 3, refused.all)
+    XCTAssertEqual(refused.exitStatus, .refusedInput, refused.all)
     let data = try ReviewDataScript.object(inReport: review)
     XCTAssertEqual(data["changes"] as? String, "stopped")
     XCTAssertTrue(
@@ -144,7 +130,7 @@ final class LandedReportTests: XCTestCase {
     let s = try scenario()
     let review = s.root.appendingPathComponent("review")
     let run = try MergeRefs.run(["--report", review.path, s.archive.path, s.destination.path])
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     XCTAssertTrue(run.output.contains("1 added, 2 updated"), run.output)
     let data = try ReviewDataScript.object(inReport: review)
     XCTAssertEqual(data["changes"] as? String, "landed")
@@ -181,7 +167,7 @@ final class LandedReportTests: XCTestCase {
 
     let outcome = mergeIntoReadOnlyFolder(s, report: review)
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    XCTAssertEqual(outcome.status, .writeFailed, outcome.summary.text())
     assertTreesEqual(try snapshot(s.destination), before, "nothing was written")
     let data = try ReviewDataScript.object(inReport: review)
     XCTAssertEqual(data["changes"] as? String, "failed", "the page says what applying did")
@@ -208,7 +194,7 @@ final class LandedReportTests: XCTestCase {
 
     let outcome = mergeIntoReadOnlyFolder(s, report: page)
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    XCTAssertEqual(outcome.status, .writeFailed, outcome.summary.text())
     let (_, script) = try ReviewDataScript.splitSingleFile(
       try String(contentsOf: page, encoding: .utf8))
     XCTAssertEqual(try ReviewDataScript.object(of: script)["changes"] as? String, "failed")
@@ -217,7 +203,8 @@ final class LandedReportTests: XCTestCase {
         atPath: s.root.appendingPathComponent("review-before.zip").path))
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: s.root.path).sorted(),
-      ["artifacts", "my package", "review.html"], "no temporary file left beside the report")
+      ["artifacts", s.destination.lastPathComponent, "review.html"],
+      "no temporary file left beside the report")
   }
 
   func testWriteFailsAfterOneFile_reportSaysLanded_namesTheFilesNotWritten() throws {
@@ -226,7 +213,7 @@ final class LandedReportTests: XCTestCase {
 
     let outcome = mergeIntoReadOnlyFolder(s, report: review, after: 1)
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    XCTAssertEqual(outcome.status, .writeFailed, outcome.summary.text())
     let written = outcome.summary.changes.filter { $0.notWritten != true }.map(\.path)
     XCTAssertEqual(written.count, 1, outcome.summary.text())
     let data = try ReviewDataScript.object(inReport: review)
@@ -242,7 +229,8 @@ final class LandedReportTests: XCTestCase {
     let s = try scenario()
     let review = s.root.appendingPathComponent("review")
     XCTAssertEqual(
-      try MergeRefs.run(["--report", review.path, s.archive.path, s.destination.path]).status, 0)
+      try MergeRefs.run(["--report", review.path, s.archive.path, s.destination.path]).exitStatus,
+      .success)
     let data = try ReviewDataScript.object(inReport: review)
     XCTAssertEqual(data["changes"] as? String, "landed")
     XCTAssertEqual(data["notWritten"] as? [String], [])
@@ -267,18 +255,19 @@ final class LandedReportTests: XCTestCase {
     try ("# Landed changes rejected in review\n" + lines.joined()).write(
       to: folder.appendingPathComponent("reference-restore.txt"), atomically: true,
       encoding: .utf8)
-    return try XCTUnwrap(data["command"] as? [String]).map(shellQuoted).joined(separator: " ")
+    return try XCTUnwrap(data["command"] as? [String]).map(ShellWord.quoted).joined(separator: " ")
   }
 
   func testRestore_putsBackExactlyTheEarlierFile_onlyForTheRejected() throws {
     let s = try scenario()
     let review = s.root.appendingPathComponent("review")
     XCTAssertEqual(
-      try MergeRefs.run(["--report", review.path, s.archive.path, s.destination.path]).status, 0)
+      try MergeRefs.run(["--report", review.path, s.archive.path, s.destination.path]).exitStatus,
+      .success)
     let downloads = s.root.appendingPathComponent("Downloads")
     let command = try restoreFile(rejecting: [path("old-a")], report: review, in: downloads)
     let restore = try runProcess("/bin/sh", ["-c", command], in: downloads)
-    XCTAssertEqual(restore.status, 0, restore.all)
+    XCTAssertEqual(restore.exitStatus, .success, restore.all)
     XCTAssertTrue(restore.output.contains("0 added, 1 updated"), restore.output)
     XCTAssertTrue(restore.output.hasPrefix("1 source: 2 images\n"), restore.output)
     XCTAssertFalse(
@@ -295,7 +284,7 @@ final class LandedReportTests: XCTestCase {
       "an added image is never touched by the restore")
 
     let again = try runProcess("/bin/sh", ["-c", command + " --json"], in: downloads)
-    XCTAssertEqual(again.status, 0, again.all)
+    XCTAssertEqual(again.exitStatus, .success, again.all)
     let summary = try XCTUnwrap(
       JSONSerialization.jsonObject(with: Data(again.output.utf8)) as? [String: Any], again.all)
     XCTAssertEqual(summary["updated"] as? Int, 0, "restored once: \(again.output)")
@@ -310,7 +299,8 @@ final class LandedReportTests: XCTestCase {
     let s = try scenario()
     let review = s.root.appendingPathComponent("review")
     XCTAssertEqual(
-      try MergeRefs.run(["--report", review.path, s.archive.path, s.destination.path]).status, 0)
+      try MergeRefs.run(["--report", review.path, s.archive.path, s.destination.path]).exitStatus,
+      .success)
     let downloads = s.root.appendingPathComponent("Downloads")
     let command = try restoreFile(
       rejecting: [path("old-a"), path("old-b")], report: review, in: downloads)
@@ -320,7 +310,7 @@ final class LandedReportTests: XCTestCase {
       try PNGEncoder().encode(newer), to: s.destination.appendingPathComponent(path("old-a")))
     let before = try snapshot(s.destination)
     let restore = try runProcess("/bin/sh", ["-c", command], in: downloads)
-    XCTAssertEqual(restore.status, 3, restore.all)
+    XCTAssertEqual(restore.exitStatus, .refusedInput, restore.all)
     XCTAssertTrue(restore.output.contains("\(path("old-a")) changed since review"), restore.output)
     XCTAssertTrue(restore.output.contains(hex(newer)), "names what the package holds now")
     assertTreesEqual(try snapshot(s.destination), before, "nothing restored, not even old-b")
@@ -332,7 +322,8 @@ final class LandedReportTests: XCTestCase {
     let s = try scenario()
     let page = s.root.appendingPathComponent("review.html")
     XCTAssertEqual(
-      try MergeRefs.run(["--report", page.path, s.archive.path, s.destination.path]).status, 0)
+      try MergeRefs.run(["--report", page.path, s.archive.path, s.destination.path]).exitStatus,
+      .success)
     let (_, script) = try ReviewDataScript.splitSingleFile(
       try String(contentsOf: page, encoding: .utf8))
     let data = try ReviewDataScript.object(of: script)
@@ -351,7 +342,7 @@ final class LandedReportTests: XCTestCase {
         "--report-program", "swift run merge-refs", "--report", ".build/reference-review",
         s.archive.path, ".",
       ], in: s.destination)
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     let data = try ReviewDataScript.object(
       inReport: s.destination.appendingPathComponent(".build/reference-review"))
     XCTAssertEqual(

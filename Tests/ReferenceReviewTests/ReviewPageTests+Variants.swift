@@ -72,7 +72,7 @@ extension ReviewPageTests {
     let land = try MergeRefs.run(
       ["--include-from", decisions.path] + fixture.archives.map(\.path)
         + [fixture.destination.path])
-    XCTAssertEqual(land.status, 0, land.all)
+    XCTAssertEqual(land.exitStatus, .success, land.all)
     XCTAssertTrue(land.output.contains("1 added, 0 updated"), land.output)
     let landed = try FileSystem.read(fixture.destination.appendingPathComponent(arm64))
     var expected = before

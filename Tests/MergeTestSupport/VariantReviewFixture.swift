@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceContracts
 import ReferenceImageCore
+import TestSupport
 import XCTest
 
 /// A review report of a merge with base changes and two variants, made by `merge-refs
@@ -8,46 +9,47 @@ import XCTest
 /// (and `macos`), and holds `a.png`, `b.png` and `b@@linux.png`; a base run changes `a.png`
 /// (and renders `b.png` as it is), a `linux` run adds `a@@linux.png` and changes
 /// `b@@linux.png`, a `linux-arm64` run adds `b@@linux-arm64.png`.
-struct VariantReviewFixture {
-  static let folder = "Tests/ChartTests/__References__/ChartTests"
+public struct VariantReviewFixture {
+  public static let folder = "Tests/ChartTests/__References__/ChartTests"
 
   /// The path of reference `name`'s file for `variant` (nil: the base).
-  static func path(_ name: String, _ variant: String? = nil) -> String {
-    VariantPath.path(of: "\(folder)/\(name).png", variant: variant)
+  public static func path(_ name: String, _ variant: String? = nil) -> String {
+    MergeTestSupport.path(name, variant, in: folder)
   }
 
   /// Each card's path, outcome, variant and the file it compares with (path, variant,
   /// fallback), in the order the page lists them: the base's, then each variant's by name.
-  static let expected: [(path: String, outcome: String, variant: String?, compared: Compared)] = [
-    (path("a"), "updated", nil, .init(path("a"), nil, fallback: false)),
-    (path("a", "linux"), "added", "linux", .init(path("a"), nil, fallback: true)),
-    (path("b", "linux"), "updated", "linux", .init(path("b", "linux"), "linux", fallback: false)),
-    (
-      path("b", "linux-arm64"), "added", "linux-arm64",
-      .init(path("b", "linux"), "linux", fallback: true)
-    ),
-  ]
+  public static let expected:
+    [(path: String, outcome: String, variant: String?, compared: Compared)] = [
+      (path("a"), "updated", nil, .init(path("a"), nil, fallback: false)),
+      (path("a", "linux"), "added", "linux", .init(path("a"), nil, fallback: true)),
+      (path("b", "linux"), "updated", "linux", .init(path("b", "linux"), "linux", fallback: false)),
+      (
+        path("b", "linux-arm64"), "added", "linux-arm64",
+        .init(path("b", "linux"), "linux", fallback: true)
+      ),
+    ]
 
   /// The file a card compares with.
-  struct Compared: Equatable {
-    var path: String
-    var variant: String?
-    var fallback: Bool
-    init(_ path: String, _ variant: String?, fallback: Bool) {
+  public struct Compared: Equatable, Sendable {
+    public var path: String
+    public var variant: String?
+    public var fallback: Bool
+    public init(_ path: String, _ variant: String?, fallback: Bool) {
       (self.path, self.variant, self.fallback) = (path, variant, fallback)
     }
   }
 
-  var destination: URL
+  public var destination: URL
   /// The report's folder (`index.html`, `review-data.js`, `images/`).
-  var report: URL
+  public var report: URL
   /// The new pixels of each path, by path.
-  var after: [String: RGBAImage]
+  public var after: [String: RGBAImage]
   /// The three runs' archives: base, linux, linux-arm64.
-  var archives: [URL] = []
+  public var archives: [URL] = []
 
   /// Writes the package and the archives under `root`, and the report of their merge.
-  init(root: URL, width: Int = 48, height: Int = 32) throws {
+  public init(root: URL, width: Int = 48, height: Int = 32) throws {
     destination = root.appendingPathComponent("package")
     report = root.appendingPathComponent("review")
     try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
@@ -84,7 +86,7 @@ struct VariantReviewFixture {
     }
     let run = try MergeRefs.run(
       ["--dry-run", "--report", report.path] + archives.map(\.path) + [destination.path])
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     XCTAssertTrue(run.output.contains("2 added, 2 updated"), run.output)
   }
 }

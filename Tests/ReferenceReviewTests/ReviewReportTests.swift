@@ -11,7 +11,6 @@ import XCTest
 /// valid difference images, and the data the page reads (cards, counts, regions, groups).
 final class ReviewReportTests: XCTestCase {
   private let folder = "Tests/ChartTests/__References__/Screens"
-  private func path(_ name: String) -> String { "\(folder)/\(name).png" }
 
   /// The page's own files in the repository.
   /// The page's scripts, in the order index.html loads them.
@@ -42,7 +41,7 @@ final class ReviewReportTests: XCTestCase {
     // Without the second archive, nothing conflicts and the merge lands.
     let run = try MergeRefs.run(
       ["--report", report.path, fixture.archives[0].path, fixture.destination.path])
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     let data = try ReviewDataScript.object(inReport: report)
     XCTAssertEqual(data["changes"] as? String, "landed")
     let types = try XCTUnwrap(String(data: try pageFile("types.d.ts"), encoding: .utf8))
@@ -111,7 +110,8 @@ final class ReviewReportTests: XCTestCase {
       ("orphan", try noiseImage(seed: 3)),
     ] {
       try writeFile(
-        try PNGEncoder().encode(image), to: destination.appendingPathComponent(path(name)))
+        try PNGEncoder().encode(image),
+        to: destination.appendingPathComponent(path(name, in: folder)))
     }
     // Two regions far apart: boxes of 5x4 and 3x3 pixels.
     let changed = try changingBox(
@@ -128,9 +128,11 @@ final class ReviewReportTests: XCTestCase {
     ] {
       // `.small` bytes differ from what the destination's `.fast` encoder would write: a copy
       // is told from a re-encoding.
-      archivePNG[path(name)] = try first.add(path(name), image, setting: .small)
+      archivePNG[path(name, in: folder)] = try first.add(
+        path(name, in: folder), image, setting: .small)
     }
-    secondPNG[path("disputed")] = try second.add(path("disputed"), try noiseImage(seed: 6))
+    secondPNG[path("disputed", in: folder)] = try second.add(
+      path("disputed", in: folder), try noiseImage(seed: 6))
     let archives = [
       root.appendingPathComponent("first.zip"), root.appendingPathComponent("second.zip"),
     ]
@@ -146,7 +148,7 @@ final class ReviewReportTests: XCTestCase {
     let run = try MergeRefs.run(
       ["--dry-run", "--report", report.path] + fixture.archives.map(\.path)
         + [fixture.destination.path])
-    XCTAssertEqual(run.status, 2, "the conflict stops the merge\n\(run.all)")
+    XCTAssertEqual(run.exitStatus, .conflicts, "the conflict stops the merge\n\(run.all)")
     XCTAssertTrue(run.output.contains("review report: \(report.path)/index.html"), run.output)
 
     for name in ["index.html", "review.css"] + Self.pageScripts {
@@ -187,18 +189,18 @@ final class ReviewReportTests: XCTestCase {
       return try FileSystem.read(report.appendingPathComponent(source))
     }
     let current = { (name: String) throws -> [UInt8] in
-      try FileSystem.read(fixture.destination.appendingPathComponent(self.path(name)))
+      try FileSystem.read(fixture.destination.appendingPathComponent(path(name, in: self.folder)))
     }
 
     // Updated: before and after are the files' bytes; the difference decodes, at its size.
-    let sameA = try XCTUnwrap(cards[path("same-a")])
+    let sameA = try XCTUnwrap(cards[path("same-a", in: folder)])
     XCTAssertEqual(sameA["outcome"] as? String, "updated")
     XCTAssertEqual(try bytes(sameA["before"]), try current("same-a"))
-    XCTAssertEqual(try bytes(sameA["after"]), fixture.archivePNG[path("same-a")])
+    XCTAssertEqual(try bytes(sameA["after"]), fixture.archivePNG[path("same-a", in: folder)])
     let difference = try PNGDecoder().decode(try bytes(sameA["difference"]))
     XCTAssertEqual(difference.size, ImageSize(width: 96, height: 64))
     let old = try PNGDecoder().decode(try current("same-a"))
-    let new = try PNGDecoder().decode(try XCTUnwrap(fixture.archivePNG[path("same-a")]))
+    let new = try PNGDecoder().decode(try XCTUnwrap(fixture.archivePNG[path("same-a", in: folder)]))
     XCTAssertEqual(
       difference, ImageComparison.exact.differenceImage(new, old),
       "the palette PNG holds the comparison's own difference image")
@@ -211,13 +213,14 @@ final class ReviewReportTests: XCTestCase {
     // The same change in two files is one group; another change is another.
     let group = try XCTUnwrap(sameA["group"] as? String)
     let before = try PNGDecoder().decode(try current("same-a"))
-    let after = try PNGDecoder().decode(try XCTUnwrap(fixture.archivePNG[path("same-a")]))
+    let after = try PNGDecoder().decode(
+      try XCTUnwrap(fixture.archivePNG[path("same-a", in: folder)]))
     XCTAssertEqual(group, "\(SHA256.hex(before.pixels))->\(SHA256.hex(after.pixels))")
-    XCTAssertEqual(cards[path("same-b")]?["group"] as? String, group)
-    XCTAssertNotEqual(cards[path("resized")]?["group"] as? String, group)
+    XCTAssertEqual(cards[path("same-b", in: folder)]?["group"] as? String, group)
+    XCTAssertNotEqual(cards[path("resized", in: folder)]?["group"] as? String, group)
 
     // A size change keeps both sizes; the difference covers the union canvas.
-    let resized = try XCTUnwrap(cards[path("resized")])
+    let resized = try XCTUnwrap(cards[path("resized", in: folder)])
     XCTAssertEqual((resized["before"] as? [String: Any])?["height"] as? Int, 64)
     XCTAssertEqual((resized["after"] as? [String: Any])?["height"] as? Int, 72)
     let resizedDifference = try PNGDecoder().decode(try bytes(resized["difference"]))
@@ -225,30 +228,33 @@ final class ReviewReportTests: XCTestCase {
     XCTAssertEqual(
       resizedDifference,
       ImageComparison.exact.differenceImage(
-        try PNGDecoder().decode(try XCTUnwrap(fixture.archivePNG[path("resized")])),
+        try PNGDecoder().decode(try XCTUnwrap(fixture.archivePNG[path("resized", in: folder)])),
         try PNGDecoder().decode(try current("resized"))))
     XCTAssertTrue(resized["changedPixels"] is NSNull)
     XCTAssertFalse((resized["regions"] as? [[Int]] ?? []).isEmpty, "the uncovered parts")
 
     // Added: only after. Orphan: the current file as before.
-    let added = try XCTUnwrap(cards[path("added")])
+    let added = try XCTUnwrap(cards[path("added", in: folder)])
     XCTAssertTrue(added["before"] is NSNull)
     XCTAssertTrue(added["difference"] is NSNull)
     XCTAssertTrue(added["group"] is NSNull)
-    XCTAssertEqual(try bytes(added["after"]), fixture.archivePNG[path("added")])
+    XCTAssertEqual(try bytes(added["after"]), fixture.archivePNG[path("added", in: folder)])
     XCTAssertEqual(added["regions"] as? [[Int]], [])
-    let orphan = try XCTUnwrap(cards[path("orphan")])
+    let orphan = try XCTUnwrap(cards[path("orphan", in: folder)])
     XCTAssertEqual(orphan["outcome"] as? String, "orphan")
     XCTAssertEqual(try bytes(orphan["before"]), try current("orphan"))
     XCTAssertTrue(orphan["after"] is NSNull)
 
     // Conflict: each source's image, labelled with its source and worker.
-    let conflict = try XCTUnwrap(cards[path("disputed")])
+    let conflict = try XCTUnwrap(cards[path("disputed", in: folder)])
     let rivals = try XCTUnwrap(conflict["rivals"] as? [[String: Any]])
     XCTAssertEqual(rivals.count, 2)
     XCTAssertEqual(
       Set(try rivals.map { try bytes($0["image"]) }),
-      Set([fixture.archivePNG[path("disputed")], fixture.secondPNG[path("disputed")]]))
+      Set([
+        fixture.archivePNG[path("disputed", in: folder)],
+        fixture.secondPNG[path("disputed", in: folder)],
+      ]))
     XCTAssertTrue(
       (rivals[0]["label"] as? String)?.contains("second.zip (") ?? false, "newest first")
     XCTAssertNotNil(conflict["changedPixels"] as? Int)
@@ -277,7 +283,7 @@ final class ReviewReportTests: XCTestCase {
     let report = parent.appendingPathComponent("review.html")
     let run = try MergeRefs.run(
       ["--dry-run", "--report", report.path, fixture.archives[0].path, fixture.destination.path])
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: parent.path), ["review.html"])
     let page = try String(contentsOf: report, encoding: .utf8)
@@ -293,12 +299,13 @@ final class ReviewReportTests: XCTestCase {
     let data = try ReviewDataScript.object(of: ReviewDataScript.splitSingleFile(page).script)
     let cards = try cards(data)
     XCTAssertEqual(cards.count, 6, "3 updated, 2 added, 1 orphan")
-    let after = try XCTUnwrap((cards[path("added")]?["after"] as? [String: Any])?["src"] as? String)
+    let after = try XCTUnwrap(
+      (cards[path("added", in: folder)]?["after"] as? [String: Any])?["src"] as? String)
     let prefix = "data:image/png;base64,"
     XCTAssertTrue(after.hasPrefix(prefix))
     XCTAssertEqual(
       Array(try XCTUnwrap(Data(base64Encoded: String(after.dropFirst(prefix.count))))),
-      fixture.archivePNG[path("added")])
+      fixture.archivePNG[path("added", in: folder)])
   }
 
   func testFolderReport_replacesAnOlderReport_refusesAFolderOfOtherFiles() throws {
@@ -307,7 +314,7 @@ final class ReviewReportTests: XCTestCase {
     let arguments = { (sources: [URL]) in
       ["--dry-run", "--report", report.path] + sources.map(\.path) + [fixture.destination.path]
     }
-    XCTAssertEqual(try MergeRefs.run(arguments(fixture.archives)).status, 2)
+    XCTAssertEqual(try MergeRefs.run(arguments(fixture.archives)).exitStatus, .conflicts)
     let firstData = try ReviewDataScript.text(inReport: report)
     // A second archive alone: fewer cards; the old images must be gone, not mixed in.
     var later = ArchiveBuilder(host: "later", generatedAt: day(3))
@@ -317,7 +324,7 @@ final class ReviewReportTests: XCTestCase {
     let laterArchive = fixture.archives[0].deletingLastPathComponent()
       .appendingPathComponent("later.zip")
     try later.write(to: laterArchive)
-    XCTAssertEqual(try MergeRefs.run(arguments([laterArchive])).status, 0)
+    XCTAssertEqual(try MergeRefs.run(arguments([laterArchive])).exitStatus, .success)
     let data = try ReviewDataScript.object(inReport: report)
     XCTAssertNotEqual(
       try ReviewDataScript.object(of: firstData)["id"] as? String, data["id"] as? String)
@@ -330,7 +337,7 @@ final class ReviewReportTests: XCTestCase {
     try writeFile(Array("keep me".utf8), to: notes.appendingPathComponent("todo.txt"))
     let refused = try MergeRefs.run(
       ["--dry-run", "--report", notes.path, laterArchive.path, fixture.destination.path])
-    XCTAssertEqual(refused.status, 1, refused.all)
+    XCTAssertEqual(refused.exitStatus, .writeFailed, refused.all)
     XCTAssertTrue(refused.output.contains("is not an older report"), refused.output)
     XCTAssertEqual(
       try String(contentsOf: notes.appendingPathComponent("todo.txt"), encoding: .utf8),
@@ -358,7 +365,7 @@ final class ReviewReportTests: XCTestCase {
         "-v", try MergeRefs.binary().path, "--dry-run", "--report",
         root.appendingPathComponent("review").path, archive.path, destination.path,
       ])
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     XCTAssertTrue(run.output.contains("0 added, \(count) updated"), run.output)
     let line = try XCTUnwrap(
       run.error.split(separator: "\n").first { $0.contains("Maximum resident set size") })

@@ -4,8 +4,9 @@ import ReferenceImageCore
 import ReferenceMerge
 import XCTest
 
-/// Hostile and broken sources: each is refused naming the archive and the entry, `merge-refs`
-/// exits 3, and neither the destination nor anything beside it changes by a single byte.
+/// Hostile and broken sources: each is refused naming the archive and the entry, the merge
+/// ends with `ExitStatus.refusedInput`, and neither the destination nor anything beside it
+/// changes by a single byte.
 final class HostileSourceTests: XCTestCase {
   /// A destination with references in place, inside a parent folder that must stay empty of
   /// anything an escaping entry could write.
@@ -22,7 +23,7 @@ final class HostileSourceTests: XCTestCase {
     return (parent, destination)
   }
 
-  /// Merges one fixture in-process and checks the refusal: exit 3, the message names the
+  /// Merges one fixture and checks the refusal: refused input, the source's problem names the
   /// archive (as given) and the entry, the destination and its parent are unchanged.
   private func assertRefused(
     _ fixture: String, entry: String, reason: String, file: StaticString = #filePath,
@@ -39,16 +40,15 @@ final class HostileSourceTests: XCTestCase {
   ) throws {
     let (parent, destination) = try makeDestination()
     let before = try snapshot(parent)
-    let result = try MergeInProcess.run([archive.path, destination.path])
-    XCTAssertEqual(result.status, 3, result.all, file: file, line: line)
-    let errorLine = result.output.split(separator: "\n").first { $0.hasPrefix("error: ") }
-    XCTAssertNotNil(errorLine, result.all, file: file, line: line)
+    let conclusion = session(.default, [archive], into: destination)
+    XCTAssertEqual(conclusion.status, .refusedInput, file: file, line: line)
+    XCTAssertEqual(conclusion.problems.map(\.caseName), ["refusedSource"], file: file, line: line)
+    let refusal = conclusion.problems.first?.description ?? ""
     for part in [archive.path, entry, reason] {
       XCTAssertTrue(
-        errorLine?.contains(part) == true, "'\(part)' not in: \(result.all)", file: file,
-        line: line)
+        refusal.contains(part), "'\(part)' not in: \(refusal)", file: file, line: line)
     }
-    XCTAssertTrue(result.output.contains("(nothing written)"), result.all, file: file, line: line)
+    XCTAssertTrue(conclusion.stopsBeforeWriting, file: file, line: line)
     assertTreesEqual(
       try snapshot(parent), before, archive.lastPathComponent, file: file, line: line)
   }
@@ -177,12 +177,14 @@ final class HostileSourceTests: XCTestCase {
     try good.write(to: goodArchive)
     let snapshotWithArchive = try snapshot(parent)
 
-    let result = try MergeInProcess.run([
-      goodArchive.path, hostileFixture("traversal.zip").path, destination.path,
-    ])
+    let conclusion = session(
+      .default, [goodArchive, hostileFixture("traversal.zip")], into: destination)
 
-    XCTAssertEqual(result.status, 3, result.all)
-    XCTAssertTrue(result.output.contains(hostileFixture("traversal.zip").path), result.all)
+    XCTAssertEqual(conclusion.status, .refusedInput)
+    XCTAssertEqual(conclusion.problems.map(\.caseName), ["refusedSource"])
+    XCTAssertTrue(
+      "\(conclusion.problems)".contains(hostileFixture("traversal.zip").path),
+      "\(conclusion.problems)")
     assertTreesEqual(try snapshot(parent), snapshotWithArchive)
     XCTAssertNotEqual(before.count, snapshotWithArchive.count)
   }
@@ -200,13 +202,17 @@ final class HostileSourceTests: XCTestCase {
     try FileManager.default.createSymbolicLink(at: link, withDestinationURL: secret)
     let before = try snapshot(parent)
 
-    let result = try MergeInProcess.run([staging.path, destination.path])
+    let conclusion = session(.default, [staging], into: destination)
 
-    XCTAssertEqual(result.status, 3, result.all)
-    XCTAssertTrue(
-      result.output.contains(
-        "refused entry 'Tests/Hostile/__References__/kept.png': it is a symbolic link"),
-      result.all)
+    XCTAssertEqual(conclusion.status, .refusedInput)
+    XCTAssertEqual(conclusion.problems.map(\.caseName), ["refusedSource"])
+    guard
+      case .refusedSource(.refusedEntry(let source, let entry, let reason)) =
+        conclusion.problems.first
+    else { return XCTFail("not a refused entry: \(conclusion.problems)") }
+    XCTAssertEqual(source, staging.path + "/")
+    XCTAssertEqual(entry, "Tests/Hostile/__References__/kept.png")
+    XCTAssertTrue(reason.hasPrefix("it is a symbolic link"), reason)
     assertTreesEqual(try snapshot(parent), before)
   }
 
@@ -219,11 +225,14 @@ final class HostileSourceTests: XCTestCase {
     try writeFile(Array("#!/bin/sh\n".utf8), to: staging.appendingPathComponent("Tests/run.sh"))
     let before = try snapshot(parent)
 
-    let result = try MergeInProcess.run([staging.path, destination.path])
+    let conclusion = session(.default, [staging], into: destination)
 
-    XCTAssertEqual(result.status, 3, result.all)
-    XCTAssertTrue(
-      result.output.contains("\(staging.path)/: refused entry 'Tests/run.sh'"), result.all)
+    XCTAssertEqual(conclusion.status, .refusedInput)
+    XCTAssertEqual(conclusion.problems.map(\.caseName), ["refusedSource"])
+    guard case .refusedSource(.refusedEntry(let source, let entry, _)) = conclusion.problems.first
+    else { return XCTFail("not a refused entry: \(conclusion.problems)") }
+    XCTAssertEqual(source, staging.path + "/")
+    XCTAssertEqual(entry, "Tests/run.sh")
     assertTreesEqual(try snapshot(parent), before)
   }
 
@@ -272,7 +281,7 @@ final class HostileSourceTests: XCTestCase {
 
     let outcome = session(limits(entryBytes: limit), [archive], into: destination)
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertEqual(outcome.status, .refusedInput)
     XCTAssertEqual(outcome.summary.errors.count, 1, "\(outcome.summary.errors)")
     let message = outcome.summary.errors.first ?? ""
     XCTAssertTrue(
@@ -291,7 +300,7 @@ final class HostileSourceTests: XCTestCase {
       limits(totalBytes: manifestBytes + pngBytes[0] + pngBytes[1] + 10), [archive],
       into: destination)
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertEqual(outcome.status, .refusedInput)
     let message = outcome.summary.errors.first ?? ""
     XCTAssertTrue(
       message.contains("\(archive.path): entry 'Tests/Limits/__References__/image2.png'"), message)
@@ -306,7 +315,7 @@ final class HostileSourceTests: XCTestCase {
 
     let outcome = session(limits(entries: 3), [archive], into: destination)
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertEqual(outcome.status, .refusedInput)
     XCTAssertEqual(
       outcome.summary.errors, ["\(archive.path): too large: more than 3 entries"])
     assertTreesEqual(try snapshot(parent), before)
@@ -324,7 +333,7 @@ final class HostileSourceTests: XCTestCase {
 
     let outcome = session(limits(entryBytes: 1 << 30, ratio: 0), [archive], into: destination)
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertEqual(outcome.status, .refusedInput)
     let message = outcome.summary.errors.first ?? ""
     XCTAssertTrue(
       message.contains("\(archive.path): entry 'Tests/Limits/__References__/big.png'"), message)
@@ -342,7 +351,7 @@ final class HostileSourceTests: XCTestCase {
 
     let outcome = session(limits(entryBytes: 4000), [outer], into: destination)
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.refusedInput)
+    XCTAssertEqual(outcome.status, .refusedInput)
     let message = outcome.summary.errors.first ?? ""
     XCTAssertTrue(message.contains("\(outer.path): entry 'worker-1.zip': too large"), message)
     assertTreesEqual(try snapshot(parent), before)

@@ -16,7 +16,7 @@ extension ReviewReportTests {
     let run = try MergeRefs.run(
       ["--dry-run", "--report", report.path] + fixture.archives.map(\.path)
         + [fixture.destination.path])
-    XCTAssertEqual(run.status, 2, run.all)
+    XCTAssertEqual(run.exitStatus, .conflicts, run.all)
     let written = try ReviewDataScript.json(of: try ReviewDataScript.text(inReport: report))
     let sampleURL = Self.fixtures.appendingPathComponent("review-data-sample.json")
     if ProcessInfo.processInfo.environment["REVIEW_DATA_SAMPLE"] == "write" {

@@ -155,7 +155,7 @@ final class ReviewPageTests: XCTestCase {
     try builder.write(to: archive)
     let review = root.appendingPathComponent("review")
     let land = try MergeRefs.run(["--report", review.path, archive.path, destination.path])
-    XCTAssertEqual(land.status, 0, land.all)
+    XCTAssertEqual(land.exitStatus, .success, land.all)
     XCTAssertTrue(land.output.contains("1 added, 2 updated"), land.output)
     let landedPNG = try FileSystem.read(destination.appendingPathComponent(updated))
     let report = Report(
@@ -223,21 +223,21 @@ final class ReviewPageTests: XCTestCase {
     try writeFile(newer, to: destination.appendingPathComponent(updated))
     let untouched = try snapshot(destination)
     let refused = try runProcess("/bin/sh", ["-c", command], in: downloads)
-    XCTAssertEqual(refused.status, 3, refused.all)
+    XCTAssertEqual(refused.exitStatus, .refusedInput, refused.all)
     XCTAssertTrue(refused.output.contains("\(updated) changed since review"), refused.output)
     assertTreesEqual(try snapshot(destination), untouched, "a refused restore writes nothing")
 
     // As landed again: the restore puts back exactly the earlier file.
     try writeFile(landedPNG, to: destination.appendingPathComponent(updated))
     let restored = try runProcess("/bin/sh", ["-c", command], in: downloads)
-    XCTAssertEqual(restored.status, 0, restored.all)
+    XCTAssertEqual(restored.exitStatus, .success, restored.all)
     XCTAssertTrue(restored.output.contains("0 added, 1 updated"), restored.output)
     XCTAssertFalse(restored.output.contains("incomplete"), "a successful restore: \(restored.all)")
     let back = try FileSystem.read(destination.appendingPathComponent(updated))
     XCTAssertEqual(try PNGDecoder().decode(back).pixels, earlier.pixels, "the earlier pixels")
     XCTAssertEqual(back, earlierPNG, "byte for byte")
     let removed = try runProcess("/bin/sh", ["-c", remove], in: downloads)
-    XCTAssertEqual(removed.status, 0, removed.all)
+    XCTAssertEqual(removed.exitStatus, .success, removed.all)
     XCTAssertFalse(
       FileManager.default.fileExists(atPath: destination.appendingPathComponent(added).path))
     XCTAssertEqual(
@@ -511,7 +511,7 @@ final class ReviewPageTests: XCTestCase {
   private static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
   private static let driver = packageRoot.appendingPathComponent(
-    "Tests/MergeRefsTests/__Fixtures__/review-page/review_page_driver.py")
+    "Tests/ReferenceReviewTests/__Fixtures__/review-page/review_page_driver.py")
 
   /// A real report: `merge-refs --dry-run --report` on a package holding the before images and
   /// an archive of the after images. Of every 20 cards, 6 are one identical change (a group), 6
@@ -755,7 +755,7 @@ final class ReviewPageTests: XCTestCase {
         Self.driver.path, report.index.path,
         stepsFile.path, (shots ?? work.appendingPathComponent("shots")).path,
       ], environment: environment, timeout: 300)
-    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(run.exitStatus, .success, run.all)
     return try JSONDecoder().decode(DriverResult.self, from: Data(run.output.utf8))
   }
 

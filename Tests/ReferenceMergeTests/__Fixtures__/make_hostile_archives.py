@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Writes the hostile and broken archives MergeRefsTests feeds to merge-refs.
+"""Writes the hostile and broken archives the merge tests feed to merge-refs.
 
 The zips are committed beside this script, so the tests need neither Python nor network; rerun
 it (plain python3, standard library only) after changing a case:
 
-    python3 Tests/MergeRefsTests/__Fixtures__/make_hostile_archives.py
+    python3 Tests/ReferenceMergeTests/__Fixtures__/make_hostile_archives.py
 
 Output is deterministic (fixed time stamps, no randomness).
 """

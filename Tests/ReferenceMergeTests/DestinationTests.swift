@@ -15,29 +15,26 @@ import XCTest
 /// writes, a folder swapped for a symbolic link while a merge runs, and a full disk played
 /// through the `FileCalls` seam.
 final class DestinationTests: XCTestCase {
-  private var root: URL!
-  private var package: URL!
+  private var merge: MergeScenario!
+  private var root: URL { merge.root }
+  private var package: URL { merge.destination }
   private var outside: URL!
-
-  override func setUpWithError() throws {
-    root = try makeTemporaryFolder(self)
-    package = root.appendingPathComponent("package")
-    outside = root.appendingPathComponent("outside")
-    for folder in [package!, outside!] {
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-  }
-
   private let folder = "Tests/RaceTests/__References__"
 
-  private func archive(_ count: Int, seed: Int = 0, name: String = "run.zip") throws -> URL {
-    var builder = ArchiveBuilder(generatedAt: day(1))
-    for index in 0..<count {
-      try builder.add("\(folder)/image\(index).png", try noiseImage(seed: seed + index))
+  override func setUpWithError() throws {
+    merge = try MergeScenario(self, folder: folder)
+    outside = root.appendingPathComponent("outside")
+    try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+  }
+
+  /// A run's archive of `count` images, `image0` to `image<count - 1>`, their seeds counted
+  /// from `seed`.
+  private func run(of count: Int, seed: Int = 0, name: String = "run.zip") throws -> URL {
+    try merge.archive(name) {
+      for index in 0..<count {
+        try $0.add(self.merge.path("image\(index)"), try noiseImage(seed: seed + index))
+      }
     }
-    let url = root.appendingPathComponent(name)
-    try builder.write(to: url)
-    return url
   }
 
   private func session(calls: FileCalls = .system) -> MergeSession {
@@ -93,7 +90,7 @@ final class DestinationTests: XCTestCase {
   /// A folder swapped for a link at the worst moment, deterministically: just before the
   /// destination opens it. The seam does the swap, so the test does not depend on timing.
   func testMerge_folderSwappedForLinkJustBeforeItIsOpened_nothingWrittenOutside() throws {
-    let source = try archive(5)
+    let source = try run(of: 5)
     let reference = package.appendingPathComponent(folder)
     try FileManager.default.createDirectory(at: reference, withIntermediateDirectories: true)
     let swapped = SwapOnce(folder: reference, link: outside)
@@ -113,7 +110,7 @@ final class DestinationTests: XCTestCase {
 
     XCTAssertTrue(swapped.didSwap)
     XCTAssertEqual(try snapshot(outside), [:], "written outside: \(outcome.summary.text())")
-    XCTAssertNotEqual(outcome.exitCode, 0, outcome.summary.text())
+    XCTAssertNotEqual(outcome.status, .success, outcome.summary.text())
   }
 
   /// A reference folder swapped for a link to an outside folder, and back, by another thread
@@ -121,7 +118,7 @@ final class DestinationTests: XCTestCase {
   func testMerge_folderSwappedForLinkWhileMerging_neverWritesOutside() throws {
     let reference = package.appendingPathComponent(folder)
     let moved = package.appendingPathComponent("Tests/RaceTests/moved")
-    let sources = try (0..<3).map { try archive(40, seed: $0 * 100, name: "run\($0).zip") }
+    let sources = try (0..<3).map { try run(of: 40, seed: $0 * 100, name: "run\($0).zip") }
     var outcomes: [Int32: Int] = [:]
     var swapsDuringMerges = 0
     for trial in 0..<30 {
@@ -167,7 +164,7 @@ final class DestinationTests: XCTestCase {
     // A reference the merge does not touch, and one it updates.
     try writeFile(existing, to: package.appendingPathComponent("\(folder)/kept.png"))
     try writeFile(existing, to: package.appendingPathComponent("\(folder)/image7.png"))
-    let source = try archive(8)
+    let source = try run(of: 8)
     var calls = FileCalls.system
     let write = calls.write
     let budget = Budget(writes: 5)
@@ -181,7 +178,7 @@ final class DestinationTests: XCTestCase {
 
     let full = session(calls: calls).run(sourcePaths: [source.path])
 
-    XCTAssertEqual(full.exitCode, MergeSession.ExitCodes.writeFailed, full.summary.text())
+    XCTAssertEqual(full.status, .writeFailed, full.summary.text())
     XCTAssertTrue(
       full.summary.errors.contains {
         $0.contains(": no space left on device (") && $0.contains("free space on the device")
@@ -202,7 +199,7 @@ final class DestinationTests: XCTestCase {
 
     let rerun = session().run(sourcePaths: [source.path])
 
-    XCTAssertEqual(rerun.exitCode, 0, rerun.summary.text())
+    XCTAssertEqual(rerun.status, .success, rerun.summary.text())
     let again = session().run(sourcePaths: [source.path])
     XCTAssertEqual(again.summary.unchanged, 8, again.summary.text())
     XCTAssertEqual(try snapshot(package)["\(folder)/kept.png"], .file(existing))
@@ -216,7 +213,7 @@ extension DestinationTests {
   private func referencesAndArchive() throws -> (source: URL, before: [String: TreeNode]) {
     let existing = try PNGEncoder(setting: .fast).encode(try noiseImage(seed: 500))
     try writeFile(existing, to: package.appendingPathComponent("\(folder)/image0.png"))
-    let source = try archive(3)
+    let source = try run(of: 3)
     return (source, try snapshot(package))
   }
 
@@ -225,7 +222,7 @@ extension DestinationTests {
 
     let outcome = session(calls: .failingRenames(EACCES)).run(sourcePaths: [source.path])
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    XCTAssertEqual(outcome.status, .writeFailed, outcome.summary.text())
     let error = try XCTUnwrap(outcome.summary.errors.first, outcome.summary.text())
     // The staged entry's name ("1") is the merge's own: the reference is named instead.
     XCTAssertTrue(
@@ -266,7 +263,7 @@ extension DestinationTests {
 
     let outcome = session(calls: calls).run(sourcePaths: [source.path])
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    XCTAssertEqual(outcome.status, .writeFailed, outcome.summary.text())
     let error = try XCTUnwrap(outcome.summary.errors.first, outcome.summary.text())
     XCTAssertTrue(error.hasPrefix("could not write \(folder)/image"), error)
     XCTAssertTrue(error.contains(": read-only file system (creating the new file)"), error)
@@ -283,7 +280,7 @@ extension DestinationTests {
 
     let outcome = session(calls: .failingRenames(EACCES, after: 1)).run(sourcePaths: [source.path])
 
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    XCTAssertEqual(outcome.status, .writeFailed, outcome.summary.text())
     let after = try snapshot(package)
     let changed = Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }
     XCTAssertEqual(changed.count, 1, "one rename succeeded: \(changed.sorted())")

@@ -4,7 +4,7 @@
 // mean what the case says it parses to; the page must escape exactly the white space the reader
 // drops. Run by Scripts/lint-page:
 //
-//   node Tests/MergeRefsTests/__Fixtures__/review-page/decision_file_cases.mjs PAGE_FOLDER
+//   node Tests/ReferenceReviewTests/__Fixtures__/review-page/decision_file_cases.mjs PAGE_FOLDER
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

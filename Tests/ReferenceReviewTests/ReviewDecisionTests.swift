@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceContracts
 import ReferenceImageCore
 import XCTest
 
@@ -7,16 +8,6 @@ import XCTest
 /// one of them, run with that command from the folder the file was saved in, lands exactly
 /// the accepted images. (The page's own export is driven in Chromium by the page's tests.)
 final class ReviewDecisionTests: XCTestCase {
-  private let folder = "Tests/ChartTests/__References__/BarChart"
-  private func path(_ name: String) -> String { "\(folder)/\(name).png" }
-
-  /// A shell word, as the page quotes the command's arguments.
-  private func shellQuoted(_ word: String) -> String {
-    let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+@%,")
-    if !word.isEmpty && word.allSatisfy(safe.contains) { return word }
-    return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-  }
-
   func testReviewData_decisionFileRunWithItsCommand_landsExactlyTheAccepted() throws {
     let root = try makeTemporaryFolder(self)
     let destination = root.appendingPathComponent("my package")
@@ -41,7 +32,7 @@ final class ReviewDecisionTests: XCTestCase {
     let dryRun = try MergeRefs.run([
       "--dry-run", "--report", review.path, archive.path, destination.path,
     ])
-    XCTAssertEqual(dryRun.status, 0, dryRun.all)
+    XCTAssertEqual(dryRun.exitStatus, .success, dryRun.all)
     XCTAssertTrue(dryRun.output.contains("2 added, 2 updated"), dryRun.output)
     XCTAssertEqual(try snapshot(destination), before, "a dry run writes nothing")
 
@@ -52,7 +43,7 @@ final class ReviewDecisionTests: XCTestCase {
     XCTAssertEqual(decidable, written.map { path($0.0) }.sorted())
     let rejected = path("old-b")
     let acceptedPaths = decidable.filter { $0 != rejected }
-    let command = try XCTUnwrap(data["command"] as? [String]).map(shellQuoted)
+    let command = try XCTUnwrap(data["command"] as? [String]).map(ShellWord.quoted)
       .joined(separator: " ")
     XCTAssertTrue(command.contains(" --include-from reference-decisions.txt "), command)
     let decision =
@@ -65,7 +56,7 @@ final class ReviewDecisionTests: XCTestCase {
       to: downloads.appendingPathComponent("reference-decisions.txt"), atomically: true,
       encoding: .utf8)
     let land = try runProcess("/bin/sh", ["-c", command], in: downloads)
-    XCTAssertEqual(land.status, 0, land.all)
+    XCTAssertEqual(land.exitStatus, .success, land.all)
     XCTAssertTrue(land.output.contains("2 added, 1 updated, 0 unchanged"), land.output)
     XCTAssertTrue(land.output.contains("  \(rejected) (updated)"), land.output)
 

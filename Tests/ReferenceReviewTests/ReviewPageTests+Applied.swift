@@ -35,7 +35,7 @@ extension ReviewPageTests {
     session.report = ReviewReport.write(_:request:)
     session.fileCalls = .failingRenames(EACCES, after: successes)
     let outcome = session.run(sourcePaths: [archive.path])
-    XCTAssertEqual(outcome.exitCode, MergeSession.ExitCodes.writeFailed, outcome.summary.text())
+    XCTAssertEqual(outcome.status, .writeFailed, outcome.summary.text())
     return AppliedScenario(
       root: root, destination: destination, archive: archive, folder: folder, paths: paths,
       report: Report(
@@ -84,7 +84,7 @@ extension ReviewPageTests {
     try decided.text.write(to: file, atomically: true, encoding: .utf8)
     let land = try MergeRefs.run(
       ["--include-from", file.path, s.archive.path, s.destination.path])
-    XCTAssertEqual(land.status, 0, land.all)
+    XCTAssertEqual(land.exitStatus, .success, land.all)
     XCTAssertTrue(land.output.contains("1 added, 1 updated"), land.all)
   }
 

@@ -1,0 +1,116 @@
+import Foundation
+import ReferenceImageCore
+import ReferenceMerge
+import ReferenceReview
+import XCTest
+
+/// Runs decide before paths: a later run on the same host supersedes an earlier run's render;
+/// runs of other hosts, replicated runs and archives that name no run do not.
+final class RunLedgerTests: XCTestCase {
+  private var merge: MergeScenario!
+
+  override func setUpWithError() throws {
+    merge = try MergeScenario(self, folder: "Tests/XTests/__References__/C")
+  }
+
+  /// The archive of run `run` on `host`, started on day `start`, rendering `chart` with `seed`
+  /// (or, with no seed, only comparing it and passing).
+  private func run(
+    _ name: String, run: String?, host: String = "laptop", start: Int, seed: Int?,
+    replicas: Int? = nil
+  ) throws {
+    try merge.archive(
+      name, seed.map { ["chart": .seed($0)] } ?? [:], host: host, pid: Int32(100 + start),
+      generatedAt: day(start)
+    ) {
+      $0.run = run
+      $0.replicas = replicas
+      if seed == nil { $0.verifiedReferences = [self.merge.path("chart")] }
+    }
+  }
+
+  func testEarlierRunsRender_saysWhichRun_inTheSummaryAndReviewCard() throws {
+    // An abandoned run left a render of another path; the newest run rendered this one.
+    let stale = "Tests/XTests/__References__/Old/stale.png"
+    try merge.archive("abandoned.zip", [stale: .seed(1)], host: "laptop", pid: 101) {
+      $0.run = "abandoned"
+    }
+    try run("today.zip", run: "today", start: 3, seed: 2)
+    let started = day(1).addingTimeInterval(-60)
+    let review = merge.root.appendingPathComponent("review")
+    merge.reportWriter = ReviewReport.write(_:request:)
+
+    let verdict = merge.plan(report: review)
+
+    XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
+    XCTAssertEqual(verdict.outcomes, [stale: .added, "chart": .added])
+    let staleItem = try XCTUnwrap(verdict.item(stale))
+    XCTAssertEqual(verdict.plan.earlierRun(of: staleItem), started)
+    XCTAssertNil(verdict.plan.earlierRun(of: try XCTUnwrap(verdict.item("chart"))))
+    let changes = Dictionary(
+      uniqueKeysWithValues: verdict.summary.changes.map { ($0.path, $0.earlierRunStart) })
+    let startedText = ISO8601DateFormatter().string(from: started)
+    XCTAssertEqual(changes[stale], startedText)
+    XCTAssertEqual(changes[merge.path("chart")], .some(nil), "the newest run's change names no run")
+    let cards = try XCTUnwrap(
+      ReviewDataScript.object(inReport: review)["cards"] as? [[String: Any]])
+    let meta = { (path: String) in
+      cards.first { $0["path"] as? String == path }?["meta"] as? [String] ?? []
+    }
+    XCTAssertTrue(
+      meta(stale).contains {
+        $0.hasPrefix("from an earlier run, started \(startedText), not the newest")
+      },
+      "\(meta(stale))")
+    XCTAssertFalse(
+      meta(merge.path("chart")).contains { $0.contains("earlier run") },
+      "\(meta(merge.path("chart")))")
+  }
+
+  func testLaterRunPassed_earlierRenderSuperseded() throws {
+    try run("failed.zip", run: "A", start: 2, seed: 1)
+    try run("passed.zip", run: "B", start: 3, seed: nil)
+
+    let verdict = merge.run()
+
+    XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
+    XCTAssertFalse(merge.exists("chart"), "the failed run's render never lands")
+    XCTAssertEqual(verdict.superseded, ["chart"])
+    XCTAssertEqual(
+      verdict.plan.superseded.map(\.laterRunRenderedAgain), [false], "compared again and passed")
+  }
+
+  func testLaterRunRenderedAgain_itsRenderLands_noConflict() throws {
+    try run("late.zip", run: "B", start: 3, seed: 2)
+    try run("early.zip", run: "A", start: 2, seed: 1)
+
+    let verdict = merge.run()
+
+    XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
+    XCTAssertEqual(verdict.outcomes, ["chart": .added])
+    XCTAssertEqual(merge.bytes("chart"), try Pixels.seed(2).png())
+    XCTAssertEqual(verdict.superseded, ["chart"])
+    XCTAssertEqual(verdict.plan.superseded.map(\.laterRunRenderedAgain), [true])
+  }
+
+  func testOtherHostsReplicasAndUnnamedRuns_stillConflict() throws {
+    for (index, (second, replicas)) in [
+      ((run: "B" as String?, host: "ci-2"), nil as Int?),
+      ((run: "B" as String?, host: "laptop"), 2),
+      ((run: nil as String?, host: "laptop"), nil),
+    ].enumerated() {
+      merge = try MergeScenario(self, folder: "Tests/XTests/__References__/C")
+      try run(
+        "first.zip", run: second.run == nil ? nil : "A", start: 2, seed: 1, replicas: replicas)
+      try run(
+        "second.zip", run: second.run, host: second.host, start: 3, seed: 2, replicas: replicas)
+
+      let verdict = merge.run()
+
+      XCTAssertEqual(
+        verdict.status, replicas == nil ? .conflicts : .unstableRenders, "case \(index)")
+      XCTAssertEqual(verdict.outcomes, ["chart": replicas == nil ? .conflict : .unstable])
+      XCTAssertFalse(merge.exists("chart"), "case \(index)")
+    }
+  }
+}
