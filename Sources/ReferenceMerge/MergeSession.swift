@@ -26,17 +26,6 @@ public struct MergeSession: Sendable {
     public var landCommand: String?
   }
 
-  /// The exit codes `merge-refs` documents, as `Int32`: each forwards to `ExitStatus`, their
-  /// one definition.
-  public enum ExitCodes {
-    public static let success = ExitStatus.success.rawValue
-    public static let writeFailed = ExitStatus.writeFailed.rawValue
-    public static let conflicts = ExitStatus.conflicts.rawValue
-    public static let refusedInput = ExitStatus.refusedInput.rawValue
-    public static let checkFoundChanges = ExitStatus.checkFoundChanges.rawValue
-    public static let unstableRenders = ExitStatus.unstableRenders.rawValue
-  }
-
   let options: MergeOptions
   let destination: URL
   let writesNothing: Bool
@@ -288,18 +277,18 @@ extension MergeSession.Conclusion {
     stopsBeforeWriting = Self.stops(plan, problems, options)
     exitCode =
       if blocking.contains(where: { $0.kind == .refusedInput }) {
-        MergeSession.ExitCodes.refusedInput
+        ExitStatus.refusedInput.rawValue
       } else if problems.contains(where: { $0.kind == .writeFailed }) {
-        MergeSession.ExitCodes.writeFailed
+        ExitStatus.writeFailed.rawValue
       } else if conflicts {
-        MergeSession.ExitCodes.conflicts
+        ExitStatus.conflicts.rawValue
       } else if !problems.isEmpty {
         // Sources skipped with --keep-going still show in the exit code.
-        MergeSession.ExitCodes.refusedInput
+        ExitStatus.refusedInput.rawValue
       } else if !plan.items(.unstable).isEmpty {
-        MergeSession.ExitCodes.unstableRenders
+        ExitStatus.unstableRenders.rawValue
       } else {
-        MergeSession.ExitCodes.success
+        ExitStatus.success.rawValue
       }
     hasChanges = plan.hasChanges(prune: options.prune)
     self.plan = plan
