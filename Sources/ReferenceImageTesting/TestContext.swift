@@ -51,7 +51,8 @@ struct TestContext {
   /// The calling file relative to the package root (`Tests/ChartTests/ChartTests.swift`), for
   /// annotations at the assertion; the whole path when the file is outside the package.
   func packageRelativeFile(packageRoot: URL) -> String {
-    let file = URL(fileURLWithPath: "\(filePath)").standardizedFileURL.path
+    // Said to be a file, so Foundation does not ask the file system on every assertion.
+    let file = URL(fileURLWithPath: "\(filePath)", isDirectory: false).standardizedFileURL.path
     let root = packageRoot.standardizedFileURL.path
     let prefix = root.hasSuffix("/") ? root : root + "/"
     return file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
