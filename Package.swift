@@ -56,7 +56,8 @@ let package = Package(
       ]
     ),
     // XXH3, the pixel digest's fast hash: xxHash's header compiled into the package, so that
-    // users install no library for it (and it runs 1.5× faster here than Debian's shared build).
+    // users install no library for it (and it runs about 1.4× faster here than Debian's shared
+    // build: Scripts/benchmark-xxhash).
     .target(name: "CXXHash"),
     // The PNG reader's row unfiltering, in vector lanes.
     .target(name: "CPNGUnfilter"),
