@@ -16,6 +16,14 @@ times merge-refs against plain extraction in the same run and prints one table w
   and the peak memory (max RSS) of merge-refs for 10 and for 100 archives of 500 small PNGs,
   and, with --strace, the system calls per landed file of (5) from `strace -c -f`.
 With --memory-only, only the peak memory is measured (no timings, no icons zip).
+
+With --fleet, the fleet-size cases instead, on the 100 archives x 500 PNGs (50,000 files):
+  (F1) merge-refs into an empty tree          (F2) again, everything unchanged
+  (F3) merge-refs --dry-run, empty tree       (F4) --dry-run --report DIR, empty tree (50,000
+                                                   added cards, their images copied)
+and the floors beside them: (F5) merge-refs --version (start-up alone), (F6) a bsdtar -xf loop
+of the same archives into an empty tree (writing 50,000 files), and (F7) reading the archives
+(cat > /dev/null). Targets: (F2) <= 0.1 x (F1); (F4) <= 2 x (F3).
 """
 import os
 import random
@@ -208,8 +216,83 @@ def syscalls_per_file(command, files):
     return calls / files, names
 
 
+def fleet():
+    """The fleet-size cases (see the header), in turns, medians of `runs`."""
+    small = small_archives()
+    report = os.path.join(work, "fleet-review")
+    files = 100 * 500
+    cases = {}
+
+    def run(name, command, expect=None, before=None):
+        if before:
+            before()
+        measured = timed(command)
+        if expect:
+            assert expect in measured[2], measured[2][-800:]
+        cases.setdefault(name, []).append(measured[:2])
+
+    def empty_tree():
+        fresh(destination)
+        shutil.rmtree(report, ignore_errors=True)
+
+    for number in range(runs):
+        run("F1", [binary, *small, destination], f"{files} added", empty_tree)
+        run("F2", [binary, *small, destination], f"{files} unchanged")
+        run("F3", [binary, "--dry-run", *small, destination], f"{files} added", empty_tree)
+        run("F4", [binary, "--dry-run", "--report", report, *small, destination],
+            f"{files} added", empty_tree)
+        run("F5", [binary, "--version"])
+        empty_tree()
+        started, cpu_before = time.perf_counter(), children_cpu()
+        for archive in small:
+            subprocess.run(["bsdtar", "-xf", archive, "-C", destination], check=True)
+        cases.setdefault("F6", []).append(
+            (time.perf_counter() - started, children_cpu() - cpu_before))
+        run("F7", ["sh", "-c", 'cat "$@" > /dev/null', "cat", *small])
+        print(f"   fleet run {number + 1}/{runs}: " + ", ".join(
+            f"({name}) {values[-1][0] * 1000:.0f} ms" for name, values in cases.items()),
+            file=sys.stderr)
+    empty_tree()
+    shutil.rmtree(report, ignore_errors=True)
+    wall = {name: statistics.median(v[0] for v in values) for name, values in cases.items()}
+    cpu = {name: statistics.median(v[1] for v in values) for name, values in cases.items()}
+    labels = {
+        "F1": "(F1) merge-refs, empty tree",
+        "F2": "(F2) merge-refs again, all unchanged",
+        "F3": "(F3) merge-refs --dry-run",
+        "F4": "(F4) merge-refs --dry-run --report",
+        "F5": "(F5) merge-refs --version",
+        "F6": "(F6) bsdtar -xf loop, empty tree",
+        "F7": "(F7) cat the archives > /dev/null",
+    }
+    filesystem = "tmpfs" if work.startswith("/dev/shm") else "disk"
+    size = sum(os.path.getsize(archive) for archive in small) / 1e6
+    print(f"fleet merge on {filesystem} ({work}): 100 archives x 500 PNGs of 64x64 ({size:.0f} MB),"
+          f" median of {runs} runs in turns; load average {os.getloadavg()[0]:.2f} on "
+          f"{os.cpu_count()} cores")
+    print(f"{'case':<40}{'median':>10}{'CPU':>9}")
+    for name, label in labels.items():
+        print(f"{label:<40}{wall[name] * 1000:>7.0f} ms{cpu[name] * 1000:>6.0f} ms")
+    print()
+    print(f"{'ratio':<34}{'wall':>8}{'CPU':>8}  target")
+    rows = [
+        ("(F2) / (F1), rerun", wall["F2"] / wall["F1"], cpu["F2"] / cpu["F1"], "<= 0.10"),
+        ("(F4) / (F3), report of adds", wall["F4"] / wall["F3"], cpu["F4"] / cpu["F3"], "<= 2.00"),
+        ("(F5) / (F2), start-up in the rerun", wall["F5"] / wall["F2"], cpu["F5"] / cpu["F2"],
+         "(floor)"),
+        ("((F4) - (F3)) / (F6), report's writing", (wall["F4"] - wall["F3"]) / wall["F6"],
+         (cpu["F4"] - cpu["F3"]) / cpu["F6"], "(floor)"),
+        ("(F1) / (F6), landing", wall["F1"] / wall["F6"], cpu["F1"] / cpu["F6"], "(info)"),
+    ]
+    for name, value, cpu_value, target in rows:
+        print(f"{name:<34}{value:>8.2f}{cpu_value:>8.2f}  {target}")
+
+
 generate()
 destination = os.path.join(work, "destination")
+if "--fleet" in sys.argv:
+    fleet()
+    sys.exit(0)
 if "--memory-only" in sys.argv:
     small = small_archives()
     print_memory(peak_rss(small[:10], destination), peak_rss(small, destination))

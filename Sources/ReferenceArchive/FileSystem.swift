@@ -20,6 +20,27 @@ public enum FileSystem {
     // a thrown NSError per missing file, which merges probe thousands of times.
     let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw ioError("read", url) }
+    return try contents(of: descriptor, url)
+  }
+
+  /// Reads a whole file, or answers nil when nothing is at its path: one `open` where a
+  /// check for the file and a read would ask twice (every assertion reads its reference).
+  /// - Parameter url: The file.
+  /// - Returns: Its bytes, or nil when the path does not exist.
+  /// - Throws: `ArchiveError.io` naming the file, for every other failure.
+  public static func readIfPresent(_ url: URL) throws(ArchiveError) -> [UInt8]? {
+    let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      // What `FileManager.fileExists` answers false for: nothing there, or a folder in the
+      // path that is a file.
+      if errno == ENOENT || errno == ENOTDIR { return nil }
+      throw ioError("read", url)
+    }
+    return try contents(of: descriptor, url)
+  }
+
+  /// The bytes of an open regular file; closes it.
+  private static func contents(of descriptor: Int32, _ url: URL) throws(ArchiveError) -> [UInt8] {
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { throw ioError("read", url) }

@@ -88,7 +88,8 @@ public struct PNGEncoder: Sendable {
     _ image: RGBAImage, knownPixelSHA256: [UInt8]?
   ) throws(PNGError) -> (png: [UInt8], digest: PNGPixelDigest) {
     let (plain, pixelSHA256) = try encodeWithoutDigest(image, knownPixelSHA256: knownPixelSHA256)
-    guard let png = PNGPixelDigest.inserting(pixelSHA256: pixelSHA256, into: plain) else {
+    guard let png = PNGPixelDigest.inserting(pixelSHA256: pixelSHA256, of: image, into: plain)
+    else {
       throw .libspng(
         step: "adding the pixel digest", code: Int32(SPNG_EINTERNAL.rawValue),
         message: "libspng wrote a file without image data")

@@ -30,12 +30,11 @@ public enum ReferenceImages {
   static func referenceBytes(at location: ReferenceLocation) throws(ReferenceImageError)
     -> [UInt8]?
   {
-    let path = location.url.path
-    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    let url = location.url
     do {
-      return try FileSystem.read(location.url)
+      return try FileSystem.readIfPresent(url)
     } catch {
-      throw .unreadableReference(path: path, reason: "\(error)")
+      throw .unreadableReference(path: url.path, reason: "\(error)")
     }
   }
 

@@ -13,7 +13,7 @@ public struct ReferenceLocation: Sendable, Hashable, CustomStringConvertible {
   public let relativePath: String
 
   /// The absolute file URL.
-  public var url: URL { packageRoot.appendingPathComponent(relativePath) }
+  public var url: URL { packageRoot.appendingPathComponent(relativePath, isDirectory: false) }
 
   public var description: String { relativePath }
 
@@ -44,27 +44,16 @@ public struct ReferenceLocation: Sendable, Hashable, CustomStringConvertible {
     else {
       throw .invalidName(name)
     }
-    let testFile = URL(fileURLWithPath: filePath).standardizedFileURL
-    guard let root = Self.packageRoot(above: testFile) else {
-      throw .noPackageRoot(filePath: filePath)
+    let override = environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+    let place = try FolderPlace.of(filePath: filePath, folder: folder, override: override)
+    // The name has no empty, `.` or `..` component, so joining it to the standardized folder
+    // gives the standardized path.
+    let absolute = place.folder + "/" + name + ".png"
+    guard absolute.hasPrefix(place.rootPath) else {
+      throw .outsidePackage(path: absolute, packageRoot: place.root.path)
     }
-    let fileStem = testFile.deletingPathExtension().lastPathComponent
-    let base: URL
-    if let folder {
-      base = Self.resolve(Self.packageRelativePath(folder), root: root)
-    } else if let override = environment[Self.environmentVariable], !override.isEmpty {
-      base = Self.resolve(override, root: root).appendingPathComponent(fileStem)
-    } else {
-      base = testFile.deletingLastPathComponent()
-        .appendingPathComponent(Self.folderName).appendingPathComponent(fileStem)
-    }
-    let absolute = base.appendingPathComponent(name + ".png").standardizedFileURL
-    let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
-    guard absolute.path.hasPrefix(rootPath) else {
-      throw .outsidePackage(path: absolute.path, packageRoot: root.path)
-    }
-    self.packageRoot = root
-    self.relativePath = String(absolute.path.dropFirst(rootPath.count))
+    self.packageRoot = place.root
+    self.relativePath = String(absolute.dropFirst(place.rootPath.count))
   }
 
   /// Creates a location from a package root and a relative path, as read from a manifest.
@@ -77,7 +66,7 @@ public struct ReferenceLocation: Sendable, Hashable, CustomStringConvertible {
   /// text (Foundation would otherwise resolve it against the working directory, which is not
   /// the package root under every test runner); absolute URLs and URLs relative to some other
   /// base are taken as they resolve.
-  private static func packageRelativePath(_ folder: URL) -> String {
+  fileprivate static func packageRelativePath(_ folder: URL) -> String {
     let relative = folder.relativePath
     guard !relative.hasPrefix("/") else { return relative }
     guard let base = folder.baseURL else { return relative }
@@ -85,14 +74,21 @@ public struct ReferenceLocation: Sendable, Hashable, CustomStringConvertible {
     return base.standardizedFileURL.path == cwd.standardizedFileURL.path ? relative : folder.path
   }
 
-  private static func resolve(_ path: String, root: URL) -> URL {
+  fileprivate static func resolve(_ path: String, root: URL) -> URL {
     path.hasPrefix("/")
       ? URL(fileURLWithPath: path) : root.appendingPathComponent(path)
   }
 
-  /// The nearest folder at or above `file`'s folder that holds a `Package.swift`.
+  /// The nearest folder at or above `file`'s folder that holds a `Package.swift`. Every
+  /// assertion asks, so a folder's answer is kept for the process once found (as the variant
+  /// declarations are); a miss is asked again, in case the package is made later.
   static func packageRoot(above file: URL) -> URL? {
-    var folder = file.deletingLastPathComponent()
+    let folder = file.deletingLastPathComponent()
+    return PackageRoots.shared.root(of: folder.path) { searchPackageRoot(from: folder) }
+  }
+
+  private static func searchPackageRoot(from start: URL) -> URL? {
+    var folder = start
     while folder.path != "/" && !folder.path.isEmpty {
       if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
       {
@@ -101,5 +97,87 @@ public struct ReferenceLocation: Sendable, Hashable, CustomStringConvertible {
       folder = folder.deletingLastPathComponent()
     }
     return nil
+  }
+}
+
+/// The package roots found so far, by the test file's folder.
+private final class PackageRoots: @unchecked Sendable {
+  static let shared = PackageRoots()
+
+  private let lock = NSLock()
+  private var byFolder: [String: URL] = [:]
+
+  func root(of folder: String, search: () -> URL?) -> URL? {
+    lock.lock()
+    defer { lock.unlock() }
+    if let known = byFolder[folder] { return known }
+    let found = search()
+    if let found { byFolder[folder] = found }
+    return found
+  }
+}
+
+/// Where a test file's references go: its package root and their folder, standardized. Every
+/// assertion needs it, and Foundation's URL operations consult the file system (to tell folders
+/// from files), so the default folder's place is kept per test file.
+private struct FolderPlace: Sendable {
+  var root: URL
+  /// The root's path with a final `/`.
+  var rootPath: String
+  /// The references' folder, absolute, standardized, without a final `/`.
+  var folder: String
+
+  static func of(
+    filePath: String, folder: URL?, override: String?
+  ) throws(ReferenceImageError) -> FolderPlace {
+    guard folder == nil else {
+      return try locate(filePath: filePath, folder: folder, override: override)
+    }
+    let key = override.map { filePath + "\u{0}" + $0 } ?? filePath
+    return try FolderPlaces.shared.place(for: key) { () throws(ReferenceImageError) in
+      try locate(filePath: filePath, folder: nil, override: override)
+    }
+  }
+
+  private static func locate(
+    filePath: String, folder: URL?, override: String?
+  ) throws(ReferenceImageError) -> FolderPlace {
+    let testFile = URL(fileURLWithPath: filePath).standardizedFileURL
+    guard let root = ReferenceLocation.packageRoot(above: testFile) else {
+      throw .noPackageRoot(filePath: filePath)
+    }
+    let fileStem = testFile.deletingPathExtension().lastPathComponent
+    let base: URL
+    if let folder {
+      base = ReferenceLocation.resolve(ReferenceLocation.packageRelativePath(folder), root: root)
+    } else if let override {
+      base = ReferenceLocation.resolve(override, root: root).appendingPathComponent(fileStem)
+    } else {
+      base = testFile.deletingLastPathComponent()
+        .appendingPathComponent(ReferenceLocation.folderName).appendingPathComponent(fileStem)
+    }
+    var folderPath = base.standardizedFileURL.path
+    while folderPath.count > 1 && folderPath.hasSuffix("/") { folderPath.removeLast() }
+    let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
+    return FolderPlace(root: root, rootPath: rootPath, folder: folderPath)
+  }
+}
+
+/// The default reference folders found so far, by test file (and `IMAGE_REFERENCE_DIR`).
+private final class FolderPlaces: @unchecked Sendable {
+  static let shared = FolderPlaces()
+
+  private let lock = NSLock()
+  private var byKey: [String: FolderPlace] = [:]
+
+  func place(
+    for key: String, locate: () throws(ReferenceImageError) -> FolderPlace
+  ) throws(ReferenceImageError) -> FolderPlace {
+    lock.lock()
+    defer { lock.unlock() }
+    if let known = byKey[key] { return known }
+    let place = try locate()
+    byKey[key] = place
+    return place
   }
 }

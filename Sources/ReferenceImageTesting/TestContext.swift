@@ -51,7 +51,9 @@ struct TestContext {
   /// The calling file relative to the package root (`Tests/ChartTests/ChartTests.swift`), for
   /// annotations at the assertion; the whole path when the file is outside the package.
   func packageRelativeFile(packageRoot: URL) -> String {
-    URL(fileURLWithPath: "\(filePath)").pathRelative(toPackageRoot: packageRoot)
+    // Said to be a file, so Foundation does not ask the file system on every assertion.
+    URL(fileURLWithPath: "\(filePath)", isDirectory: false)
+      .pathRelative(toPackageRoot: packageRoot)
   }
 
   private var sourceLocation: SourceLocation {

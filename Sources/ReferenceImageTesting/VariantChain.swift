@@ -83,7 +83,8 @@ private final class Declarations: @unchecked Sendable {
   func declaration(packageRoot: URL) throws(VariantError) -> ReferenceVariants? {
     lock.lock()
     defer { lock.unlock() }
-    let key = packageRoot.standardizedFileURL.path
+    // Its path as given: every assertion asks, and a root spelled two ways is merely read twice.
+    let key = packageRoot.path
     if let known = byRoot[key] { return try known.get() }
     let result = Result { () throws(VariantError) in
       try ReferenceVariants.read(packageRoot: packageRoot)

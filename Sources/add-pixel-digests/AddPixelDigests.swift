@@ -12,10 +12,11 @@ struct AddPixelDigests: ParsableCommand {
     usage: "add-pixel-digests [--check] PATH...",
     discussion: """
       Each PATH is a PNG file or a folder searched for .png files (hidden folders such as \
-      .build and .git are skipped). A file without a valid digest gets one chunk inserted \
-      before its image data; its image data and every other chunk stay byte for byte, and \
-      the file is replaced atomically. Files that already carry a valid digest are left \
-      untouched, so a second run changes nothing.
+      .build and .git are skipped). A file without a valid digest, or with one of format \
+      version 1 (which verification cannot check with the fast hash), gets one chunk of the \
+      current version inserted before its image data; its image data and every other chunk \
+      stay byte for byte, and the file is replaced atomically. Files that already carry a \
+      valid current digest are left untouched, so a second run changes nothing.
 
       Exit codes:
         0   success; with --check, every file carries a valid digest

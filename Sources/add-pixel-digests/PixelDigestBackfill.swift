@@ -3,7 +3,8 @@ import ReferenceArchive
 import ReferenceImageCore
 
 /// Adds the `riDG` pixel digest (see `PNGPixelDigest`) to reference PNGs written before the
-/// package stored one, without changing a pixel: the chunk is inserted before the first IDAT
+/// package stored one, or replaces a version 1 digest with the current version, without
+/// changing a pixel: the chunk is inserted before the first IDAT
 /// and every other byte of the file is kept, the image data included. The file is decoded once,
 /// to compute the pixel hash.
 ///
@@ -12,9 +13,9 @@ import ReferenceImageCore
 public enum PixelDigestBackfill {
   /// What one file needs.
   public enum Decision: Sendable, Equatable {
-    /// The file already carries a valid digest; it is left alone.
+    /// The file already carries a valid digest of the current version; it is left alone.
     case hasDigest
-    /// The file lacks a valid digest; these are its new bytes.
+    /// The file lacks a valid digest, or has one of version 1; these are its new bytes.
     case needsDigest(newBytes: [UInt8])
     /// The file could not be read or decoded; it is left alone.
     case unreadable(reason: String)
@@ -86,11 +87,15 @@ public enum PixelDigestBackfill {
   /// - Parameter bytes: The file's bytes.
   /// - Returns: The decision.
   public static func decision(forPNG bytes: [UInt8]) -> Decision {
-    if PNGPixelDigest.read(fromPNG: bytes) != nil { return .hasDigest }
+    // A version 1 digest is trusted but checked with SHA-256, so verify decodes such a file;
+    // it is replaced by the current version, which verify checks at the cost of a fast hash.
+    if PNGPixelDigest.read(fromPNG: bytes)?.pixelXXH3 != nil { return .hasDigest }
     do {
       let image = try PNGDecoder().decode(bytes)
       let pixelSHA256 = image.pixels.withUnsafeBytes(SHA256.digest)
-      guard let newBytes = PNGPixelDigest.inserting(pixelSHA256: pixelSHA256, into: bytes) else {
+      guard
+        let newBytes = PNGPixelDigest.inserting(pixelSHA256: pixelSHA256, of: image, into: bytes)
+      else {
         return .unreadable(reason: "the PNG's chunks could not be walked")
       }
       return .needsDigest(newBytes: newBytes)

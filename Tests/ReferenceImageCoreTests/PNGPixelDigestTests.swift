@@ -47,14 +47,60 @@ final class PNGPixelDigestTests: XCTestCase {
     XCTAssertEqual(chunk.length, 65)
     let data = Array(png[(chunk.start + 8)..<(chunk.start + 8 + 65)])
     XCTAssertEqual(data[0], PNGPixelDigest.formatVersion)
-    let idat = CoreFixtures.chunks(of: png).filter { $0.type == "IDAT" }
+    XCTAssertEqual(PNGPixelDigest.formatVersion, 2)
+    // The seal: IHDR's and the image data's bytes, then the two pixel digests.
+    let sealed = CoreFixtures.chunks(of: png).filter { ["IHDR", "IDAT"].contains($0.type) }
       .flatMap { png[($0.start + 8)..<($0.start + 8 + $0.length)] }
-    XCTAssertEqual(Self.hex(data[1..<33]), SHA256.hex(idat))
+    XCTAssertEqual(Self.hex(data[1..<17]), XXH3Digest(of: sealed + data[17..<65]).description)
+    XCTAssertEqual(Self.hex(data[17..<33]), XXH3Digest(of: image.pixels).description)
     XCTAssertEqual(Self.hex(data[33..<65]), SHA256.hex(image.pixels))
     XCTAssertEqual(
       Array(png[(chunk.start + 73)..<(chunk.start + 77)]),
       Self.bigEndian(Self.crc32(Array(png[(chunk.start + 4)..<(chunk.start + 73)]))),
       "chunk CRC")
+  }
+
+  func testXXH3_knownAnswers() {
+    // From `xxhsum -H2` (xxHash 0.8.1, Debian's `xxhash` package) on the same bytes.
+    XCTAssertEqual(XXH3Digest(of: []).description, "99aa06d3014798d86001c324468d497f")
+    XCTAssertEqual(
+      XXH3Digest(of: Array("abc".utf8)).description, "06b05ab6733a618578af5f94892f3950")
+    let long = (0..<1_000_003).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    XCTAssertEqual(XXH3Digest(of: long).description, "a6ea16ee0fd324191f748a0eacf646fa")
+    // Fed in pieces, as the seal hashes a file's chunks.
+    let hasher = XXH3Digest.Hasher()
+    for start in stride(from: 0, to: long.count, by: 65_537) {
+      long[start..<min(start + 65_537, long.count)].withUnsafeBytes(hasher.update)
+    }
+    XCTAssertEqual(hasher.finish(), XXH3Digest(of: long))
+  }
+
+  func testRead_version1Chunk_isStillReadAndChecksWithSHA256() throws {
+    let image = try PNGEncoderTests.screenshotLike()
+    let version1 = try Self.version1(of: PNGEncoder().encode(image), pixels: image)
+    let digest = try XCTUnwrap(PNGPixelDigest.read(fromPNG: version1))
+    XCTAssertEqual(digest.pixelSHA256, SHA256.hex(image.pixels))
+    XCTAssertNil(digest.pixelXXH3, "version 1 has no fast digest")
+    XCTAssertTrue(digest.matches(image))
+    var changed = image
+    changed[7, 3] = .red
+    XCTAssertFalse(digest.matches(changed))
+    // Its image data replaced under the kept chunk: not believed.
+    let grafted = try Self.replacingImageData(of: version1, with: PNGEncoder().encode(changed))
+    XCTAssertNil(PNGPixelDigest.read(fromPNG: grafted))
+  }
+
+  func testMatches_oneDifferentPixel_isFalseWithTheFastDigest() throws {
+    let image = try PNGEncoderTests.screenshotLike()
+    let digest = try XCTUnwrap(PNGPixelDigest.read(fromPNG: PNGEncoder().encode(image)))
+    XCTAssertNotNil(digest.pixelXXH3)
+    for (x, y) in [(0, 0), (image.width - 1, image.height - 1), (image.width / 2, 3)] {
+      var changed = image
+      var color = changed[x, y]
+      color.alpha ^= 1
+      changed[x, y] = color
+      XCTAssertFalse(digest.matches(changed), "(\(x), \(y))")
+    }
   }
 
   // MARK: Not trusted: decode instead
@@ -79,6 +125,52 @@ final class PNGPixelDigestTests: XCTestCase {
     XCTAssertNotEqual(reencoded, fast)
     XCTAssertNil(PNGPixelDigest.read(fromPNG: reencoded))
     XCTAssertEqual(try PNGDecoder().decode(reencoded), image, "decoding still gives the pixels")
+  }
+
+  func testRead_fastDigestChangedApartFromItsSHA256_isNil() throws {
+    // A chunk whose fast digest names other pixels than its SHA-256 (edited, its CRC made
+    // right again): the seal no longer agrees, so the file is decoded, never matched by it.
+    let image = try PNGEncoderTests.screenshotLike()
+    var changed = image
+    changed[1, 1] = .red
+    let png = try PNGEncoder().encode(image)
+    let chunk = try XCTUnwrap(CoreFixtures.chunks(of: png).first { $0.type == "riDG" })
+    var data = Array(png[(chunk.start + 8)..<(chunk.start + 73)])
+    data.replaceSubrange(17..<33, with: XXH3Digest(of: changed.pixels).bytes)
+    let tampered = Self.replacingDigest(of: png, with: data)
+    XCTAssertNil(PNGPixelDigest.read(fromPNG: tampered))
+    XCTAssertEqual(try PNGDecoder().decode(tampered), image, "decoding gives the file's pixels")
+    // The SHA-256 changed instead: refused the same way.
+    data = Array(png[(chunk.start + 8)..<(chunk.start + 73)])
+    data.replaceSubrange(33..<65, with: Self.sha256(changed.pixels))
+    XCTAssertNil(PNGPixelDigest.read(fromPNG: Self.replacingDigest(of: png, with: data)))
+  }
+
+  func testRead_paletteChangedUnderTheKeptChunk_isNil() throws {
+    // A palette file: the chunk vouches for the colours its PLTE gives the indices.
+    let encoder = PNGEncoder()
+    let indices: [UInt8] = [0, 1, 1, 0, 1, 0]
+    let red = RGBAColor(red: 255, green: 0, blue: 0)
+    let blue = RGBAColor(red: 0, green: 0, blue: 255)
+    let plain = try encoder.encodeIndexed(
+      width: 3, height: 2, palette: [red, blue], indices: indices)
+    let image = try PNGDecoder().decode(plain)
+    let png = try XCTUnwrap(
+      PNGPixelDigest.inserting(pixelSHA256: Self.sha256(image.pixels), of: image, into: plain))
+    XCTAssertTrue(try XCTUnwrap(PNGPixelDigest.read(fromPNG: png)).matches(image))
+    let recoloured = try encoder.encodeIndexed(
+      width: 3, height: 2, palette: [red, .white], indices: indices)
+    // The recoloured file's PLTE under the original's digest chunk, image data unchanged.
+    var output = Array(png[0..<8])
+    for chunk in CoreFixtures.chunks(of: png) {
+      let source = chunk.type == "PLTE" ? recoloured : png
+      let from =
+        chunk.type == "PLTE"
+        ? try XCTUnwrap(CoreFixtures.chunks(of: recoloured).first { $0.type == "PLTE" }) : chunk
+      output += source[from.start..<(from.start + 12 + from.length)]
+    }
+    XCTAssertNotEqual(try PNGDecoder().decode(output), image)
+    XCTAssertNil(PNGPixelDigest.read(fromPNG: output))
   }
 
   func testRead_filesWithoutTheChunk_isNil() throws {
@@ -108,7 +200,7 @@ final class PNGPixelDigestTests: XCTestCase {
     }
     // A well-formed chunk of another version or length, with a correct CRC.
     let data = Array(png[(chunk.start + 8)..<(chunk.start + 73)])
-    cases.append(("version 2", Self.replacingDigest(of: png, with: [2] + data.dropFirst())))
+    cases.append(("version 9", Self.replacingDigest(of: png, with: [9] + data.dropFirst())))
     cases.append(("64 bytes", Self.replacingDigest(of: png, with: Array(data.dropLast()))))
     cases.append(("66 bytes", Self.replacingDigest(of: png, with: data + [0])))
     cases.append(("empty chunk", Self.replacingDigest(of: png, with: [])))
@@ -146,6 +238,14 @@ final class PNGPixelDigestTests: XCTestCase {
     return Array(target[0..<firstIDAT]) + idat(source) + PNGDecoderIEND.bytes
   }
 
+  /// The file with a version 1 digest chunk for `pixels`, as the package wrote before.
+  static func version1(of png: [UInt8], pixels: RGBAImage) throws -> [UInt8] {
+    let idat = CoreFixtures.chunks(of: png).filter { $0.type == "IDAT" }
+      .flatMap { png[($0.start + 8)..<($0.start + 8 + $0.length)] }
+    return replacingDigest(
+      of: png, with: [1] + sha256(idat) + sha256(pixels.pixels))
+  }
+
   /// The file without its `riDG` chunk.
   static func removingDigest(_ png: [UInt8]) -> [UInt8] {
     Array(png[0..<8])
@@ -166,6 +266,8 @@ final class PNGPixelDigestTests: XCTestCase {
     }
     return output
   }
+
+  static func sha256(_ bytes: [UInt8]) -> [UInt8] { bytes.withUnsafeBytes(SHA256.digest) }
 
   static func bigEndian(_ word: UInt32) -> [UInt8] {
     [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> $0) }

@@ -5,16 +5,29 @@ import ReferenceImageCore
 /// cards, anti-aliased discs, a chart line and rows of "text" bars, all varying with the seed,
 /// so PNGs compress like real renders rather than like flat colour. The hard cases of an
 /// encoder stand beside them: noise (incompressible), a flat image (long runs) and dense text.
-enum Scene {
-  static let width = 800
-  static let height = 600
+/// 800 × 600 unless another size is asked for.
+struct Scene {
+  let width: Int
+  let height: Int
+
+  /// The sizes a run of mixed sizes takes in turns: icons, cards, phone and desktop screens.
+  static let mixedSizes: [(width: Int, height: Int)] = [
+    (64, 64), (200, 150), (320, 240), (390, 844), (400, 300), (640, 480), (800, 600),
+    (1024, 768), (1280, 800), (1600, 1200),
+  ]
 
   /// What an image holds.
   enum Kind: CaseIterable {
     case screenshot, noise, flat, text
   }
 
-  static func render(seed: Int, kind: Kind = .screenshot) -> RGBAImage {
+  static func render(
+    seed: Int, kind: Kind = .screenshot, width: Int = 800, height: Int = 600
+  ) -> RGBAImage {
+    Scene(width: width, height: height).render(seed: seed, kind: kind)
+  }
+
+  func render(seed: Int, kind: Kind) -> RGBAImage {
     switch kind {
     case .screenshot: screenshot(seed: seed)
     case .noise: noise(seed: seed)
@@ -24,7 +37,7 @@ enum Scene {
   }
 
   /// Every byte random, alpha included.
-  static func noise(seed: Int) -> RGBAImage {
+  func noise(seed: Int) -> RGBAImage {
     canvas(seed: seed, stream: 2) { p, random in
       for index in stride(from: 0, to: width * height * 4, by: 8) {
         (p + index).withMemoryRebound(to: UInt64.self, capacity: 1) { word in
@@ -35,7 +48,7 @@ enum Scene {
   }
 
   /// One background colour and three large flat panels.
-  static func flat(seed: Int) -> RGBAImage {
+  func flat(seed: Int) -> RGBAImage {
     canvas(seed: seed, stream: 3) { p, random in
       fill(p, x: 0, y: 0, w: width, h: height, color: (random.byte(), random.byte(), random.byte()))
       for _ in 0..<3 {
@@ -49,7 +62,7 @@ enum Scene {
   }
 
   /// A page of small glyphs: rows of one-pixel strokes of random height and spacing on white.
-  static func text(seed: Int) -> RGBAImage {
+  func text(seed: Int) -> RGBAImage {
     canvas(seed: seed, stream: 4) { p, random in
       for line in 0..<(height / 12) {
         var x = 8 + random.int(below: 8)
@@ -66,7 +79,7 @@ enum Scene {
     }
   }
 
-  static func screenshot(seed: Int) -> RGBAImage {
+  func screenshot(seed: Int) -> RGBAImage {
     canvas(seed: seed, stream: 1) { p, random in
       let top = (random.byte(), random.byte(), random.byte())
       let bottom = (random.byte(), random.byte(), random.byte())
@@ -85,8 +98,9 @@ enum Scene {
         }
       }
       for _ in 0..<6 {
-        let x0 = random.int(below: width - 120)
-        let y0 = random.int(below: height - 80)
+        // At least 1, so that icon-sized renders draw their cards too.
+        let x0 = random.int(below: max(width - 120, 1))
+        let y0 = random.int(below: max(height - 80, 1))
         fill(
           p, x: x0, y: y0, w: 60 + random.int(below: 60), h: 30 + random.int(below: 50),
           color: (random.byte(), random.byte(), random.byte()))
@@ -115,7 +129,7 @@ enum Scene {
 
   /// An opaque white canvas, painted with random numbers from the seed (each kind of scene on
   /// a stream of its own).
-  private static func canvas(
+  private func canvas(
     seed: Int, stream: UInt64, _ paint: (UnsafeMutablePointer<UInt8>, inout SplitMix) -> Void
   ) -> RGBAImage {
     var random = SplitMix(state: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ stream)
@@ -124,13 +138,17 @@ enum Scene {
     return try! RGBAImage(width: width, height: height, pixels: pixels)
   }
 
-  private static func fill(
+  private func fill(
     _ p: UnsafeMutablePointer<UInt8>, x: Int, y: Int, w: Int, h: Int,
     color: (UInt8, UInt8, UInt8)
   ) {
-    for row in max(y, 0)..<min(y + h, height) {
-      var o = (row * width + max(x, 0)) * 4
-      for _ in max(x, 0)..<min(x + w, width) {
+    let (top, bottom) = (max(y, 0), min(y + h, height))
+    let (left, right) = (max(x, 0), min(x + w, width))
+    // Shapes that fall outside a small render draw nothing.
+    guard top < bottom, left < right else { return }
+    for row in top..<bottom {
+      var o = (row * width + left) * 4
+      for _ in left..<right {
         p[o] = color.0
         p[o + 1] = color.1
         p[o + 2] = color.2
@@ -139,7 +157,7 @@ enum Scene {
     }
   }
 
-  private static func disc(
+  private func disc(
     _ p: UnsafeMutablePointer<UInt8>, cx: Double, cy: Double, radius: Double,
     color: (UInt8, UInt8, UInt8)
   ) {

@@ -6,26 +6,49 @@ import XCTest
 /// generation and verify mode. The methods are spelled out because XCTest on Linux finds tests
 /// at build time.
 final class SceneTests: XCTestCase {
-  static let imagesPerTest = 20
+  private static let environment = ProcessInfo.processInfo.environment
+
+  /// `GENERATION_BENCH_IMAGES_PER_TEST`: renders per test method, 20 unless given.
+  static let imagesPerTest =
+    environment["GENERATION_BENCH_IMAGES_PER_TEST"].flatMap { Int($0) }
+    ?? 20
 
   /// `GENERATION_BENCH_CHANGED_PERCENT`: the first this many of the 100 tests render other
   /// scenes than the references hold, as after a change to the code under test.
   static let changedTests =
-    ProcessInfo.processInfo.environment["GENERATION_BENCH_CHANGED_PERCENT"].flatMap { Int($0) }
+    environment["GENERATION_BENCH_CHANGED_PERCENT"].flatMap { Int($0) }
     ?? 0
 
   /// `GENERATION_BENCH_SCENES=hard`: each test's images take turns among a screenshot, noise,
   /// a flat image and text, the encoder's hard cases; otherwise every image is a screenshot.
   static let kinds: [Scene.Kind] =
-    ProcessInfo.processInfo.environment["GENERATION_BENCH_SCENES"] == "hard"
-    ? Scene.Kind.allCases : [.screenshot]
+    environment["GENERATION_BENCH_SCENES"] == "hard" ? Scene.Kind.allCases : [.screenshot]
+
+  /// `GENERATION_BENCH_SIZES=mixed`: the images take turns among `Scene.mixedSizes`; otherwise
+  /// every image is 800 × 600.
+  static let sizes =
+    environment["GENERATION_BENCH_SIZES"] == "mixed" ? Scene.mixedSizes : [(800, 600)]
+
+  /// `GENERATION_BENCH_RENDER_ONLY=1`: render every image and assert nothing, the baseline a
+  /// verify run is measured against (the same binary, the same renders).
+  static let rendersOnly = environment["GENERATION_BENCH_RENDER_ONLY"] == "1"
+
+  /// One byte of every render, so that rendering without asserting is not optimised away.
+  nonisolated(unsafe) static var renderedBytes = 0
 
   private func renderBatch(_ test: Int) {
     let variant = test < Self.changedTests ? 500_000 : 0
     for image in 0..<Self.imagesPerTest {
       let name = String(format: "t%03d/i%02d", test, image)
       let kind = Self.kinds[image % Self.kinds.count]
-      assertImage(Scene.render(seed: variant + test * 1000 + image, kind: kind), named: name)
+      let size = Self.sizes[(test + image) % Self.sizes.count]
+      let render = Scene.render(
+        seed: variant + test * 1000 + image, kind: kind, width: size.0, height: size.1)
+      if Self.rendersOnly {
+        Self.renderedBytes &+= Int(render.pixels[render.pixels.count / 2])
+      } else {
+        assertImage(render, named: name)
+      }
     }
   }
 
