@@ -63,6 +63,12 @@ func loadAverage() -> Double? {
 }
 let loadAtStart = loadAverage()
 
+if options.encodeOnly, let folder = options.writeFolder {
+  EncodeBenchmark.write(
+    options.encodeFiles, setting: options.encodeSetting ?? "fast", to: folder)
+  exit(0)
+}
+
 if options.encodeOnly {
   EncodeBenchmark.run(
     side: options.side, repetitions: options.repetitions, only: options.encodeSetting,
