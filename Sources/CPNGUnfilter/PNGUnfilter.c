@@ -216,6 +216,67 @@ int ri_png_unfilter_rgb8_to_rgba8(
   return 0;
 }
 
+size_t ri_png_unfilter_expand_scratch_size(size_t row_bytes) { return 2 * (row_bytes + 16); }
+
+/// Sample `x` of a row of `bit_depth`-bit samples, the leftmost in the high bits.
+static inline unsigned sample(const uint8_t *row, size_t x, int bit_depth) {
+  if (bit_depth == 8) return row[x];
+  size_t bit = x * (size_t)bit_depth;
+  return (row[bit >> 3] >> (8 - bit_depth - (bit & 7))) & ((1u << bit_depth) - 1);
+}
+
+/// One unfiltered row of grey, grey-alpha or palette samples as RGBA; -2 for an index beyond
+/// the palette.
+static int expand_row(
+  const uint8_t *row, uint8_t *out, size_t width, int colour_type, int bit_depth,
+  const uint8_t *palette_rgba, size_t palette_count
+) {
+  if (colour_type == 3) {
+    for (size_t x = 0; x < width; x++) {
+      unsigned index = sample(row, x, bit_depth);
+      if (index >= palette_count) return -2;
+      memcpy(out + 4 * x, palette_rgba + 4 * index, 4);
+    }
+  } else if (colour_type == 4) {
+    for (size_t x = 0; x < width; x++) {
+      out[4 * x] = out[4 * x + 1] = out[4 * x + 2] = row[2 * x];
+      out[4 * x + 3] = row[2 * x + 1];
+    }
+  } else {
+    unsigned scale = 255u / ((1u << bit_depth) - 1);
+    for (size_t x = 0; x < width; x++) {
+      uint8_t level = (uint8_t)(sample(row, x, bit_depth) * scale);
+      out[4 * x] = out[4 * x + 1] = out[4 * x + 2] = level;
+      out[4 * x + 3] = 255;
+    }
+  }
+  return 0;
+}
+
+int ri_png_unfilter_expand_to_rgba8(
+  const uint8_t *filtered, uint8_t *output, size_t width, size_t rows, size_t row_bytes,
+  int colour_type, int bit_depth, const uint8_t *palette_rgba, size_t palette_count,
+  uint8_t *scratch
+) {
+  // Filters work on whole bytes: the left neighbour is one byte back below 8 bits a pixel.
+  size_t bpp = colour_type == 4 ? 2 : 1;
+  // As for RGB, each row is unfiltered into scratch before its output is written.
+  uint8_t *previous = scratch, *current = scratch + row_bytes + 16;
+  memset(previous, 0, row_bytes + 16);
+  for (size_t y = 0; y < rows; y++) {
+    const uint8_t *in = filtered + y * (row_bytes + 1);
+    if (unfilter_row(in[0], in + 1, current, previous, row_bytes, bpp) != 0) return -1;
+    int status = expand_row(
+      current, output + y * 4 * width, width, colour_type, bit_depth, palette_rgba,
+      palette_count);
+    if (status != 0) return status;
+    uint8_t *swap = previous;
+    previous = current;
+    current = swap;
+  }
+  return 0;
+}
+
 void ri_advise_huge_pages(void *start, size_t length) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   const uintptr_t huge = (uintptr_t)2 << 20;
