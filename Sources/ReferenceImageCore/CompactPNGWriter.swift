@@ -33,7 +33,8 @@ struct CompactPNGWriter {
     for form in PNGColourForm.candidates(PixelInventory(image)) {
       let rows = form.packedRows(image)
       let filters = PNGRowFilters(
-        rowBytes: form.rowBytes(width: image.width), stride: form.filterStride)
+        rowBytes: form.rowBytes(width: image.width), stride: form.filterStride,
+        types: form.filterTypes)
       for strategy in PNGFilterStrategy.allCases {
         let filtered = filters.filter(rows, strategy: strategy)
         // PLTE and tRNS count too: a palette of many colours can cost a small image more

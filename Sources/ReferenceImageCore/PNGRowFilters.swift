@@ -20,6 +20,8 @@ struct PNGRowFilters {
   var rowBytes: Int
   /// How far left the corresponding byte of the previous pixel lies (`PNGColourForm.filterStride`).
   var stride: Int
+  /// The filter types a row may use.
+  var types: [UInt8] = [0, 1, 2, 3, 4]
 
   /// Filters every row of `rows` (`height` rows of `rowBytes`) with `strategy`.
   /// - Returns: The filtered data: each row preceded by its filter type byte.
@@ -46,7 +48,7 @@ struct PNGRowFilters {
                 continue
               }
               var best = (type: 0, score: Double.infinity)
-              for type in 0..<5 {
+              for type in types.map(Int.init) {
                 let candidate = scratch.baseAddress! + type * filteredRow
                 candidate[0] = UInt8(type)
                 apply(type, current, above, into: candidate + 1)

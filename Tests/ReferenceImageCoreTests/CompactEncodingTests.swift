@@ -80,7 +80,26 @@ final class CompactEncodingTests: XCTestCase {
       XCTAssertEqual(try PNGDecoder().decode(png), image, name)
       XCTAssertEqual(try PNGDecoder().decode(png, commonCase: false), image, "\(name): libspng")
       XCTAssertEqual(PNGPixelDigest.read(fromPNG: png)?.pixelSHA256, image.pixelSHA256, name)
+      var storage: [UInt8] = []
+      let fast = png.withUnsafeBytes { PNGDecoder().decodeCommonCase($0, reusing: &storage) }
+      XCTAssertEqual(fast, image, "\(name): the fast path should read every compact form")
     }
+  }
+
+  func testDecode_paletteIndexBeyondPLTE_isLeftToLibspng() throws {
+    let image = try Self.checker(width: 33, height: 17)
+    let png = try PNGEncoder(setting: .compact).encode(image)
+    // The same file with a PLTE of one entry: the checker's second colour has no entry.
+    let chunks = png.withUnsafeBytes { PNGChunks($0)! }
+    let plte = try XCTUnwrap(chunks.chunks.first { $0.type == PNGChunks.type("PLTE") })
+    let shortPLTE = PNGChunks.encode(type: plte.type, data: Array(png[plte.data].prefix(3)))
+    let damaged = Array(png[..<plte.whole.lowerBound]) + shortPLTE + png[plte.whole.upperBound...]
+    var storage: [UInt8] = []
+    XCTAssertNil(damaged.withUnsafeBytes { PNGDecoder().decodeCommonCase($0, reusing: &storage) })
+    let fastPath = Result { try PNGDecoder().decode(damaged) }
+    let libspng = Result { try PNGDecoder().decode(damaged, commonCase: false) }
+    XCTAssertEqual(
+      String(describing: fastPath), String(describing: libspng), "both paths decide alike")
   }
 
   func testCompact_choosesTheReducedColourType() throws {
