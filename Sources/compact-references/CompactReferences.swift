@@ -26,7 +26,7 @@ struct CompactReferences: ParsableCommand {
 
       Exit codes:
         0   success
-        1   some files could not be read, decoded or written; they are named and unchanged
+        1   some files could not be read, decoded or written (named; left unchanged)
         64  invalid arguments
       """)
 

@@ -82,6 +82,40 @@ final class CompactReferencesCommandTests: XCTestCase {
     XCTAssertEqual([UInt8](try Data(contentsOf: tree.hidden)), tree.before[tree.hidden])
   }
 
+  func testArticle_helpMatchesTheBinary() throws {
+    let help = try compactReferences(["--help"])
+    XCTAssertEqual(help.status, 0, help.all)
+    XCTAssertEqual(
+      try articleBlock(startingWith: "OVERVIEW:"), help.output.trimmingCharacters(in: .newlines),
+      "paste the output of `compact-references --help` into the CompactReferences article")
+  }
+
+  func testArticle_commandsRunAsPrinted() throws {
+    // The article's two commands, run from a package root whose Tests folder holds the tree.
+    let tree = try makeTree()
+    try FileManager.default.removeItem(at: tree.malformed)
+    let lines = try articleBlock(startingWith: "swift run compact-references", language: "sh")
+      .split(separator: "\n").map { String($0.split(separator: "#")[0]) }
+    XCTAssertEqual(lines.count, 2, "\(lines)")
+    var outputs: [String] = []
+    for line in lines {
+      var words = line.split(separator: " ").map(String.init)
+      XCTAssertEqual(Array(words.prefix(2)), ["swift", "run"], line)
+      XCTAssertEqual(words[2], "compact-references", line)
+      words.removeFirst(3)
+      let run = try runProcess(
+        try builtProduct("compact-references").path, words,
+        in: tree.root.deletingLastPathComponent())
+      XCTAssertEqual(run.status, 0, "\(line): \(run.all)")
+      outputs.append(run.output)
+    }
+    XCTAssertTrue(outputs[0].hasPrefix("would compact \(tree.ours.count) of"), outputs[0])
+    XCTAssertTrue(outputs[1].hasPrefix("compacted \(tree.ours.count) of"), outputs[1])
+    for file in tree.ours {
+      XCTAssertLessThan(try Data(contentsOf: file).count, tree.before[file]!.count, file.path)
+    }
+  }
+
   func testNoPath_isAUsageError() throws {
     let run = try compactReferences([])
     XCTAssertEqual(run.status, 64, run.all)
@@ -92,6 +126,21 @@ final class CompactReferencesCommandTests: XCTestCase {
 
   private func compactReferences(_ arguments: [String]) throws -> ProcessOutput {
     try runProcess(try builtProduct("compact-references").path, arguments)
+  }
+
+  /// A fenced block of the CompactReferences article that starts with `firstLine`.
+  private func articleBlock(startingWith firstLine: String, language: String = "") throws
+    -> String
+  {
+    let article = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent(
+        "Sources/ReferenceImageTesting/ReferenceImageTesting.docc/CompactReferences.md")
+    let text = try String(contentsOf: article, encoding: .utf8)
+    let start = try XCTUnwrap(text.range(of: "```\(language)\n" + firstLine), "no such block")
+    let body = text[start.upperBound...]
+    let end = try XCTUnwrap(body.range(of: "\n```"))
+    return firstLine + String(body[..<end.lowerBound])
   }
 
   private func assertUnchanged(_ files: [URL: [UInt8]], _ what: String) throws {
