@@ -86,7 +86,7 @@ final class CompactReferencesCommandTests: XCTestCase {
     let help = try compactReferences(["--help"])
     XCTAssertEqual(help.status, 0, help.all)
     XCTAssertEqual(
-      try articleBlock(startingWith: "OVERVIEW:"), help.output.trimmingCharacters(in: .newlines),
+      try block(startingWith: "OVERVIEW:"), help.output.trimmingCharacters(in: .newlines),
       "paste the output of `compact-references --help` into the CompactReferences article")
   }
 
@@ -94,9 +94,16 @@ final class CompactReferencesCommandTests: XCTestCase {
     // The article's two commands, run from a package root whose Tests folder holds the tree.
     let tree = try makeTree()
     try FileManager.default.removeItem(at: tree.malformed)
-    let lines = try articleBlock(startingWith: "swift run compact-references", language: "sh")
+    let lines = try block(startingWith: "swift run compact-references", language: "sh")
       .split(separator: "\n").map { String($0.split(separator: "#")[0]) }
     XCTAssertEqual(lines.count, 2, "\(lines)")
+    let readme = try block(
+      startingWith: "swift run compact-references", language: "sh", in: "README.md")
+    XCTAssertEqual(
+      readme.split(separator: "\n").map {
+        $0.split(separator: "#")[0].trimmingCharacters(in: .whitespaces)
+      },
+      lines.map { $0.trimmingCharacters(in: .whitespaces) }, "README's commands are the article's")
     var outputs: [String] = []
     for line in lines {
       var words = line.split(separator: " ").map(String.init)
@@ -128,15 +135,17 @@ final class CompactReferencesCommandTests: XCTestCase {
     try runProcess(try builtProduct("compact-references").path, arguments)
   }
 
-  /// A fenced block of the CompactReferences article that starts with `firstLine`.
-  private func articleBlock(startingWith firstLine: String, language: String = "") throws
-    -> String
-  {
-    let article = URL(fileURLWithPath: #filePath)
+  /// A fenced block that starts with `firstLine` in a file of the checkout (by default the
+  /// CompactReferences article).
+  private func block(
+    startingWith firstLine: String, language: String = "",
+    in path: String =
+      "Sources/ReferenceImageTesting/ReferenceImageTesting.docc/CompactReferences.md"
+  ) throws -> String {
+    let file = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent(
-        "Sources/ReferenceImageTesting/ReferenceImageTesting.docc/CompactReferences.md")
-    let text = try String(contentsOf: article, encoding: .utf8)
+      .appendingPathComponent(path)
+    let text = try String(contentsOf: file, encoding: .utf8)
     let start = try XCTUnwrap(text.range(of: "```\(language)\n" + firstLine), "no such block")
     let body = text[start.upperBound...]
     let end = try XCTUnwrap(body.range(of: "\n```"))
