@@ -25,6 +25,9 @@ struct BenchmarkOptions {
   /// With `--encode-only --setting S`: write each `--file`'s pixels encoded with S into this
   /// folder, under the file's name, and measure nothing (the compaction benchmark's corpus).
   var writeFolder: String?
+  /// Only the cost of reading compact references: these files' pixels as `.fast` and as
+  /// `.compact` references of a failing verify and a merge comparison.
+  var compactCostFiles: [String] = []
   /// Only PNG decoding beside the peers (pyspng, Pillow, fpng, blazediff, pixelhog).
   var decodePeers = false
   /// Only decoding these files, now and with libspng alone, with page faults per decode.
@@ -44,6 +47,7 @@ struct BenchmarkOptions {
                       [--encode-only [--setting fast|small|fastest|compact] [--hard-cases]
                                      [--file PNG]... [--write DIR]]
                       [--decode-peers [--python PATH] [--photo JPEG]] [--decode-file PNG]...
+                      [--compact-cost PNG]...
 
     Measures ReferenceImageCore on screenshot-like images against memcmp, pixelmatch's
     JavaScript (with node), ImageMagick's `compare -metric AE` and libpng, in the same run.
@@ -71,6 +75,8 @@ struct BenchmarkOptions {
                          adds a JPEG's content resampled to the size
       --decode-file PNG  only decoding PNG, now and with libspng alone: time and minor page
                          faults per decode
+      --compact-cost PNG only a failing verify, a merge comparison and a decode of PNG's pixels
+                         as a `.fast` reference and as a `.compact` one, with the ratio
     """
 
   /// Parses arguments (without the program name).
@@ -106,6 +112,8 @@ struct BenchmarkOptions {
         options.encodeFiles.append(try value(argument))
       case "--setting":
         options.encodeSetting = try value(argument)
+      case "--compact-cost":
+        options.compactCostFiles.append(try value(argument))
       case "--write":
         options.writeFolder = try value(argument)
       case "--decode-peers":

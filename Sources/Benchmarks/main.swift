@@ -26,6 +26,11 @@ if options.reviewDifferenceOnly {
   exit(0)
 }
 
+if !options.compactCostFiles.isEmpty {
+  CompactCostBenchmark.run(files: options.compactCostFiles, repetitions: options.repetitions)
+  exit(0)
+}
+
 if !options.decodeFiles.isEmpty {
   for file in options.decodeFiles {
     DecodeBenchmark.runFile(file, repetitions: options.repetitions)

@@ -216,7 +216,38 @@ int ri_png_unfilter_rgb8_to_rgba8(
   return 0;
 }
 
-size_t ri_png_unfilter_expand_scratch_size(size_t row_bytes) { return 2 * (row_bytes + 16); }
+size_t ri_png_unfilter_expand_scratch_size(size_t row_bytes) { return 3 * (row_bytes + 16); }
+
+/// The Paeth predictor of one byte, written as selects so the compiler emits conditional
+/// moves: pa does not depend on the left byte, so only pb, pc and the selects sit on the chain
+/// from one byte to the next.
+static inline int paeth_byte(int a, int b, int c) {
+  int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+  int bOrC = pb <= pc ? b : c;
+  int takeA = (pa <= pb) & (pa <= pc);
+  return takeA ? a : bOrC;
+}
+
+/// Two consecutive Paeth rows of 1 or 2 bytes a pixel at once, the second `bpp` bytes behind
+/// the first: each byte of the second row needs the bytes above it and above-left, which the
+/// first row has just written, so the two chains (each byte waits for its left neighbour)
+/// overlap in time and the pair takes little longer than one row.
+static void unfilter_paeth_pair_narrow(
+  const uint8_t *in0, uint8_t *out0, const uint8_t *up, const uint8_t *in1, uint8_t *out1,
+  size_t count, size_t bpp
+) {
+  for (size_t i = 0; i < count + bpp; i++) {
+    if (i < count) {
+      int a = i >= bpp ? out0[i - bpp] : 0, c = i >= bpp ? up[i - bpp] : 0;
+      out0[i] = (uint8_t)(in0[i] + paeth_byte(a, up[i], c));
+    }
+    if (i >= bpp) {
+      size_t j = i - bpp;
+      int a = j >= bpp ? out1[j - bpp] : 0, c = j >= bpp ? out0[j - bpp] : 0;
+      out1[j] = (uint8_t)(in1[j] + paeth_byte(a, out0[j], c));
+    }
+  }
+}
 
 /// One row of 1 or 2 bytes a pixel, in scalar code: the four-lane loops above would spend most
 /// of each step moving one or two bytes in and out of vectors, several times slower than this
@@ -241,13 +272,7 @@ static int unfilter_row_narrow(
   case 4:
     for (size_t i = 0; i < left; i++) out[i] = (uint8_t)(in[i] + up[i]);
     for (size_t i = left; i < count; i++) {
-      // pa does not depend on the left byte, so only pb, pc and the selects sit on the chain
-      // from one byte to the next; written as selects, the compiler emits conditional moves.
-      int a = out[i - bpp], b = up[i], c = up[i - bpp];
-      int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
-      int bOrC = pb <= pc ? b : c;
-      int takeA = (pa <= pb) & (pa <= pc);
-      out[i] = (uint8_t)(in[i] + (takeA ? a : bOrC));
+      out[i] = (uint8_t)(in[i] + paeth_byte(out[i - bpp], up[i], up[i - bpp]));
     }
     return 0;
   default: return -1;
@@ -296,19 +321,32 @@ int ri_png_unfilter_expand_to_rgba8(
 ) {
   // Filters work on whole bytes: the left neighbour is one byte back below 8 bits a pixel.
   size_t bpp = colour_type == 4 ? 2 : 1;
-  // As for RGB, each row is unfiltered into scratch before its output is written.
+  // As for RGB, each row is unfiltered into scratch before its output is written; two
+  // consecutive Paeth rows are unfiltered together.
   uint8_t *previous = scratch, *current = scratch + row_bytes + 16;
+  uint8_t *next = scratch + 2 * (row_bytes + 16);
   memset(previous, 0, row_bytes + 16);
-  for (size_t y = 0; y < rows; y++) {
+  for (size_t y = 0; y < rows;) {
     const uint8_t *in = filtered + y * (row_bytes + 1);
-    if (unfilter_row_narrow(in[0], in + 1, current, previous, row_bytes, bpp) != 0) return -1;
-    int status = expand_row(
-      current, output + y * 4 * width, width, colour_type, bit_depth, palette_rgba,
-      palette_count);
-    if (status != 0) return status;
-    uint8_t *swap = previous;
-    previous = current;
-    current = swap;
+    const uint8_t *in1 = in + row_bytes + 1;
+    size_t done = y + 1 < rows && in[0] == 4 && in1[0] == 4 ? 2 : 1;
+    if (done == 2) {
+      unfilter_paeth_pair_narrow(in + 1, current, previous, in1 + 1, next, row_bytes, bpp);
+    } else if (unfilter_row_narrow(in[0], in + 1, current, previous, row_bytes, bpp) != 0) {
+      return -1;
+    }
+    for (size_t k = 0; k < done; k++) {
+      int status = expand_row(
+        k == 0 ? current : next, output + (y + k) * 4 * width, width, colour_type, bit_depth,
+        palette_rgba, palette_count);
+      if (status != 0) return status;
+    }
+    // The last row unfiltered is the next one's row above; the other two buffers are free.
+    uint8_t *free0 = previous, *free1 = done == 2 ? current : next;
+    previous = done == 2 ? next : current;
+    current = free0;
+    next = free1;
+    y += done;
   }
   return 0;
 }

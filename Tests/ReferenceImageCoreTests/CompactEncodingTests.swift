@@ -86,6 +86,43 @@ final class CompactEncodingTests: XCTestCase {
     }
   }
 
+  func testCompact_randomImagesOfEveryForm_decodeAlikeThroughBothPaths() throws {
+    // Small images of 1–12 colours, grey levels or translucent greys, partly smooth (so rows
+    // choose Sub, Up and Paeth, alone and in pairs) and partly noisy, at odd sizes.
+    var generator = SplitMix64(seed: 2026)
+    func next(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+    var forms: Set<[UInt8]> = []
+    for round in 0..<240 {
+      let (width, height) = (1 + next(40), 1 + next(24))
+      let colours = (0..<(1 + next(12))).map { _ -> RGBAColor in
+        let level = UInt8(next(256))
+        switch round % 3 {
+        case 0: return RGBAColor(red: level, green: level, blue: level)
+        case 1: return RGBAColor(red: level, green: level, blue: level, alpha: UInt8(next(256)))
+        default:
+          return RGBAColor(
+            red: UInt8(next(256)), green: UInt8(next(256)), blue: level,
+            alpha: next(4) == 0 ? UInt8(next(256)) : 255)
+        }
+      }
+      var image = try RGBAImage(width: width, height: height, color: colours[0])
+      for y in 0..<height {
+        for x in 0..<width {
+          let smooth = (x + y * (round % 5)) / (1 + round % 7)
+          image[x, y] = colours[(next(5) == 0 ? next(colours.count) : smooth) % colours.count]
+        }
+      }
+      let png = try PNGEncoder(setting: .compact).encode(image)
+      forms.insert([png[24], png[25]])
+      XCTAssertEqual(try PNGDecoder().decode(png), image, "round \(round)")
+      XCTAssertEqual(try PNGDecoder().decode(png, commonCase: false), image, "round \(round)")
+    }
+    // Palettes of every bit depth, grey and grey with alpha were among them.
+    for form: [UInt8] in [[1, 3], [2, 3], [4, 3], [8, 0], [8, 4]] {
+      XCTAssertTrue(forms.contains(form), "no image was written as \(form): \(forms)")
+    }
+  }
+
   func testDecode_paletteIndexBeyondPLTE_isLeftToLibspng() throws {
     let image = try Self.checker(width: 33, height: 17)
     let png = try PNGEncoder(setting: .compact).encode(image)

@@ -44,7 +44,7 @@ int ri_png_unfilter_expand_to_rgba8(
   int colour_type, int bit_depth, const uint8_t *palette_rgba, size_t palette_count,
   uint8_t *scratch);
 
-/// The scratch `ri_png_unfilter_expand_to_rgba8` needs: two rows with room for 4-byte
+/// The scratch `ri_png_unfilter_expand_to_rgba8` needs: three rows with room for 4-byte
 /// accesses past the end.
 size_t ri_png_unfilter_expand_scratch_size(size_t row_bytes);
 
