@@ -12,6 +12,9 @@
 // run 16 bytes at a time. Every load and store goes through memcpy, so in-place rows are read
 // before they are overwritten and no alignment is assumed.
 typedef uint8_t u8x16 __attribute__((vector_size(16)));
+
+/// How many consecutive Paeth rows of one or two bytes a pixel are unfiltered together.
+enum { kPaethRowsAtOnce = 4 };
 typedef uint8_t u8x4 __attribute__((vector_size(4)));
 typedef int16_t i16x4 __attribute__((vector_size(8)));
 
@@ -216,7 +219,9 @@ int ri_png_unfilter_rgb8_to_rgba8(
   return 0;
 }
 
-size_t ri_png_unfilter_expand_scratch_size(size_t row_bytes) { return 3 * (row_bytes + 16); }
+size_t ri_png_unfilter_expand_scratch_size(size_t row_bytes) {
+  return (kPaethRowsAtOnce + 1) * (row_bytes + 16);
+}
 
 /// The Paeth predictor of one byte, written as selects so the compiler emits conditional
 /// moves: pa does not depend on the left byte, so only pb, pc and the selects sit on the chain
@@ -228,23 +233,22 @@ static inline int paeth_byte(int a, int b, int c) {
   return takeA ? a : bOrC;
 }
 
-/// Two consecutive Paeth rows of 1 or 2 bytes a pixel at once, the second `bpp` bytes behind
-/// the first: each byte of the second row needs the bytes above it and above-left, which the
-/// first row has just written, so the two chains (each byte waits for its left neighbour)
-/// overlap in time and the pair takes little longer than one row.
-static void unfilter_paeth_pair_narrow(
-  const uint8_t *in0, uint8_t *out0, const uint8_t *up, const uint8_t *in1, uint8_t *out1,
-  size_t count, size_t bpp
+/// Up to `kPaethRowsAtOnce` consecutive Paeth rows of 1 or 2 bytes a pixel at once, each
+/// `bpp` bytes behind the row above it: a byte needs the bytes above it and above-left, which
+/// the row above has just written, so the rows' chains (each byte waits for its left
+/// neighbour) overlap in time and several rows take little longer than one. `rows[0]` is the
+/// unfiltered row above the first; `rows[1...n]` receive the rows.
+static inline void unfilter_paeth_rows_narrow(
+  const uint8_t *const *in, uint8_t *const *rows, size_t n, size_t count, size_t bpp
 ) {
-  for (size_t i = 0; i < count + bpp; i++) {
-    if (i < count) {
-      int a = i >= bpp ? out0[i - bpp] : 0, c = i >= bpp ? up[i - bpp] : 0;
-      out0[i] = (uint8_t)(in0[i] + paeth_byte(a, up[i], c));
-    }
-    if (i >= bpp) {
-      size_t j = i - bpp;
-      int a = j >= bpp ? out1[j - bpp] : 0, c = j >= bpp ? out0[j - bpp] : 0;
-      out1[j] = (uint8_t)(in1[j] + paeth_byte(a, out0[j], c));
+  for (size_t i = 0; i < count + (n - 1) * bpp; i++) {
+    for (size_t k = 0; k < n; k++) {
+      if (i < k * bpp || i - k * bpp >= count) continue;
+      size_t j = i - k * bpp;
+      const uint8_t *up = rows[k];
+      uint8_t *out = rows[k + 1];
+      int left = j >= bpp ? out[j - bpp] : 0, upLeft = j >= bpp ? up[j - bpp] : 0;
+      out[j] = (uint8_t)(in[k][j] + paeth_byte(left, up[j], upLeft));
     }
   }
 }
@@ -321,31 +325,39 @@ int ri_png_unfilter_expand_to_rgba8(
 ) {
   // Filters work on whole bytes: the left neighbour is one byte back below 8 bits a pixel.
   size_t bpp = colour_type == 4 ? 2 : 1;
-  // As for RGB, each row is unfiltered into scratch before its output is written; two
-  // consecutive Paeth rows are unfiltered together.
-  uint8_t *previous = scratch, *current = scratch + row_bytes + 16;
-  uint8_t *next = scratch + 2 * (row_bytes + 16);
-  memset(previous, 0, row_bytes + 16);
+  // As for RGB, each row is unfiltered into scratch before its output is written;
+  // consecutive Paeth rows are unfiltered together. rows[0] is the row above.
+  uint8_t *rows_[kPaethRowsAtOnce + 1];
+  for (size_t k = 0; k <= kPaethRowsAtOnce; k++) rows_[k] = scratch + k * (row_bytes + 16);
+  memset(rows_[0], 0, row_bytes + 16);
   for (size_t y = 0; y < rows;) {
-    const uint8_t *in = filtered + y * (row_bytes + 1);
-    const uint8_t *in1 = in + row_bytes + 1;
-    size_t done = y + 1 < rows && in[0] == 4 && in1[0] == 4 ? 2 : 1;
-    if (done == 2) {
-      unfilter_paeth_pair_narrow(in + 1, current, previous, in1 + 1, next, row_bytes, bpp);
-    } else if (unfilter_row_narrow(in[0], in + 1, current, previous, row_bytes, bpp) != 0) {
-      return -1;
+    const uint8_t *in[kPaethRowsAtOnce];
+    size_t paeth = 0;
+    while (paeth < kPaethRowsAtOnce && y + paeth < rows) {
+      in[paeth] = filtered + (y + paeth) * (row_bytes + 1);
+      if (in[paeth][0] != 4) break;
+      in[paeth] += 1;
+      paeth++;
     }
-    for (size_t k = 0; k < done; k++) {
+    size_t done = paeth >= 2 ? paeth : 1;
+    if (paeth >= 2) {
+      unfilter_paeth_rows_narrow(in, rows_, paeth, row_bytes, bpp);
+    } else {
+      const uint8_t *row = filtered + y * (row_bytes + 1);
+      if (unfilter_row_narrow(row[0], row + 1, rows_[1], rows_[0], row_bytes, bpp) != 0) {
+        return -1;
+      }
+    }
+    for (size_t k = 1; k <= done; k++) {
       int status = expand_row(
-        k == 0 ? current : next, output + (y + k) * 4 * width, width, colour_type, bit_depth,
+        rows_[k], output + (y + k - 1) * 4 * width, width, colour_type, bit_depth,
         palette_rgba, palette_count);
       if (status != 0) return status;
     }
-    // The last row unfiltered is the next one's row above; the other two buffers are free.
-    uint8_t *free0 = previous, *free1 = done == 2 ? current : next;
-    previous = done == 2 ? next : current;
-    current = free0;
-    next = free1;
+    // The last row unfiltered is the next one's row above.
+    uint8_t *last = rows_[done];
+    rows_[done] = rows_[0];
+    rows_[0] = last;
     y += done;
   }
   return 0;
