@@ -26,6 +26,12 @@ if options.reviewDifferenceOnly {
   exit(0)
 }
 
+if options.encodeOnly, let folder = options.writeFolder {
+  EncodeBenchmark.write(
+    options.encodeFiles, setting: options.encodeSetting ?? "fast", to: folder)
+  exit(0)
+}
+
 if !options.compactCostFiles.isEmpty {
   CompactCostBenchmark.run(files: options.compactCostFiles, repetitions: options.repetitions)
   exit(0)
@@ -67,12 +73,6 @@ func loadAverage() -> Double? {
   return Double(first)
 }
 let loadAtStart = loadAverage()
-
-if options.encodeOnly, let folder = options.writeFolder {
-  EncodeBenchmark.write(
-    options.encodeFiles, setting: options.encodeSetting ?? "fast", to: folder)
-  exit(0)
-}
 
 if options.encodeOnly {
   EncodeBenchmark.run(
