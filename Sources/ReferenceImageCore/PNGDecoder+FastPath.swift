@@ -201,16 +201,19 @@ extension PNGDecoder {
   }
 
   /// PLTE's entries as RGBA, alpha from `tRNS` where it has one: nil unless there is one PLTE
-  /// of 1–256 entries and at most one `tRNS` no longer than it (libspng has refused anything
-  /// else before the fast path runs; this only keeps the path from relying on that).
+  /// of 1–256 entries and at most one `tRNS` no longer than it, both with valid CRCs (libspng
+  /// has refused most else before the fast path runs; this keeps the path from relying on it).
   private static func paletteRGBA(_ chunks: PNGChunks, _ bytes: UnsafeRawBufferPointer)
     -> [UInt8]?
   {
     let plte = chunks.chunks.filter { $0.type == Self.plte }
     let alphas = chunks.chunks.filter { $0.type == trns }
+    // libspng drops an ancillary chunk whose CRC is wrong, so a damaged tRNS would give other
+    // alphas here than there: such a file is left to libspng.
     guard plte.count == 1, alphas.count <= 1, let entries = plte.first?.data,
       entries.count % 3 == 0, (3...768).contains(entries.count),
-      (alphas.first?.data.count ?? 0) <= entries.count / 3
+      (alphas.first?.data.count ?? 0) <= entries.count / 3,
+      (plte + alphas).allSatisfy({ PNGChunks.hasValidCRC($0, in: bytes) })
     else { return nil }
     var palette: [UInt8] = []
     palette.reserveCapacity(entries.count / 3 * 4)

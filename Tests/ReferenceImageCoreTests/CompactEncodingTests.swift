@@ -123,6 +123,21 @@ final class CompactEncodingTests: XCTestCase {
     }
   }
 
+  func testDecode_tRNSWithABadCRC_decodesAsLibspngDoes() throws {
+    // libspng drops an ancillary chunk with a wrong CRC; the fast path must not apply it.
+    let (_, image, _, _) = try XCTUnwrap(
+      Self.hardCases().first { $0.name == "256 colours with alpha" })
+    var png = try PNGEncoder(setting: .compact).encode(image)
+    let chunks = png.withUnsafeBytes { PNGChunks($0)! }
+    let trns = try XCTUnwrap(chunks.chunks.first { $0.type == PNGChunks.type("tRNS") })
+    png[trns.data.upperBound] ^= 0xFF
+    var storage: [UInt8] = []
+    XCTAssertNil(png.withUnsafeBytes { PNGDecoder().decodeCommonCase($0, reusing: &storage) })
+    XCTAssertEqual(
+      String(describing: Result { try PNGDecoder().decode(png) }),
+      String(describing: Result { try PNGDecoder().decode(png, commonCase: false) }))
+  }
+
   func testDecode_paletteIndexBeyondPLTE_isLeftToLibspng() throws {
     let image = try Self.checker(width: 33, height: 17)
     let png = try PNGEncoder(setting: .compact).encode(image)
