@@ -31,6 +31,7 @@ struct PNGColourForm {
       let entries =
         colours.filter { RGBAColor(packed: $0).alpha != 255 }
         + colours.filter { RGBAColor(packed: $0).alpha == 255 }
+      // At most 256 colours, so 8 bits always fit.
       let depth = [1, 2, 4, 8].first { colours.count <= 1 << $0 }!
       forms.append(PNGColourForm(kind: .palette, bitDepth: depth, palette: entries))
     }
@@ -130,6 +131,7 @@ struct PNGColourForm {
       var previous: (word: UInt32, index: UInt8)? = nil
       packSamples(row, into: output) { word in
         if let previous, previous.word == word { return previous.index }
+        // The palette holds every colour of the image it was collected from.
         let index = UInt8(table.index(of: word)!)
         previous = (word, index)
         return index

@@ -17,25 +17,27 @@ struct PixelInventory {
   var colours: [UInt32]? = []
 
   init(_ image: RGBAImage) {
+    var found: [UInt32] = []
+    var tooMany = false
     image.pixels.withUnsafeBytes { bytes in
-      let words = bytes.bindMemory(to: UInt32.self)
       var table = ColourTable()
       var previous: UInt32? = nil
-      for word in words where word != previous {
+      for word in bytes.bindMemory(to: UInt32.self) where word != previous {
         previous = word
-        if colours != nil {
+        if !tooMany {
+          // A colour seen before has had its properties noted.
           guard table.index(of: word) == nil else { continue }
-          guard colours!.count < 256 else {
-            colours = nil
-            note(word)
-            continue
+          if found.count < 256 {
+            table.insert(word, index: found.count)
+            found.append(word)
+          } else {
+            tooMany = true
           }
-          table.insert(word, index: colours!.count)
-          colours!.append(word)
         }
         note(word)
       }
     }
+    colours = tooMany ? nil : found
   }
 
   /// Narrows the properties by one colour.
