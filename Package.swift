@@ -13,6 +13,7 @@ let package = Package(
     .executable(name: "merge-refs", targets: ["merge-refs"]),
     .executable(name: "reference-shards", targets: ["reference-shards"]),
     .executable(name: "add-pixel-digests", targets: ["add-pixel-digests"]),
+    .executable(name: "compact-references", targets: ["compact-references"]),
     .plugin(name: "RegenerateReferences", targets: ["RegenerateReferences"]),
   ],
   dependencies: [
@@ -165,6 +166,14 @@ let package = Package(
       name: "add-pixel-digests",
       dependencies: [
         "ReferenceArchive",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // Rewrites a tree's references in the smallest lossless form; the logic is `CompactRewrite`.
+    .executableTarget(
+      name: "compact-references",
+      dependencies: [
+        "ReferenceArchive", "ReferenceImageCore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

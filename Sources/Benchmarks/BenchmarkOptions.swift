@@ -22,6 +22,12 @@ struct BenchmarkOptions {
   var hardCases = false
   /// With `--encode-only`: PNG files whose pixels are encoded as well (real screenshots).
   var encodeFiles: [String] = []
+  /// With `--encode-only --setting S`: write each `--file`'s pixels encoded with S into this
+  /// folder, under the file's name, and measure nothing (the compaction benchmark's corpus).
+  var writeFolder: String?
+  /// Only the cost of reading compact references: these files' pixels as `.fast` and as
+  /// `.compact` references of a failing verify and a merge comparison.
+  var compactCostFiles: [String] = []
   /// Only PNG decoding beside the peers (pyspng, Pillow, fpng, blazediff, pixelhog).
   var decodePeers = false
   /// Only decoding these files, now and with libspng alone, with page faults per decode.
@@ -38,9 +44,10 @@ struct BenchmarkOptions {
   static let usage = """
     usage: Benchmarks [--repetitions N] [--size PIXELS] [--keep-images DIR] [--anchors DIR]
                       [--comparisons-only] [--review-difference]
-                      [--encode-only [--setting fast|small|fastest] [--hard-cases]
-                                     [--file PNG]...]
+                      [--encode-only [--setting fast|small|fastest|compact] [--hard-cases]
+                                     [--file PNG]... [--write DIR]]
                       [--decode-peers [--python PATH] [--photo JPEG]] [--decode-file PNG]...
+                      [--compact-cost PNG]...
 
     Measures ReferenceImageCore on screenshot-like images against memcmp, pixelmatch's
     JavaScript (with node), ImageMagick's `compare -metric AE` and libpng, in the same run.
@@ -59,7 +66,8 @@ struct BenchmarkOptions {
       --encode-only      only PNG encoding of the screenshot (every setting, and libpng), for
                          profiling with perf; --setting keeps only that setting;
                          --hard-cases adds noise, a flat image and text; each --file adds
-                         the pixels of a PNG file (a real screenshot, say)
+                         the pixels of a PNG file (a real screenshot, say); --write DIR
+                         writes each file's pixels encoded with --setting to DIR instead
       --decode-peers     only PNG decoding, and reading two PNGs, decoding and counting, beside
                          pyspng, Pillow, fpng, blazediff and pixelhog run by --python (default
                          .build-release/peers-venv/bin/python; Scripts/benchmark-decode makes it)
@@ -67,6 +75,8 @@ struct BenchmarkOptions {
                          adds a JPEG's content resampled to the size
       --decode-file PNG  only decoding PNG, now and with libspng alone: time and minor page
                          faults per decode
+      --compact-cost PNG only a failing verify, a merge comparison and a decode of PNG's pixels
+                         as a `.fast` reference and as a `.compact` one, with the ratio
     """
 
   /// Parses arguments (without the program name).
@@ -102,6 +112,10 @@ struct BenchmarkOptions {
         options.encodeFiles.append(try value(argument))
       case "--setting":
         options.encodeSetting = try value(argument)
+      case "--compact-cost":
+        options.compactCostFiles.append(try value(argument))
+      case "--write":
+        options.writeFolder = try value(argument)
       case "--decode-peers":
         options.decodePeers = true
       case "--decode-file":

@@ -166,7 +166,7 @@ enum DecodeBenchmark {
       }
       let faults = Double(minorFaults() - faultsBefore) / Double(repetitions)
       print(
-        "\(path) \(label): \(Format.milliseconds(timing.median)) median of \(repetitions), "
+        "\(path) \(label): \(Format.fixed(timing.median * 1000, 3)) ms median of \(repetitions), "
           + "\(Format.fixed(faults, 0)) minor page faults per decode")
     }
   }

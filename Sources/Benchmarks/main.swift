@@ -26,6 +26,17 @@ if options.reviewDifferenceOnly {
   exit(0)
 }
 
+if options.encodeOnly, let folder = options.writeFolder {
+  EncodeBenchmark.write(
+    options.encodeFiles, setting: options.encodeSetting ?? "fast", to: folder)
+  exit(0)
+}
+
+if !options.compactCostFiles.isEmpty {
+  CompactCostBenchmark.run(files: options.compactCostFiles, repetitions: options.repetitions)
+  exit(0)
+}
+
 if !options.decodeFiles.isEmpty {
   for file in options.decodeFiles {
     DecodeBenchmark.runFile(file, repetitions: options.repetitions)

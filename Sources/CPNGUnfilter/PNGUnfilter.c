@@ -12,6 +12,9 @@
 // run 16 bytes at a time. Every load and store goes through memcpy, so in-place rows are read
 // before they are overwritten and no alignment is assumed.
 typedef uint8_t u8x16 __attribute__((vector_size(16)));
+
+/// How many consecutive Paeth rows of one or two bytes a pixel are unfiltered together.
+enum { kPaethRowsAtOnce = 4 };
 typedef uint8_t u8x4 __attribute__((vector_size(4)));
 typedef int16_t i16x4 __attribute__((vector_size(8)));
 
@@ -212,6 +215,150 @@ int ri_png_unfilter_rgb8_to_rgba8(
     uint8_t *swap = previous;
     previous = current;
     current = swap;
+  }
+  return 0;
+}
+
+size_t ri_png_unfilter_expand_scratch_size(size_t row_bytes) {
+  return (kPaethRowsAtOnce + 1) * (row_bytes + 16);
+}
+
+/// The Paeth predictor of one byte, written as selects so the compiler emits conditional
+/// moves: pa does not depend on the left byte, so only pb, pc and the selects sit on the chain
+/// from one byte to the next.
+static inline int paeth_byte(int a, int b, int c) {
+  int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+  int bOrC = pb <= pc ? b : c;
+  int takeA = (pa <= pb) & (pa <= pc);
+  return takeA ? a : bOrC;
+}
+
+/// Up to `kPaethRowsAtOnce` consecutive Paeth rows of 1 or 2 bytes a pixel at once, each
+/// `bpp` bytes behind the row above it: a byte needs the bytes above it and above-left, which
+/// the row above has just written, so the rows' chains (each byte waits for its left
+/// neighbour) overlap in time and several rows take little longer than one. `rows[0]` is the
+/// unfiltered row above the first; `rows[1...n]` receive the rows.
+static inline void unfilter_paeth_rows_narrow(
+  const uint8_t *const *in, uint8_t *const *rows, size_t n, size_t count, size_t bpp
+) {
+  for (size_t i = 0; i < count + (n - 1) * bpp; i++) {
+    for (size_t k = 0; k < n; k++) {
+      if (i < k * bpp || i - k * bpp >= count) continue;
+      size_t j = i - k * bpp;
+      const uint8_t *up = rows[k];
+      uint8_t *out = rows[k + 1];
+      int left = j >= bpp ? out[j - bpp] : 0, upLeft = j >= bpp ? up[j - bpp] : 0;
+      out[j] = (uint8_t)(in[k][j] + paeth_byte(left, up[j], upLeft));
+    }
+  }
+}
+
+/// One row of 1 or 2 bytes a pixel, in scalar code: the four-lane loops above would spend most
+/// of each step moving one or two bytes in and out of vectors, several times slower than this
+/// for the Paeth rows of a palette image.
+static int unfilter_row_narrow(
+  uint8_t filter, const uint8_t *in, uint8_t *out, const uint8_t *up, size_t count, size_t bpp
+) {
+  size_t left = bpp < count ? bpp : count;
+  switch (filter) {
+  case 0: memmove(out, in, count); return 0;
+  case 1:
+    memmove(out, in, left);
+    for (size_t i = left; i < count; i++) out[i] = (uint8_t)(in[i] + out[i - bpp]);
+    return 0;
+  case 2: unfilter_up(in, out, up, count); return 0;
+  case 3:
+    for (size_t i = 0; i < left; i++) out[i] = (uint8_t)(in[i] + (up[i] >> 1));
+    for (size_t i = left; i < count; i++) {
+      out[i] = (uint8_t)(in[i] + ((out[i - bpp] + up[i]) >> 1));
+    }
+    return 0;
+  case 4:
+    for (size_t i = 0; i < left; i++) out[i] = (uint8_t)(in[i] + up[i]);
+    for (size_t i = left; i < count; i++) {
+      out[i] = (uint8_t)(in[i] + paeth_byte(out[i - bpp], up[i], up[i - bpp]));
+    }
+    return 0;
+  default: return -1;
+  }
+}
+
+/// Sample `x` of a row of `bit_depth`-bit samples, the leftmost in the high bits.
+static inline unsigned sample(const uint8_t *row, size_t x, int bit_depth) {
+  if (bit_depth == 8) return row[x];
+  size_t bit = x * (size_t)bit_depth;
+  return (row[bit >> 3] >> (8 - bit_depth - (bit & 7))) & ((1u << bit_depth) - 1);
+}
+
+/// One unfiltered row of grey, grey-alpha or palette samples as RGBA; -2 for an index beyond
+/// the palette.
+static int expand_row(
+  const uint8_t *row, uint8_t *out, size_t width, int colour_type, int bit_depth,
+  const uint8_t *palette_rgba, size_t palette_count
+) {
+  if (colour_type == 3) {
+    for (size_t x = 0; x < width; x++) {
+      unsigned index = sample(row, x, bit_depth);
+      if (index >= palette_count) return -2;
+      memcpy(out + 4 * x, palette_rgba + 4 * index, 4);
+    }
+  } else if (colour_type == 4) {
+    for (size_t x = 0; x < width; x++) {
+      out[4 * x] = out[4 * x + 1] = out[4 * x + 2] = row[2 * x];
+      out[4 * x + 3] = row[2 * x + 1];
+    }
+  } else {
+    unsigned scale = 255u / ((1u << bit_depth) - 1);
+    for (size_t x = 0; x < width; x++) {
+      uint8_t level = (uint8_t)(sample(row, x, bit_depth) * scale);
+      out[4 * x] = out[4 * x + 1] = out[4 * x + 2] = level;
+      out[4 * x + 3] = 255;
+    }
+  }
+  return 0;
+}
+
+int ri_png_unfilter_expand_to_rgba8(
+  const uint8_t *filtered, uint8_t *output, size_t width, size_t rows, size_t row_bytes,
+  int colour_type, int bit_depth, const uint8_t *palette_rgba, size_t palette_count,
+  uint8_t *scratch
+) {
+  // Filters work on whole bytes: the left neighbour is one byte back below 8 bits a pixel.
+  size_t bpp = colour_type == 4 ? 2 : 1;
+  // As for RGB, each row is unfiltered into scratch before its output is written;
+  // consecutive Paeth rows are unfiltered together. rows[0] is the row above.
+  uint8_t *rows_[kPaethRowsAtOnce + 1];
+  for (size_t k = 0; k <= kPaethRowsAtOnce; k++) rows_[k] = scratch + k * (row_bytes + 16);
+  memset(rows_[0], 0, row_bytes + 16);
+  for (size_t y = 0; y < rows;) {
+    const uint8_t *in[kPaethRowsAtOnce];
+    size_t paeth = 0;
+    while (paeth < kPaethRowsAtOnce && y + paeth < rows) {
+      in[paeth] = filtered + (y + paeth) * (row_bytes + 1);
+      if (in[paeth][0] != 4) break;
+      in[paeth] += 1;
+      paeth++;
+    }
+    size_t done = paeth >= 2 ? paeth : 1;
+    if (paeth >= 2) {
+      unfilter_paeth_rows_narrow(in, rows_, paeth, row_bytes, bpp);
+    } else {
+      const uint8_t *row = filtered + y * (row_bytes + 1);
+      if (unfilter_row_narrow(row[0], row + 1, rows_[1], rows_[0], row_bytes, bpp) != 0) {
+        return -1;
+      }
+    }
+    for (size_t k = 1; k <= done; k++) {
+      int status = expand_row(
+        rows_[k], output + (y + k - 1) * 4 * width, width, colour_type, bit_depth,
+        palette_rgba, palette_count);
+      if (status != 0) return status;
+    }
+    // The last row unfiltered is the next one's row above.
+    uint8_t *last = rows_[done];
+    rows_[done] = rows_[0];
+    rows_[0] = last;
+    y += done;
   }
   return 0;
 }

@@ -5,9 +5,12 @@ import CZlib
 import Foundation
 
 /// The common case decoded without libspng's pixel pipeline: non-interlaced 8-bit RGBA or RGB
-/// with no `tRNS`, what screenshots and this package's own files are. libdeflate inflates the
-/// whole image data in one call (the output size is known from the header) and `CPNGUnfilter`
-/// reverses the row filters in vector lanes, in place in the returned pixel buffer.
+/// with no `tRNS`, what screenshots and this package's `.fast` files are, and the forms of its
+/// compact files: grey of 1, 2, 4 or 8 bits without `tRNS`, 8-bit grey with alpha, and
+/// palettes of 1, 2, 4 or 8 bits with or without `tRNS`. libdeflate inflates the whole image
+/// data in one call (the output size is known from the header) and `CPNGUnfilter` reverses the
+/// row filters in vector lanes, in place in the returned pixel buffer (grey and palette rows
+/// are expanded to RGBA as they are unfiltered).
 ///
 /// The path only ever accepts files that libspng accepts with the same pixels: libspng has
 /// already read and checked every chunk before the image data when it runs, and anything the
@@ -20,8 +23,17 @@ extension PNGDecoder {
   struct FastPathHeader {
     var width: Int
     var height: Int
-    /// 4 for RGBA, 3 for RGB.
+    /// 4 for RGBA, 3 for RGB, 2 for grey with alpha, 1 for grey and palette indices.
     var channels: Int
+    var colourType: UInt8 = 6
+    var bitDepth = 8
+    /// For a palette: each entry's RGBA, alpha from `tRNS` or 255.
+    var paletteRGBA: [UInt8] = []
+
+    /// The bytes of one row without its filter byte.
+    var rowBytes: Int { (width * channels * bitDepth + 7) / 8 }
+    /// Whether rows are expanded to RGBA (grey, grey with alpha, palette).
+    var isExpanded: Bool { channels < 3 }
   }
 
   /// Decodes `bytes` when they are the common case; `nil` sends the caller to libspng.
@@ -42,7 +54,7 @@ extension PNGDecoder {
       width <= RGBAImage.maximumDimension, height <= RGBAImage.maximumDimension,
       width * height <= RGBAImage.maximumPixelCount
     else { return nil }
-    let filteredBytes = height * (width * channels + 1)
+    let filteredBytes = height * (header.rowBytes + 1)
     // On two cores the image data's CRCs are checked beside the inflate, not before it.
     let onTwoCores = Self.decodesOnTwoCores(
       chunks, channels: channels, filteredBytes: filteredBytes, asked: twoCores)
@@ -96,6 +108,10 @@ extension PNGDecoder {
     guard let decompressor = LibDeflateDecompressor() else { return false }
     let filtered = UnsafeMutableRawBufferPointer(
       rebasing: whole[(capacity - filteredBytes)..<capacity])
+    if header.isExpanded {
+      let inflated = idat.withStream { decompressor.inflateZlib($0, into: filtered) }
+      return inflated && unfilterExpanding(filtered, into: whole, header: header)
+    }
     // Own files of several bands come back unfiltered too; everything else is unfiltered
     // here, in one pass.
     let inflated: (succeeded: Bool, unfiltered: Bool) = idat.withStream { stream in
@@ -123,6 +139,25 @@ extension PNGDecoder {
     return status == 0
   }
 
+  /// Unfilters grey, grey-with-alpha or palette rows and expands them to RGBA at the start of
+  /// `whole`, whose end holds the filtered rows.
+  private static func unfilterExpanding(
+    _ filtered: UnsafeMutableRawBufferPointer, into whole: UnsafeMutableRawBufferPointer,
+    header: FastPathHeader
+  ) -> Bool {
+    let scratch = UnsafeMutablePointer<UInt8>.allocate(
+      capacity: ri_png_unfilter_expand_scratch_size(header.rowBytes))
+    defer { scratch.deallocate() }
+    let status = header.paletteRGBA.withUnsafeBufferPointer { palette in
+      ri_png_unfilter_expand_to_rgba8(
+        filtered.baseAddress!.assumingMemoryBound(to: UInt8.self),
+        whole.baseAddress!.assumingMemoryBound(to: UInt8.self), header.width, header.height,
+        header.rowBytes, Int32(header.colourType), Int32(header.bitDepth), palette.baseAddress,
+        palette.count / 4, scratch)
+    }
+    return status == 0
+  }
+
   private static func unfilterRGB(
     _ input: UnsafePointer<UInt8>, _ output: UnsafeMutablePointer<UInt8>, width: Int, height: Int
   ) -> Int32 {
@@ -136,22 +171,65 @@ extension PNGDecoder {
   /// each time, and a 40 Mpx image's 160 MB would otherwise cost 40,000 page faults a decode.
   static let hugePageThreshold = 8 << 20
 
-  /// IHDR's fields when they describe the common case: 8-bit RGBA or RGB, not interlaced, and
-  /// no `tRNS` chunk (whose colour key would make RGB pixels transparent).
+  /// IHDR's fields when they describe the common case: not interlaced; 8-bit RGBA, RGB or grey
+  /// with alpha, or grey of 1–8 bits, with no `tRNS` chunk (whose colour key would make pixels
+  /// transparent); or a palette of 1–8 bits, with its entries.
   private static func fastPathHeader(
     _ chunks: PNGChunks, _ bytes: UnsafeRawBufferPointer
   ) -> FastPathHeader? {
     let ihdr = chunks.chunks[0].data.lowerBound
     let size = chunks.size(in: bytes)
-    let depth = bytes[ihdr + 8]
+    let depth = Int(bytes[ihdr + 8])
     let colourType = bytes[ihdr + 9]
     let interlace = bytes[ihdr + 12]
-    guard depth == 8, colourType == 6 || colourType == 2, interlace == 0, size.width > 0,
-      size.height > 0, !chunks.chunks.contains(where: { $0.type == trns })
+    let channels: [UInt8: Int] = [6: 4, 2: 3, 4: 2, 0: 1, 3: 1]
+    guard let channelCount = channels[colourType], interlace == 0, size.width > 0,
+      size.height > 0,
+      depth == 8 || ((colourType == 0 || colourType == 3) && [1, 2, 4].contains(depth))
     else { return nil }
-    return FastPathHeader(width: size.width, height: size.height, channels: colourType == 6 ? 4 : 3)
+    var header = FastPathHeader(
+      width: size.width, height: size.height, channels: channelCount, colourType: colourType,
+      bitDepth: depth)
+    let hasTRNS = chunks.chunks.contains { $0.type == trns }
+    if colourType == 3 {
+      guard let palette = paletteRGBA(chunks, bytes) else { return nil }
+      header.paletteRGBA = palette
+    } else if hasTRNS {
+      return nil
+    }
+    return header
   }
 
+  /// PLTE's entries as RGBA, alpha from `tRNS` where it has one: nil unless there is one PLTE
+  /// of 1–256 entries and at most one `tRNS` no longer than it, both with valid CRCs (libspng
+  /// has refused most else before the fast path runs; this keeps the path from relying on it).
+  private static func paletteRGBA(_ chunks: PNGChunks, _ bytes: UnsafeRawBufferPointer)
+    -> [UInt8]?
+  {
+    let plte = chunks.chunks.filter { $0.type == Self.plte }
+    let alphas = chunks.chunks.filter { $0.type == trns }
+    // libspng drops an ancillary chunk whose CRC is wrong, so a damaged tRNS would give other
+    // alphas here than there: such a file is left to libspng.
+    guard plte.count == 1, alphas.count <= 1, let entries = plte.first?.data,
+      entries.count % 3 == 0, (3...768).contains(entries.count),
+      (alphas.first?.data.count ?? 0) <= entries.count / 3,
+      (plte + alphas).allSatisfy({ PNGChunks.hasValidCRC($0, in: bytes) })
+    else { return nil }
+    var palette: [UInt8] = []
+    palette.reserveCapacity(entries.count / 3 * 4)
+    for entry in 0..<(entries.count / 3) {
+      let start = entries.lowerBound + entry * 3
+      palette += [bytes[start], bytes[start + 1], bytes[start + 2]]
+      if let alpha = alphas.first?.data, entry < alpha.count {
+        palette.append(bytes[alpha.lowerBound + entry])
+      } else {
+        palette.append(255)
+      }
+    }
+    return palette
+  }
+
+  private static let plte = PNGChunks.type("PLTE")
   private static let trns = PNGChunks.type("tRNS")
 
   /// The image data when its IDAT chunks are consecutive and IEND's CRC is valid: the layout
@@ -193,7 +271,8 @@ extension PNGDecoder {
     guard let idat = Self.imageDataChunks(chunks) else { return false }
     let all = chunks.chunks
     guard idat.upperBound < all.count - 1 else { return true }
-    let standIn = Self.standIn(chunks, bytes, imageData: idat, channels: header.channels)
+    let standIn = Self.standIn(
+      chunks, bytes, imageData: idat, rowBytes: (header.channels * header.bitDepth + 7) / 8)
     let outcome: Bool? = try? standIn.withUnsafeBytes { file throws(PNGError) in
       try decode(file) { context, _ throws(PNGError) in
         var pixel = [UInt8](repeating: 0, count: 4)
@@ -210,7 +289,7 @@ extension PNGDecoder {
 
   /// The file with IHDR made 1 × 1 and its image data replaced by one stored row.
   private static func standIn(
-    _ chunks: PNGChunks, _ bytes: UnsafeRawBufferPointer, imageData: Range<Int>, channels: Int
+    _ chunks: PNGChunks, _ bytes: UnsafeRawBufferPointer, imageData: Range<Int>, rowBytes: Int
   ) -> [UInt8] {
     let all = chunks.chunks
     var file = Array(bytes[0..<8])
@@ -218,7 +297,7 @@ extension PNGDecoder {
     header.replaceSubrange(0..<8, with: [0, 0, 0, 1, 0, 0, 0, 1])
     file += PNGChunks.encode(type: PNGChunks.ihdr, data: header)
     for chunk in all[1..<imageData.lowerBound] { file += bytes[chunk.whole] }
-    let row = [UInt8](repeating: 0, count: 1 + channels)
+    let row = [UInt8](repeating: 0, count: 1 + rowBytes)
     let adler = row.withUnsafeBytes { libdeflate_adler32(1, $0.baseAddress, $0.count) }
     // zlib header, one final stored block of the row, Adler-32.
     let length = UInt16(row.count)

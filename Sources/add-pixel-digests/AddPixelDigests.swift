@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReferenceArchive
 
 /// `add-pixel-digests`: gives reference PNGs written before the pixel digest existed their
 /// `riDG` chunk, so verification can skip decoding them. Parsing and printing only; the
@@ -39,7 +40,7 @@ struct AddPixelDigests: ParsableCommand {
     let urls = paths.map { URL(fileURLWithPath: $0) }
     let files: [URL]
     do {
-      files = try PixelDigestBackfill.pngFiles(in: urls)
+      files = try FileSystem.pngFiles(in: urls)
     } catch {
       throw ValidationError(error.description)
     }

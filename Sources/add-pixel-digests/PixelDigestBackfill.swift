@@ -29,33 +29,6 @@ public enum PixelDigestBackfill {
     public var decision: Decision
   }
 
-  /// The PNG files named by `paths`: each file as given, and every `.png` below each folder,
-  /// skipping hidden folders (`.build`, `.git`), sorted.
-  /// - Parameter paths: Files and folders.
-  /// - Returns: The PNG files.
-  /// - Throws: `ArchiveError.io` naming a path that does not exist.
-  public static func pngFiles(in paths: [URL]) throws(ArchiveError) -> [URL] {
-    var files: [URL] = []
-    for path in paths {
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder) else {
-        throw .io(operation: "find", path: path.path, message: "no such file or folder")
-      }
-      guard isFolder.boolValue else {
-        files.append(path)
-        continue
-      }
-      let enumerator = FileManager.default.enumerator(
-        at: path, includingPropertiesForKeys: [.isRegularFileKey],
-        options: [.skipsHiddenFiles])
-      while let url = enumerator?.nextObject() as? URL {
-        let isRegular = (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile
-        if url.pathExtension.lowercased() == "png", isRegular == true { files.append(url) }
-      }
-    }
-    return files.sorted { $0.path < $1.path }
-  }
-
   /// Decides what each file needs, reading and decoding on every core.
   /// - Parameter files: PNG files.
   /// - Returns: One item per file, in the same order.
