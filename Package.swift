@@ -263,6 +263,11 @@ let package = Package(
       name: "ReferenceArchiveTests",
       dependencies: ["ReferenceArchive", "TestSupport"]
     ),
+    // `compact-references`, run as its article prints it.
+    .testTarget(
+      name: "CompactReferencesTests",
+      dependencies: ["ReferenceImageCore", "TestSupport"]
+    ),
     // The digest backfill of `add-pixel-digests`, imported from the command itself.
     .testTarget(
       name: "AddPixelDigestsTests",
