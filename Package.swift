@@ -50,6 +50,12 @@ let package = Package(
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
     ),
+    // Zstandard, for the compressed objects of Xcode result bundles.
+    .systemLibrary(
+      name: "CZstd",
+      pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+    ),
     .target(
       name: "ReferenceImageCore",
       dependencies: ["CSpng", "CLibCrypto", "CZlib", "CFastDeflate", "CLibDeflate", "CPNGUnfilter"]
@@ -68,12 +74,20 @@ let package = Package(
       name: "ReferenceArchive",
       dependencies: ["ReferenceContracts", "ReferenceImageCore", "CArchive", "CLibDeflate"]
     ),
+    // What other tools left: Xcode result bundles read directly, xcresulttool attachment
+    // exports, and where their attachments land. Knows nothing of the merge; the merge's
+    // sources wrap it.
+    .target(
+      name: "ReferenceImports",
+      dependencies: ["ReferenceContracts", "ReferenceArchive", "CZstd", "CLibCrypto"]
+    ),
     // Merging archives into a package's reference folders: used by merge-refs, never linked
     // into a user's test binary.
     .target(
       name: "ReferenceMerge",
       dependencies: [
-        "ReferenceImageCore", "ReferenceContracts", "ReferenceArchive", "CSystemCalls",
+        "ReferenceImageCore", "ReferenceContracts", "ReferenceArchive", "ReferenceImports",
+        "CSystemCalls",
       ]
     ),
     // The review report and its page, which the merge calls through `MergeSession.report`:
@@ -199,6 +213,15 @@ let package = Package(
         "merge-refs",
       ],
       exclude: ["__Fixtures__"]
+    ),
+    .testTarget(
+      name: "ReferenceImportsTests",
+      dependencies: [
+        "ReferenceImports", "ReferenceMerge", "ReferenceContracts", "ReferenceArchive",
+        "TestSupport", "CZstd", "CLibCrypto",
+        // `merge-refs` as the docs print it, run in the test process.
+        "merge-refs",
+      ]
     ),
     .testTarget(
       name: "ReferenceShardsTests",

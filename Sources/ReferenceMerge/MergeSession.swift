@@ -133,7 +133,8 @@ public struct MergeSession: Sendable {
     var unlistable: [MergeError] = []
     for path in sourcePaths {
       do {
-        sources += try MergeSource.expand(path, limits: options.limits)
+        sources += try MergeSource.expand(
+          path, limits: options.limits, destination: destination)
       } catch {
         unlistable.append(error)
       }
