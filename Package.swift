@@ -218,9 +218,9 @@ let package = Package(
       name: "ReferenceImportsTests",
       dependencies: [
         "ReferenceImports", "ReferenceMerge", "ReferenceContracts", "ReferenceArchive",
-        "TestSupport", "CZstd", "CLibCrypto",
-        // `merge-refs` as the docs print it, run in the test process.
-        "merge-refs",
+        "ReferenceImageCore", "TestSupport",
+        // The synthetic bundles' zstd objects and content ids.
+        "CZstd", "CLibCrypto",
       ]
     ),
     .testTarget(
