@@ -25,6 +25,8 @@ struct SyntheticBundle {
 
   struct Attachment {
     var fileName: String
+    /// The file name's bytes as written, when they must not be valid UTF-8.
+    var rawFileName: [UInt8]? = nil
     var typeIdentifier = "public.png"
     var bytes: [UInt8]
   }
@@ -108,7 +110,12 @@ struct SyntheticBundle {
         .object(
           "ActionTestAttachment",
           [
-            ("filename", .string(attachment.fileName)),
+            (
+              "filename",
+              .object(
+                "String",
+                [("_v", .text(attachment.rawFileName ?? Array(attachment.fileName.utf8)))], [])
+            ),
             ("name", .string(attachment.fileName)),
             ("payloadRef", .reference(id)),
             ("uniformTypeIdentifier", .string(attachment.typeIdentifier)),
