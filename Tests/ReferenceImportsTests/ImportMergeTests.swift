@@ -153,3 +153,42 @@ final class ImportMergeTests: XCTestCase {
     XCTAssertEqual(try contents(of: destination), [:])
   }
 }
+
+/// The commands of the LandingFromXcode article, run as printed on the real bundle and its
+/// export (`swift run merge-refs` is the built binary; `Run.xcresult` and
+/// `xcresult-attachments` are the fixtures).
+final class LandingArticleTests: XCTestCase {
+  func testTheArticleCommandsRunOnTheRealBundleAndExport() throws {
+    let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let article = try String(
+      contentsOf: checkout.appendingPathComponent(
+        "Sources/ReferenceImageTesting/ReferenceImageTesting.docc/LandingFromXcode.md"),
+      encoding: .utf8)
+    let start = try XCTUnwrap(article.range(of: "```sh\n"))
+    let end = try XCTUnwrap(article[start.upperBound...].range(of: "```"))
+    let commands = article[start.upperBound..<end.lowerBound].split(separator: "\n")
+    XCTAssertEqual(commands.count, 3)
+    let destination = try makeTemporaryFolder(self)
+    let reference = destination.appendingPathComponent(
+      "Tests/SimpleProjectTests/__Snapshots__/SnapshotTest/testExample.1.png")
+    try writeFile(try samplePNG(9), to: reference)
+    let fixtures = [
+      "Run.xcresult": try RealFixtures.screenshotbotBundle.path,
+      "xcresult-attachments": try RealFixtures.screenshotbotExport.path,
+    ]
+    for command in commands {
+      var words = command.split(separator: " ").map(String.init)
+      XCTAssertEqual(Array(words.prefix(3)), ["swift", "run", "merge-refs"])
+      words = words.dropFirst(3).map { fixtures[$0] ?? $0 }
+      let run = try mergeRefs(words, in: destination)
+      XCTAssertEqual(run.status, 0, "\(command): \(run.all)")
+    }
+    let export = try RealFixtures.screenshotbotExport
+    XCTAssertEqual(
+      try Data(contentsOf: reference),
+      try Data(
+        contentsOf: export.appendingPathComponent("BF65B0E7-0E2B-4C2C-B067-4F3DE913F10E.png")),
+      "the bundle's recorded snapshot landed")
+  }
+}
