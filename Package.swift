@@ -194,6 +194,17 @@ let package = Package(
         "FuzzSupport",
       ]
     ),
+    // Result bundles written in the real grammar (typed object text, zstd objects, content
+    // ids), for the import tests and the import benchmark.
+    .target(
+      name: "SyntheticBundles", dependencies: ["CZstd", "CLibCrypto"],
+      path: "Tests/SyntheticBundles"),
+    // Times merge-refs on result bundles against the same attachments exported as files, and
+    // on a synthetic bundle of thousands of snapshots (Scripts/benchmark-imports runs it).
+    .executableTarget(
+      name: "ImportBenchmark",
+      dependencies: ["SyntheticBundles", "ReferenceImports", "ReferenceImageCore"]
+    ),
     // Helpers the test targets share: temporary folders, child processes, built products.
     .target(name: "TestSupport", dependencies: ["ProcessSupport"], path: "Tests/TestSupport"),
     .testTarget(
@@ -218,9 +229,7 @@ let package = Package(
       name: "ReferenceImportsTests",
       dependencies: [
         "ReferenceImports", "ReferenceMerge", "ReferenceContracts", "ReferenceArchive",
-        "ReferenceImageCore", "TestSupport",
-        // The synthetic bundles' zstd objects and content ids.
-        "CZstd", "CLibCrypto",
+        "ReferenceImageCore", "TestSupport", "SyntheticBundles",
       ]
     ),
     .testTarget(

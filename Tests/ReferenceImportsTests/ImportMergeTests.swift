@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceContracts
+import SyntheticBundles
 import TestSupport
 import XCTest
 

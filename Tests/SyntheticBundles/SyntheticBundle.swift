@@ -5,55 +5,77 @@ import Foundation
 /// Writes result bundles in the grammar the real ones use (typed object text, zstd objects,
 /// content ids), for tests of what the real fixtures do not hold: attached archives,
 /// conflicting renders, hostile and damaged bundles, and thousands of attachments.
-struct SyntheticBundle {
+public struct SyntheticBundle {
   /// A node of the typed object text.
-  indirect enum Node {
+  public indirect enum Node {
     case object(String, [(String, Node)], [Node])
     /// A `V` value's bytes, as they are (hostile tests put invalid UTF-8 here).
     case text([UInt8])
 
-    static func string(_ value: String) -> Node {
+    public static func string(_ value: String) -> Node {
       .object("String", [("_v", .text(Array(value.utf8)))], [])
     }
 
-    static func array(_ items: [Node]) -> Node { .object("Array", [], items) }
+    public static func array(_ items: [Node]) -> Node { .object("Array", [], items) }
 
-    static func reference(_ id: String) -> Node {
+    public static func reference(_ id: String) -> Node {
       .object("Reference", [("id", .string(id))], [])
     }
   }
 
-  struct Attachment {
-    var fileName: String
+  public struct Attachment {
+    public var fileName: String
     /// The file name's bytes as written, when they must not be valid UTF-8.
-    var rawFileName: [UInt8]? = nil
-    var typeIdentifier = "public.png"
-    var bytes: [UInt8]
+    public var rawFileName: [UInt8]?
+    public var typeIdentifier: String
+    public var bytes: [UInt8]
+
+    public init(
+      fileName: String, rawFileName: [UInt8]? = nil, typeIdentifier: String = "public.png",
+      bytes: [UInt8]
+    ) {
+      self.fileName = fileName
+      self.rawFileName = rawFileName
+      self.typeIdentifier = typeIdentifier
+      self.bytes = bytes
+    }
   }
 
-  struct Test {
-    var identifier: String
-    var configuration = "Default"
-    var device = "iPhone 16"
-    var arguments: [String] = []
-    var repetition: Int?
-    var attachments: [Attachment]
+  public struct Test {
+    public var identifier: String
+    public var configuration: String
+    public var device: String
+    public var arguments: [String]
+    public var repetition: Int?
+    public var attachments: [Attachment]
+
+    public init(
+      identifier: String, configuration: String = "Default", device: String = "iPhone 16",
+      arguments: [String] = [], repetition: Int? = nil, attachments: [Attachment]
+    ) {
+      self.identifier = identifier
+      self.configuration = configuration
+      self.device = device
+      self.arguments = arguments
+      self.repetition = repetition
+      self.attachments = attachments
+    }
   }
 
-  let url: URL
-  var compress = true
+  public let url: URL
+  public var compress = true
   /// Ids of the objects written, by role, for tests that damage one.
-  private(set) var summaryIDs: [String] = []
-  private(set) var payloadIDs: [String] = []
-  private(set) var testsID = ""
-  private(set) var rootID = ""
+  public private(set) var summaryIDs: [String] = []
+  public private(set) var payloadIDs: [String] = []
+  public private(set) var testsID = ""
+  public private(set) var rootID = ""
 
-  init(url: URL) {
+  public init(url: URL) {
     self.url = url
   }
 
   /// Writes a bundle: one action per device, one plan run summary per configuration.
-  mutating func write(_ tests: [Test]) throws {
+  public mutating func write(_ tests: [Test]) throws {
     try FileManager.default.createDirectory(
       at: url.appendingPathComponent("Data"), withIntermediateDirectories: true)
     var actions: [Node] = []
@@ -89,7 +111,7 @@ struct SyntheticBundle {
     try writeInfo(root: rootID)
   }
 
-  func action(device: String, testsID: String) -> Node {
+  public func action(device: String, testsID: String) -> Node {
     .object(
       "ActionRecord",
       [
@@ -159,7 +181,7 @@ struct SyntheticBundle {
   }
 
   /// Writes `Info.plist` naming a root.
-  func writeInfo(root: String) throws {
+  public func writeInfo(root: String) throws {
     let plist = """
       <?xml version="1.0" encoding="UTF-8"?>
       <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -173,7 +195,7 @@ struct SyntheticBundle {
 
   /// Writes a typed object; an object with references gets an id of its own (Apple's
   /// derivation for those is not published, and the reader does not check them).
-  mutating func writeObject(_ node: Node, references: Int) throws -> String {
+  public mutating func writeObject(_ node: Node, references: Int) throws -> String {
     var defined = Set<String>()
     let text = Self.encode(node, defined: &defined)
     let stored = compress ? Self.zstd(text) : text
@@ -183,24 +205,24 @@ struct SyntheticBundle {
   }
 
   /// Writes a payload under its content id.
-  mutating func writePayload(_ bytes: [UInt8]) throws -> String {
+  public mutating func writePayload(_ bytes: [UInt8]) throws -> String {
     let stored = compress ? Self.zstd(bytes) : bytes
     let id = Self.contentID(stored)
     try write(stored, id: id, references: 0)
     return id
   }
 
-  func write(_ stored: [UInt8], id: String, references: Int) throws {
+  public func write(_ stored: [UInt8], id: String, references: Int) throws {
     let data = url.appendingPathComponent("Data")
     try Data(stored).write(to: data.appendingPathComponent("data." + id))
     try Data([UInt8(references)]).write(to: data.appendingPathComponent("refs." + id))
   }
 
-  func objectURL(_ id: String) -> URL {
+  public func objectURL(_ id: String) -> URL {
     url.appendingPathComponent("Data/data." + id)
   }
 
-  static func encode(_ node: Node, defined: inout Set<String>) -> [UInt8] {
+  public static func encode(_ node: Node, defined: inout Set<String>) -> [UInt8] {
     switch node {
     case .text(let bytes):
       return Array("V\(bytes.count):".utf8) + bytes
@@ -219,7 +241,7 @@ struct SyntheticBundle {
     }
   }
 
-  static func zstd(_ bytes: [UInt8], declaresSize: Bool = true) -> [UInt8] {
+  public static func zstd(_ bytes: [UInt8], declaresSize: Bool = true) -> [UInt8] {
     let context = ZSTD_createCCtx()
     defer { ZSTD_freeCCtx(context) }
     ZSTD_CCtx_setParameter(context, ZSTD_c_contentSizeFlag, declaresSize ? 1 : 0)
@@ -233,7 +255,7 @@ struct SyntheticBundle {
     return Array(out[0..<size])
   }
 
-  static func contentID(_ stored: [UInt8]) -> String {
+  public static func contentID(_ stored: [UInt8]) -> String {
     var digest = [UInt8](repeating: 0, count: 64)
     var length: UInt32 = 0
     _ = stored.withUnsafeBytes { input in
@@ -244,7 +266,7 @@ struct SyntheticBundle {
       .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
   }
 
-  static func randomID() -> String {
+  public static func randomID() -> String {
     contentID((0..<32).map { _ in UInt8.random(in: 0...255) })
   }
 
