@@ -188,6 +188,10 @@ let package = Package(
       dependencies: ["ReferenceImageCore", "FuzzSupport"]
     ),
     .executableTarget(
+      name: "FuzzResultBundle",
+      dependencies: ["ReferenceImports", "FuzzSupport"]
+    ),
+    .executableTarget(
       name: "FuzzArchiveMerge",
       dependencies: [
         "ReferenceContracts", "ReferenceArchive", "ReferenceMerge", "ReferenceImageCore",
