@@ -86,7 +86,8 @@ public struct ImportedSource: Sendable, Hashable, CustomStringConvertible {
   {
     switch (container, attachment.payload) {
     case (.resultBundle(let url), .object(let id)):
-      try ResultBundle(url: url, limits: limits).payload(id)
+      // The object store alone: the bundle's Info.plist was read when it was listed.
+      try ObjectStore(bundle: url, limits: limits).payload(id)
     case (.attachmentExport(let url), .file(let name)):
       try AttachmentExport(url: url, limits: limits).payload(name)
     default:

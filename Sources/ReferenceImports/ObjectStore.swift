@@ -8,11 +8,14 @@ struct ObjectStore {
   let bundle: URL
   let limits: ImportLimits
   private let data: URL
+  /// `Data/` as a path string: building a URL per object costs more than reading a small one.
+  private let dataPath: String
 
   init(bundle: URL, limits: ImportLimits) throws(ImportError) {
     self.bundle = bundle
     self.limits = limits
     data = bundle.appendingPathComponent("Data")
+    dataPath = data.path
     guard FileStatus.of(data.path) == .directory else {
       throw ImportError(
         container: bundle.path, object: "Data",
@@ -47,7 +50,7 @@ struct ObjectStore {
 
   /// Whether the object's `refs` file is present and lists no reference.
   private func referencesNothing(_ id: String) -> Bool {
-    let refs = data.appendingPathComponent("refs." + id).path
+    let refs = dataPath + "/refs." + id
     guard FileStatus.of(refs) == .regularFile,
       let bytes = try? FileStatus.read(refs, limit: 1 << 20)
     else { return false }
@@ -58,7 +61,7 @@ struct ObjectStore {
     guard Self.isValidID(id) else {
       throw failure(id, "not an object id (expected 0~ and base64url)")
     }
-    let path = data.appendingPathComponent("data." + id).path
+    let path = dataPath + "/data." + id
     switch FileStatus.of(path) {
     case .regularFile: break
     case .missing: throw failure(id, "the object is missing from Data/: a damaged or partial copy")

@@ -1,4 +1,5 @@
 import CZstd
+import Foundation
 
 /// Zstandard decompression with a hard bound on the output, whatever the frame declares.
 enum Zstd {
@@ -33,8 +34,8 @@ enum Zstd {
     if declared != ZSTD_CONTENTSIZE_UNKNOWN && declared > UInt64(limit) {
       throw .overLimit(size: Int(clamping: declared))
     }
-    guard let stream = ZSTD_createDStream() else { throw .damaged("out of memory") }
-    defer { ZSTD_freeDStream(stream) }
+    guard let stream = contexts.take() else { throw .damaged("out of memory") }
+    defer { contexts.give(stream) }
     var output: [UInt8] = []
     if declared != ZSTD_CONTENTSIZE_UNKNOWN { output.reserveCapacity(Int(declared)) }
     var chunk = [UInt8](repeating: 0, count: ZSTD_DStreamOutSize())
@@ -68,5 +69,29 @@ enum Zstd {
       throw .damaged("the frame is cut short")
     }
     return output
+  }
+
+  /// Decompression contexts kept for reuse: creating one costs more than decompressing a
+  /// small object, and a merge reads thousands.
+  private static let contexts = ContextPool()
+
+  private final class ContextPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var free: [OpaquePointer] = []
+
+    func take() -> OpaquePointer? {
+      lock.lock()
+      defer { lock.unlock() }
+      guard let context = free.popLast() else { return ZSTD_createDStream() }
+      // A context left mid-frame by an error starts clean.
+      ZSTD_DCtx_reset(context, ZSTD_reset_session_only)
+      return context
+    }
+
+    func give(_ context: OpaquePointer) {
+      lock.lock()
+      defer { lock.unlock() }
+      if free.count < 16 { free.append(context) } else { ZSTD_freeDStream(context) }
+    }
   }
 }
