@@ -48,6 +48,8 @@ public struct ImportedAttachment: Sendable, Hashable {
     case object(id: String)
     /// A file of an export folder.
     case file(name: String)
+    /// A file of a `__Snapshots__` tree, by its path relative to the tree.
+    case treeFile(path: String)
   }
 
   /// The name both Xcode and `xcresulttool` agree on: the file name without the `_<n>_<UUID>`

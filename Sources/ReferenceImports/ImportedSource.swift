@@ -12,10 +12,12 @@ public struct ImportedSource: Sendable, Hashable, CustomStringConvertible {
   public enum Container: Sendable, Hashable {
     case resultBundle(URL)
     case attachmentExport(URL)
+    /// A worker's swift-snapshot-testing `__Snapshots__` tree.
+    case snapshotTree(URL)
 
     public var url: URL {
       switch self {
-      case .resultBundle(let url), .attachmentExport(let url): url
+      case .resultBundle(let url), .attachmentExport(let url), .snapshotTree(let url): url
       }
     }
 
@@ -28,6 +30,8 @@ public struct ImportedSource: Sendable, Hashable, CustomStringConvertible {
       case .attachmentExport:
         "an attachment export holds no manifest or shard record, so it proves nothing about "
           + "orphans"
+      case .snapshotTree:
+        "a __Snapshots__ tree holds no manifest, so it proves nothing about orphans"
       }
     }
   }
@@ -52,7 +56,7 @@ public struct ImportedSource: Sendable, Hashable, CustomStringConvertible {
   public let label: String
   /// Attachments of the container that land nowhere, each with why: carried by its first
   /// source, so every run of the merge lists them once.
-  public let notLanded: [String]
+  public internal(set) var notLanded: [String]
 
   public var description: String {
     switch content {
@@ -90,6 +94,8 @@ public struct ImportedSource: Sendable, Hashable, CustomStringConvertible {
       try ObjectStore(bundle: url, limits: limits).payload(id)
     case (.attachmentExport(let url), .file(let name)):
       try AttachmentExport(url: url, limits: limits).payload(name)
+    case (.snapshotTree(let url), .treeFile(let path)):
+      try SnapshotTree(url: url, limits: limits).read(path)
     default:
       throw ImportError(
         container: container.url.path, object: attachment.name,

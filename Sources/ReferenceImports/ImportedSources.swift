@@ -13,7 +13,8 @@ public enum ImportedSources {
     {
       return .resultBundle(url)
     }
-    return AttachmentExport.recognizes(url) ? .attachmentExport(url) : nil
+    if AttachmentExport.recognizes(url) { return .attachmentExport(url) }
+    return SnapshotTree.recognizes(url) ? .snapshotTree(url) : nil
   }
 
   /// The sources of a container: each attached archive of this package, then the placed PNG
@@ -24,12 +25,16 @@ public enum ImportedSources {
   public static func sources(
     of container: ImportedSource.Container, destination: URL, limits: ImportLimits
   ) throws(ImportError) -> [ImportedSource] {
+    if case .snapshotTree(let url) = container {
+      return [try treeSource(SnapshotTree(url: url, limits: limits))]
+    }
     let attachments: [ImportedAttachment]
     switch container {
     case .resultBundle(let url):
       attachments = try ResultBundle(url: url, limits: limits).attachments()
     case .attachmentExport(let url):
       attachments = try AttachmentExport(url: url, limits: limits).attachments()
+    case .snapshotTree: attachments = []
     }
     var sorting = Sorting(container: container, limits: limits)
     var placement: SnapshotPlacement?
@@ -40,6 +45,59 @@ public enum ImportedSources {
       }
     }
     return sorting.sources()
+  }
+
+  /// A tree is one source: its PNGs at their paths; its other files are listed, not read.
+  private static func treeSource(_ tree: SnapshotTree) throws(ImportError) -> ImportedSource {
+    let (files, outside) = try tree.files()
+    let images = files.filter(\.isPNG).map { file in
+      ImportedSource.PlacedImage(
+        path: file.path,
+        attachment: ImportedAttachment(
+          name: (file.path as NSString).lastPathComponent, typeIdentifier: "public.png",
+          payload: .treeFile(path: file.path), provenance: AttachmentProvenance(test: "")))
+    }
+    var notes: [String] = []
+    let others = files.count - images.count
+    if others > 0 { notes.append("\(others) snapshots that are not PNG, not read") }
+    if outside > 0 { notes.append("\(outside) files outside __Snapshots__ folders, not read") }
+    return ImportedSource(
+      container: .snapshotTree(tree.url), content: .images(images), label: "", notLanded: notes)
+  }
+
+  /// Says where trees from several workers disagree about swift-snapshot-testing's counters
+  /// for one test (`test.1.png`, `test.2.png` are numbered in call order, so a worker that
+  /// made one call more or less numbers every later render differently): the first tree
+  /// source carries the note.
+  public static func crossChecked(_ sources: [ImportedSource]) -> [ImportedSource] {
+    var counters: [(tree: URL, counters: [String: Set<Int>])] = []
+    for source in sources {
+      guard case .snapshotTree(let url) = source.container,
+        case .images(let images) = source.content
+      else { continue }
+      counters.append((url, SnapshotTree.counters(images.map(\.path))))
+    }
+    guard counters.count > 1 else { return sources }
+    var notes: [String] = []
+    let tests = Set(counters.flatMap(\.counters.keys)).sorted()
+    for test in tests {
+      let seen = counters.compactMap { tree in tree.counters[test].map { (tree.tree, $0) } }
+      guard seen.count > 1, Set(seen.map(\.1)).count > 1 else { continue }
+      let each = seen.map {
+        "\($0.0.path) has \($0.1.sorted().map(String.init).joined(separator: ", "))"
+      }
+      notes.append(
+        "the workers' counters disagree for \(test): \(each.joined(separator: "; ")) "
+          + "(swift-snapshot-testing numbers unnamed snapshots in call order; name them)")
+    }
+    guard !notes.isEmpty,
+      let first = sources.firstIndex(where: {
+        if case .snapshotTree = $0.container { true } else { false }
+      })
+    else { return sources }
+    var checked = sources
+    checked[first].notLanded += notes
+    return checked
   }
 
   /// Sorts attachments into archives, placed images by context, and what does not land.

@@ -139,7 +139,7 @@ public struct MergeSession: Sendable {
         unlistable.append(error)
       }
     }
-    return (sources, unlistable)
+    return (MergeSource.crossChecked(sources), unlistable)
   }
 
   /// The conclusion when the destination cannot even be opened.

@@ -93,6 +93,19 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     return [MergeSource(location: .zip(url))]
   }
 
+  /// The sources with what only several of them together show (workers whose
+  /// swift-snapshot-testing counters disagree), said by the first source it concerns.
+  public static func crossChecked(_ sources: [MergeSource]) -> [MergeSource] {
+    let imported = sources.compactMap { source -> ImportedSource? in
+      if case .imported(let imported) = source.location { imported } else { nil }
+    }
+    var checked = ImportedSources.crossChecked(imported)[...]
+    return sources.map { source in
+      guard case .imported = source.location, let next = checked.popFirst() else { return source }
+      return MergeSource(location: .imported(next))
+    }
+  }
+
   private static func imported(
     _ container: ImportedSource.Container, limits: ArchiveLimits, destination: URL?
   ) throws(MergeError) -> [MergeSource] {
