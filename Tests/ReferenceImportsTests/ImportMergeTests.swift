@@ -169,7 +169,7 @@ final class LandingArticleTests: XCTestCase {
     let start = try XCTUnwrap(article.range(of: "```sh\n"))
     let end = try XCTUnwrap(article[start.upperBound...].range(of: "```"))
     let commands = article[start.upperBound..<end.lowerBound].split(separator: "\n")
-    XCTAssertEqual(commands.count, 3)
+    XCTAssertEqual(commands.count, 4)
     let destination = try makeTemporaryFolder(self)
     let reference = destination.appendingPathComponent(
       "Tests/SimpleProjectTests/__Snapshots__/SnapshotTest/testExample.1.png")
@@ -178,7 +178,16 @@ final class LandingArticleTests: XCTestCase {
       "Run.xcresult": try RealFixtures.screenshotbotBundle.path,
       "xcresult-attachments": try RealFixtures.screenshotbotExport.path,
     ]
-    for command in commands {
+    for (index, command) in commands.enumerated() {
+      if index == 3 {
+        // Two workers' trees that hold the reference as it now is.
+        for worker in ["worker-1", "worker-2"] {
+          try writeFile(
+            Array(try Data(contentsOf: reference)),
+            to: destination.appendingPathComponent(worker).appendingPathComponent(
+              "Tests/SimpleProjectTests/__Snapshots__/SnapshotTest/testExample.1.png"))
+        }
+      }
       var words = command.split(separator: " ").map(String.init)
       XCTAssertEqual(Array(words.prefix(3)), ["swift", "run", "merge-refs"])
       words = words.dropFirst(3).map { fixtures[$0] ?? $0 }
