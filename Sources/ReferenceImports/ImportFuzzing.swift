@@ -1,3 +1,5 @@
+import Foundation
+
 /// The entry points the fuzz target drives: the typed object parser and zstd on raw bytes.
 package enum ImportFuzzing {
   /// Parses typed object text; an error is a refusal, never a crash.
@@ -14,5 +16,24 @@ package enum ImportFuzzing {
     }
     if let whole { precondition(whole.count <= limit, "output over the limit") }
     return whole
+  }
+
+  /// Walks a graph of objects held in memory from `root` to the attachments and reads every
+  /// payload; returns the refusal, if any, which must name the bundle and an object.
+  package static func walk(
+    objects: [String: [UInt8]], root: String, bundle: URL, limits: ImportLimits
+  ) -> ImportError? {
+    let store = ObjectStore(bundle: bundle, limits: limits, objects: objects)
+    var walk = BundleGraphWalk(store: store)
+    do {
+      for attachment in try walk.attachments(root: root) {
+        guard case .object(let id) = attachment.payload else { continue }
+        _ = try? store.payloadPrefix(id, count: 12)
+        _ = try? store.payload(id)
+      }
+      return nil
+    } catch {
+      return error
+    }
   }
 }

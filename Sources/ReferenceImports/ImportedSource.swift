@@ -21,6 +21,37 @@ public struct ImportedSource: Sendable, Hashable, CustomStringConvertible {
       }
     }
 
+    /// The bytes of one of its attachments, checked (bundle payloads against their content id).
+    func payload(_ attachment: ImportedAttachment, limits: ImportLimits) throws(ImportError)
+      -> [UInt8]
+    {
+      switch (self, attachment.payload) {
+      case (.resultBundle(let url), .object(let id)):
+        // The object store alone: the bundle's Info.plist was read when it was listed.
+        try ObjectStore(bundle: url, limits: limits).payload(id)
+      case (.attachmentExport(let url), .file(let name)):
+        try AttachmentExport(url: url, limits: limits).payload(name)
+      case (.snapshotTree(let url), .treeFile(let path)):
+        try SnapshotTree(url: url, limits: limits).read(path)
+      default:
+        throw ImportError(
+          container: url.path, object: attachment.name,
+          reason: "its payload is not of this container's kind")
+      }
+    }
+
+    /// The first bytes of one of its attachments, unchecked, to tell what it holds.
+    func payloadPrefix(_ attachment: ImportedAttachment, count: Int, limits: ImportLimits)
+      throws(ImportError) -> [UInt8]
+    {
+      switch (self, attachment.payload) {
+      case (.resultBundle(let url), .object(let id)):
+        try ObjectStore(bundle: url, limits: limits).payloadPrefix(id, count: count)
+      default:
+        Array(try payload(attachment, limits: limits).prefix(count))
+      }
+    }
+
     /// What the container says about completeness: it lists attachments, never which tests
     /// were planned, so it proves nothing about orphans.
     var proves: String {
@@ -72,34 +103,10 @@ public struct ImportedSource: Sendable, Hashable, CustomStringConvertible {
     return container.proves + "; not landed:\n  - " + notLanded.joined(separator: "\n  - ")
   }
 
-  /// The first bytes of an attachment, unchecked, to tell what it holds.
-  public func payloadPrefix(_ attachment: ImportedAttachment, count: Int, limits: ImportLimits)
-    throws(ImportError) -> [UInt8]
-  {
-    switch (container, attachment.payload) {
-    case (.resultBundle(let url), .object(let id)):
-      try ObjectStore(bundle: url, limits: limits).payloadPrefix(id, count: count)
-    default:
-      Array(try payload(attachment, limits: limits).prefix(count))
-    }
-  }
-
   /// The bytes of one attachment, checked (bundle payloads against their content id).
   public func payload(_ attachment: ImportedAttachment, limits: ImportLimits) throws(ImportError)
     -> [UInt8]
   {
-    switch (container, attachment.payload) {
-    case (.resultBundle(let url), .object(let id)):
-      // The object store alone: the bundle's Info.plist was read when it was listed.
-      try ObjectStore(bundle: url, limits: limits).payload(id)
-    case (.attachmentExport(let url), .file(let name)):
-      try AttachmentExport(url: url, limits: limits).payload(name)
-    case (.snapshotTree(let url), .treeFile(let path)):
-      try SnapshotTree(url: url, limits: limits).read(path)
-    default:
-      throw ImportError(
-        container: container.url.path, object: attachment.name,
-        reason: "its payload is not of this container's kind")
-    }
+    try container.payload(attachment, limits: limits)
   }
 }

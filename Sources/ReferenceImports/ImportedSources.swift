@@ -139,9 +139,7 @@ public enum ImportedSources {
     }
 
     private func sniff(_ attachment: ImportedAttachment) throws(ImportError) -> AttachmentKind {
-      let probe = ImportedSource(
-        container: container, content: .images([]), label: "", notLanded: [])
-      let prefix = try probe.payloadPrefix(attachment, count: 12, limits: limits)
+      let prefix = try container.payloadPrefix(attachment, count: 12, limits: limits)
       return AttachmentKind(sniffing: prefix)
         ?? .other("unknown content, named as \(attachment.kind)")
     }
@@ -158,9 +156,7 @@ public enum ImportedSources {
     }
 
     private func isOurArchive(_ attachment: ImportedAttachment) throws(ImportError) -> Bool {
-      let probe = ImportedSource(
-        container: container, content: .images([]), label: "", notLanded: [])
-      let bytes = try probe.payload(attachment, limits: limits)
+      let bytes = try container.payload(attachment, limits: limits)
       let first = try? ZipReader(limits: .default).firstEntry(
         in: .memory(bytes, name: attachment.name))
       return first?.path == ArchiveManifest.entryName

@@ -11,6 +11,18 @@ struct ObjectStore {
   /// `Data/` as a path string: building a URL per object costs more than reading a small one.
   private let dataPath: String
 
+  /// Objects held in memory instead of files, by id: what the fuzz target reads.
+  private var memory: [String: [UInt8]]?
+
+  /// A store of objects held in memory, for the fuzz target: no file system in the loop.
+  init(bundle: URL, limits: ImportLimits, objects: [String: [UInt8]]) {
+    self.bundle = bundle
+    self.limits = limits
+    data = bundle.appendingPathComponent("Data")
+    dataPath = data.path
+    memory = objects
+  }
+
   init(bundle: URL, limits: ImportLimits) throws(ImportError) {
     self.bundle = bundle
     self.limits = limits
@@ -50,6 +62,7 @@ struct ObjectStore {
 
   /// Whether the object's `refs` file is present and lists no reference.
   private func referencesNothing(_ id: String) -> Bool {
+    if memory != nil { return false }
     let refs = dataPath + "/refs." + id
     guard FileStatus.of(refs) == .regularFile,
       let bytes = try? FileStatus.read(refs, limit: 1 << 20)
@@ -60,6 +73,13 @@ struct ObjectStore {
   private func read(_ id: String, limit: Int) throws(ImportError) -> [UInt8] {
     guard Self.isValidID(id) else {
       throw failure(id, "not an object id (expected 0~ and base64url)")
+    }
+    if let memory {
+      guard let bytes = memory[id] else { throw failure(id, "the object is missing from Data/") }
+      guard bytes.count <= limit else {
+        throw failure(id, "\(bytes.count) bytes stored, over the limit")
+      }
+      return bytes
     }
     let path = dataPath + "/data." + id
     switch FileStatus.of(path) {

@@ -70,8 +70,17 @@ struct BundleGraphWalk {
   }
 
   mutating func attachments(root: String) throws(ImportError) -> [ImportedAttachment] {
-    try follow(root, "the root object (Info.plist rootId)") { (walk, record) throws(ImportError) in
-      for action in record.array("actions") { try walk.visit(action: action) }
+    do {
+      try follow(root, "the root object (Info.plist rootId)") {
+        (walk, record) throws(ImportError) in
+        for action in record.array("actions") { try walk.visit(action: action) }
+      }
+    } catch {
+      // What could still be read is said; the bundle is refused whole all the same, since a
+      // damaged graph can no longer say which renders belong together.
+      var error = error
+      error.reason += "; the \(found.count) attachments found before it are not used either"
+      throw error
     }
     return found
   }
@@ -135,8 +144,7 @@ struct BundleGraphWalk {
     if let reason = AttachmentName.problem(name) {
       throw ImportError(
         container: store.bundle.path, object: object,
-        reason: "\(reason); \(found.count) attachments before it were readable, but a bundle "
-          + "with a hostile part is refused whole")
+        reason: reason)
     }
     guard ObjectStore.isValidID(payloadID) else {
       throw ImportError(
