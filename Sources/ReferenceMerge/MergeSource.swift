@@ -17,8 +17,9 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     /// A run record (`GenerationContract.runRecordSuffix`): the manifest of a test process
     /// that stored no image, which says what a later run passed.
     case runRecord(URL)
-    /// What another tool left: an Xcode result bundle's or an attachment export's placed PNG
-    /// attachments of one render context, or an archive of this package attached to it.
+    /// What another tool left (`ReferenceImports`): an Xcode result bundle's or an attachment
+    /// export's placed PNG attachments of one render context, an archive of this package
+    /// attached to one, or a worker's swift-snapshot-testing `__Snapshots__` tree.
     case imported(ImportedSource)
   }
 
@@ -39,7 +40,7 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
   /// Expands a command-line argument into sources: a zip holding zips yields one source per
   /// inner zip; a folder holding zip files and no PNGs yields one source per zip.
   /// A result bundle or attachment export yields its attached archives and its placed PNG
-  /// attachments by render context (`ImportedSources`).
+  /// attachments by render context; a `__Snapshots__` tree yields itself (`ImportedSources`).
   /// - Parameters:
   ///   - path: The argument.
   ///   - destination: The package merged into, whose `__Snapshots__` folders place the
