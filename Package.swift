@@ -51,6 +51,12 @@ let package = Package(
       pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
     ),
+    // Zstandard, for the compressed objects of Xcode result bundles.
+    .systemLibrary(
+      name: "CZstd",
+      pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]
+    ),
     .target(
       name: "ReferenceImageCore",
       dependencies: [
@@ -75,12 +81,20 @@ let package = Package(
       name: "ReferenceArchive",
       dependencies: ["ReferenceContracts", "ReferenceImageCore", "CArchive", "CLibDeflate"]
     ),
+    // What other tools left: Xcode result bundles read directly, xcresulttool attachment
+    // exports, and where their attachments land. Knows nothing of the merge; the merge's
+    // sources wrap it.
+    .target(
+      name: "ReferenceImports",
+      dependencies: ["ReferenceContracts", "ReferenceArchive", "CZstd", "CLibCrypto"]
+    ),
     // Merging archives into a package's reference folders: used by merge-refs, never linked
     // into a user's test binary.
     .target(
       name: "ReferenceMerge",
       dependencies: [
-        "ReferenceImageCore", "ReferenceContracts", "ReferenceArchive", "CSystemCalls",
+        "ReferenceImageCore", "ReferenceContracts", "ReferenceArchive", "ReferenceImports",
+        "CSystemCalls",
       ]
     ),
     // The review report and its page, which the merge calls through `MergeSession.report`:
@@ -189,11 +203,26 @@ let package = Package(
       dependencies: ["ReferenceImageCore", "FuzzSupport"]
     ),
     .executableTarget(
+      name: "FuzzResultBundle",
+      dependencies: ["ReferenceImports", "FuzzSupport"]
+    ),
+    .executableTarget(
       name: "FuzzArchiveMerge",
       dependencies: [
         "ReferenceContracts", "ReferenceArchive", "ReferenceMerge", "ReferenceImageCore",
         "FuzzSupport",
       ]
+    ),
+    // Result bundles written in the real grammar (typed object text, zstd objects, content
+    // ids), for the import tests and the import benchmark.
+    .target(
+      name: "SyntheticBundles", dependencies: ["CZstd", "CLibCrypto"],
+      path: "Tests/SyntheticBundles"),
+    // Times merge-refs on result bundles against the same attachments exported as files, and
+    // on a synthetic bundle of thousands of snapshots (Scripts/benchmark-imports runs it).
+    .executableTarget(
+      name: "ImportBenchmark",
+      dependencies: ["SyntheticBundles", "ReferenceImports", "ReferenceImageCore"]
     ),
     // Helpers the test targets share: temporary folders, child processes, built products.
     .target(
@@ -246,6 +275,13 @@ let package = Package(
         "ReferenceShards", "ReferenceImageCore", "MergeTestSupport", "TestSupport",
         // The command itself, which `MergeInProcess` parses and runs in the test process.
         "merge-refs",
+      ]
+    ),
+    .testTarget(
+      name: "ReferenceImportsTests",
+      dependencies: [
+        "ReferenceImports", "ReferenceMerge", "ReferenceContracts", "ReferenceArchive",
+        "ReferenceImageCore", "TestSupport", "SyntheticBundles",
       ]
     ),
     .testTarget(

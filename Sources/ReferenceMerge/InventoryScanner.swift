@@ -267,6 +267,8 @@ struct InventoryScanner {
       ZipDirectory.containsEntry(ArchiveManifest.entryName, in: .file(url)) ?? true
     case .nestedZip, .runRecord: true
     case .folder: false
+    case .imported(let imported):
+      if case .archive = imported.content { true } else { false }
     }
   }
 
@@ -364,6 +366,7 @@ struct InventoryScanner {
     switch source.location {
     case .zip(let url), .nestedZip(let url, _), .folder(let url), .runRecord(let url):
       path = url.path
+    case .imported(let imported): path = imported.container.url.path
     }
     return (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
       ?? .distantPast

@@ -128,12 +128,13 @@ public struct MergeSession: Sendable {
     var unlistable: [MergeError] = []
     for path in sourcePaths {
       do {
-        sources += try MergeSource.expand(path, limits: options.limits)
+        sources += try MergeSource.expand(
+          path, limits: options.limits, destination: destination)
       } catch {
         unlistable.append(error)
       }
     }
-    return (sources, unlistable)
+    return (MergeSource.crossChecked(sources), unlistable)
   }
 
   /// The conclusion when the destination cannot even be opened.

@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceArchive
 import ReferenceContracts
+import ReferenceImports
 
 /// One source of images for `merge-refs`: a coordinator archive, an archive nested inside an
 /// artifact zip, or a folder (an unpacked archive, or the staging folder of a run that crashed).
@@ -16,6 +17,10 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     /// A run record (`GenerationContract.runRecordSuffix`): the manifest of a test process
     /// that stored no image, which says what a later run passed.
     case runRecord(URL)
+    /// What another tool left (`ReferenceImports`): an Xcode result bundle's or an attachment
+    /// export's placed PNG attachments of one render context, an archive of this package
+    /// attached to one, or a worker's swift-snapshot-testing `__Snapshots__` tree.
+    case imported(ImportedSource)
   }
 
   /// Where the bytes are.
@@ -28,21 +33,31 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     case .nestedZip(let outer, let entry): "\(outer.path)!\(entry)"
     case .folder(let url): url.path + "/"
     case .runRecord(let url): url.path
+    case .imported(let source): source.description
     }
   }
 
   /// Expands a command-line argument into sources: a zip holding zips yields one source per
   /// inner zip; a folder holding zip files and no PNGs yields one source per zip.
-  /// - Parameter path: The argument.
+  /// A result bundle or attachment export yields its attached archives and its placed PNG
+  /// attachments by render context; a `__Snapshots__` tree yields itself (`ImportedSources`).
+  /// - Parameters:
+  ///   - path: The argument.
+  ///   - destination: The package merged into, whose `__Snapshots__` folders place the
+  ///     snapshots of result bundles and exports; the current folder when not given.
   /// - Returns: The sources, in a stable order.
-  /// - Throws: `MergeError.io` when the path does not exist, or cannot be read.
-  public static func expand(_ path: String, limits: ArchiveLimits = .default) throws(MergeError)
-    -> [MergeSource]
-  {
+  /// - Throws: `MergeError.io` when the path does not exist, or cannot be read;
+  ///   `MergeError.refusedEntry` naming the object of a bundle or export that is refused.
+  public static func expand(
+    _ path: String, limits: ArchiveLimits = .default, destination: URL? = nil
+  ) throws(MergeError) -> [MergeSource] {
     let url = URL(fileURLWithPath: path).standardizedFileURL
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
       throw .io(operation: "find the source", path: url.path, message: "no such file or folder")
+    }
+    if isFolder.boolValue, let container = ImportedSources.container(at: url) {
+      return try imported(container, limits: limits, destination: destination)
     }
     if isFolder.boolValue {
       return try expandFolder(url, limits: limits)
@@ -77,6 +92,32 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
       return innerZips.sorted().map { MergeSource(location: .nestedZip(outer: url, entry: $0)) }
     }
     return [MergeSource(location: .zip(url))]
+  }
+
+  /// The sources with what only several of them together show (workers whose
+  /// swift-snapshot-testing counters disagree), said by the first source it concerns.
+  public static func crossChecked(_ sources: [MergeSource]) -> [MergeSource] {
+    let imported = sources.compactMap { source -> ImportedSource? in
+      if case .imported(let imported) = source.location { imported } else { nil }
+    }
+    var checked = ImportedSources.crossChecked(imported)[...]
+    return sources.map { source in
+      guard case .imported = source.location, let next = checked.popFirst() else { return source }
+      return MergeSource(location: .imported(next))
+    }
+  }
+
+  private static func imported(
+    _ container: ImportedSource.Container, limits: ArchiveLimits, destination: URL?
+  ) throws(MergeError) -> [MergeSource] {
+    let root = destination ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    do {
+      return try ImportedSources.sources(
+        of: container, destination: root, limits: ImportLimits(archiveLimits: limits)
+      ).map { MergeSource(location: .imported($0)) }
+    } catch {
+      throw .refusedEntry(source: error.container, entry: error.object, reason: error.reason)
+    }
   }
 
   private static func expandFolder(_ url: URL, limits: ArchiveLimits) throws(MergeError)

@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceArchive
 import ReferenceContracts
+import ReferenceImports
 
 /// Reads the entries of any `MergeSource` the same way, one entry in memory at a time.
 package struct SourceReader {
@@ -35,6 +36,8 @@ package struct SourceReader {
         failure: MergeError.archive, body)
     case .folder(let url):
       try forEachFile(below: url, wantsData: wantsData, body)
+    case .imported(let imported):
+      try forEachEntry(of: imported, wantsData: wantsData, body)
     case .runRecord(let url):
       // A record is a manifest alone, and is read as an archive holding only its manifest.
       let (kind, size) = try Self.status(of: url)
@@ -50,6 +53,32 @@ package struct SourceReader {
       }
       let bytes = try MergeError.catching { () throws(ArchiveError) in try FileSystem.read(url) }
       try body(ArchiveEntry(path: ArchiveManifest.entryName, kind: .regularFile, bytes: bytes))
+    }
+  }
+
+  /// An imported source's entries: its placed attachments at their paths, or the entries of
+  /// its attached archive. Every payload is checked (against its content id, in a bundle)
+  /// before use.
+  private func forEachEntry(
+    of source: ImportedSource, wantsData: (String) -> Bool,
+    _ body: (ArchiveEntry) throws(MergeError) -> Void
+  ) throws(MergeError) {
+    let importLimits = ImportLimits(archiveLimits: limits)
+    func payload(_ attachment: ImportedAttachment) throws(MergeError) -> [UInt8] {
+      do { return try source.payload(attachment, limits: importLimits) } catch {
+        throw .refusedEntry(source: error.container, entry: error.object, reason: error.reason)
+      }
+    }
+    switch source.content {
+    case .images(let images):
+      for image in images {
+        let bytes = wantsData(image.path) ? try payload(image.attachment) : []
+        try body(ArchiveEntry(path: image.path, kind: .regularFile, bytes: bytes))
+      }
+    case .archive(let attachment):
+      try ZipReader(limits: limits).forEachEntry(
+        in: .memory(try payload(attachment), name: source.description), wantsData: wantsData,
+        failure: MergeError.archive, body)
     }
   }
 

@@ -17,8 +17,10 @@ struct MergeRefs: ParsableCommand {
     discussion: """
       Each SOURCE is an archive written by an IMAGE_GENERATION_MODE run, a zip of such archives \
       (a CI artifact download), a folder of such archives, or a folder holding an unpacked \
-      archive or the staging folder of a run that crashed. DESTINATION is the package root the \
-      archive paths are relative to.
+      archive or the staging folder of a run that crashed. A SOURCE can also be an Xcode result \
+      bundle (.xcresult) or a folder `xcrun xcresulttool export attachments` wrote: its attached \
+      archives, and the PNGs swift-snapshot-testing recorded, land; what cannot is listed. \
+      DESTINATION is the package root the archive paths are relative to.
 
       Content decides, never time stamps: a reference with identical pixels is left untouched. \
       Sources that disagree about a path are a conflict: nothing is written unless \

@@ -1,0 +1,107 @@
+import Foundation
+
+/// A folder `xcrun xcresulttool export attachments --path Run.xcresult --output-path DIR`
+/// wrote: `manifest.json` (tests, each with its attachments) and the exported files.
+public struct AttachmentExport: Sendable {
+  /// The folder.
+  public let url: URL
+  let limits: ImportLimits
+
+  /// The manifest's name.
+  public static let manifestName = "manifest.json"
+
+  private struct Test: Decodable {
+    var testIdentifier: String
+    var attachments: [Attachment]
+  }
+
+  private struct Attachment: Decodable {
+    var exportedFileName: String
+    var suggestedHumanReadableName: String?
+    var configurationName: String?
+    var deviceName: String?
+    var arguments: [String]?
+  }
+
+  /// Opens an export folder.
+  public init(url: URL, limits: ImportLimits = .default) {
+    self.url = url
+    self.limits = limits
+  }
+
+  /// Whether a folder looks like an export: a `manifest.json` whose tests list exported files.
+  public static func recognizes(_ url: URL) -> Bool {
+    let path = url.appendingPathComponent(manifestName).path
+    guard FileStatus.of(path) == .regularFile,
+      let bytes = try? FileStatus.read(path, limit: 64 << 20)
+    else { return false }
+    return (try? JSONDecoder().decode([Test].self, from: Data(bytes))) != nil
+  }
+
+  /// Every attachment the manifest lists, with its provenance.
+  public func attachments() throws(ImportError) -> [ImportedAttachment] {
+    let tests: [Test]
+    do {
+      let bytes = try FileStatus.read(
+        url.appendingPathComponent(Self.manifestName).path, limit: 64 << 20)
+      tests = try JSONDecoder().decode([Test].self, from: Data(bytes))
+    } catch {
+      throw ImportError(
+        container: url.path, object: Self.manifestName,
+        reason: "not an xcresulttool attachment manifest: \(error)")
+    }
+    var found: [ImportedAttachment] = []
+    for test in tests {
+      for attachment in test.attachments {
+        found.append(try imported(attachment, of: test.testIdentifier))
+        guard found.count <= limits.maximumAttachments else {
+          throw ImportError(
+            container: url.path, object: Self.manifestName,
+            reason: "more than \(limits.maximumAttachments) attachments")
+        }
+      }
+    }
+    return found
+  }
+
+  private func imported(_ attachment: Attachment, of test: String) throws(ImportError)
+    -> ImportedAttachment
+  {
+    let file = attachment.exportedFileName
+    let name = ImportedAttachment.stableName(
+      fileName: attachment.suggestedHumanReadableName ?? file)
+    for (what, text) in [("exported file", file), ("attachment", name)] {
+      if let reason = AttachmentName.problem(text) {
+        throw ImportError(
+          container: url.path, object: "\(what) '\(EntryPathText.escaped(text))' of \(test)",
+          reason: reason)
+      }
+    }
+    let provenance = AttachmentProvenance(
+      test: test, configuration: attachment.configurationName, device: attachment.deviceName,
+      arguments: attachment.arguments ?? [])
+    return ImportedAttachment(
+      name: name, typeIdentifier: nil, payload: .file(name: file), provenance: provenance)
+  }
+
+  /// The bytes of an exported file, read without following links.
+  public func payload(_ name: String) throws(ImportError) -> [UInt8] {
+    let path = url.appendingPathComponent(name).path
+    guard AttachmentName.problem(name) == nil else {
+      throw ImportError(container: url.path, object: name, reason: "not a plain file name")
+    }
+    switch FileStatus.of(path) {
+    case .regularFile: break
+    case .missing:
+      throw ImportError(
+        container: url.path, object: name, reason: "listed in manifest.json but missing")
+    default:
+      throw ImportError(
+        container: url.path, object: name,
+        reason: "not a regular file (a symbolic link is never followed)")
+    }
+    do { return try FileStatus.read(path, limit: limits.maximumPayloadBytes) } catch {
+      throw ImportError(container: url.path, object: name, reason: "cannot be read: \(error)")
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import ReferenceContracts
+
+/// A folder of swift-snapshot-testing references as one worker recorded them (a CI artifact of
+/// its `Tests/` or of the whole package): every file below a `__Snapshots__` folder, at its
+/// path relative to the folder, which is the package-relative path it lands on.
+public struct SnapshotTree: Sendable {
+  /// The folder.
+  public let url: URL
+  let limits: ImportLimits
+
+  /// A file of the tree, by its path relative to the tree.
+  struct File {
+    var path: String
+    var isPNG: Bool
+  }
+
+  public init(url: URL, limits: ImportLimits = .default) {
+    self.url = url
+    self.limits = limits
+  }
+
+  /// Whether a folder is a tree: it holds `__Snapshots__` folders and no archive manifest of
+  /// this package (an unpacked archive stays an archive).
+  public static func recognizes(_ url: URL) -> Bool {
+    let manifest = url.appendingPathComponent(ArchiveManifest.entryName).path
+    guard FileStatus.of(manifest) == .missing,
+      let walk = FileManager.default.enumerator(atPath: url.path)
+    else { return false }
+    while let path = walk.nextObject() as? String {
+      let name = (path as NSString).lastPathComponent
+      guard walk.fileAttributes?[.type] as? FileAttributeType == .typeDirectory else { continue }
+      if name == "__Snapshots__" { return true }
+      if name.hasPrefix(".") { walk.skipDescendants() }
+    }
+    return false
+  }
+
+  /// The files below its `__Snapshots__` folders; hidden folders are skipped, and a link
+  /// refuses the tree.
+  func files() throws(ImportError) -> (files: [File], outside: Int) {
+    guard let walk = FileManager.default.enumerator(atPath: url.path) else {
+      throw ImportError(container: url.path, object: ".", reason: "the folder cannot be read")
+    }
+    var files: [File] = []
+    var outside = 0
+    while let path = walk.nextObject() as? String {
+      let name = (path as NSString).lastPathComponent
+      let type = walk.fileAttributes?[.type] as? FileAttributeType
+      if type == .typeDirectory {
+        if name.hasPrefix(".") { walk.skipDescendants() }
+        continue
+      }
+      guard type == .typeRegular else {
+        throw ImportError(
+          container: url.path, object: path,
+          reason: "not a regular file (a symbolic link is never followed): remove it")
+      }
+      guard path.split(separator: "/").dropLast().contains("__Snapshots__") else {
+        outside += 1
+        continue
+      }
+      files.append(File(path: path, isPNG: name.lowercased().hasSuffix(".png")))
+      guard files.count <= limits.maximumAttachments else {
+        throw ImportError(
+          container: url.path, object: path,
+          reason: "more than \(limits.maximumAttachments) files")
+      }
+    }
+    return (files.sorted { $0.path < $1.path }, outside)
+  }
+
+  /// A file's bytes, refusing a link anywhere on its path.
+  func read(_ path: String) throws(ImportError) -> [UInt8] {
+    var prefix = url.path
+    for component in path.split(separator: "/") {
+      prefix += "/" + component
+      guard component != "..", FileStatus.of(prefix) != .symbolicLink else {
+        throw ImportError(
+          container: url.path, object: path, reason: "a symbolic link or climbing path")
+      }
+    }
+    do { return try FileStatus.read(prefix, limit: limits.maximumPayloadBytes) } catch {
+      throw ImportError(container: url.path, object: path, reason: "cannot be read: \(error)")
+    }
+  }
+
+  /// The counters a tree uses per test: `SnapTests/testTitle` → {1, 2} for
+  /// `__Snapshots__/SnapTests/testTitle.1.png` and `.2.png`. Named snapshots are not counted.
+  static func counters(_ paths: [String]) -> [String: Set<Int>] {
+    var counters: [String: Set<Int>] = [:]
+    for path in paths {
+      let parts = path.split(separator: "/")
+      guard parts.count >= 2 else { continue }
+      let pieces = parts[parts.count - 1].split(separator: ".")
+      guard pieces.count >= 3, let counter = Int(pieces[pieces.count - 2]) else { continue }
+      let test = pieces.dropLast(2).joined(separator: ".")
+      counters["\(parts[parts.count - 2])/\(test)", default: []].insert(counter)
+    }
+    return counters
+  }
+}
