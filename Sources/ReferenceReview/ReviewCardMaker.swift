@@ -32,7 +32,7 @@ struct ReviewCardMaker: Sendable {
   }
 
   /// The report's `images/` folder.
-  let images: URL
+  let images: ReportImages
   /// Where the current references come from.
   let reader: ReviewImages
   /// The package's variants, whose new files are shown beside their fallbacks.
@@ -80,10 +80,8 @@ struct ReviewCardMaker: Sendable {
       card.meta.append("the new image could not be read again from its source")
       return
     }
-    let file = "\(job.id)-after.png"
-    try ReviewError.catching { () throws(ArchiveError) in
-      try FileSystem.write(bytes, to: images.appendingPathComponent(file))
-    }
+    let file = ReportImages.name(card: job.id, "after")
+    try images.write(bytes, as: file)
     card.after = ReviewCard.Image(file: file, width: chosen.width, height: chosen.height)
     card.afterPixels = chosen.pixelSHA256.hex
   }
@@ -102,7 +100,8 @@ struct ReviewCardMaker: Sendable {
       return
     }
     defer { recycler.recycle(beforeImage) }
-    card.before = try copy(before.bytes, as: "\(job.id)-before.png", size: beforeImage.size)
+    card.before = try copy(
+      before.bytes, as: ReportImages.name(card: job.id, "before"), size: beforeImage.size)
     card.beforePixels = beforeDigest
     card.comparedWith = .init(path: job.item.path, variant: card.variant, isFallback: false)
     if let chosen = job.item.chosen {
@@ -119,7 +118,7 @@ struct ReviewCardMaker: Sendable {
     guard let after = job.after, let afterImage = try? recycler.decode(after) else { return }
     defer { recycler.recycle(afterImage) }
     let (meta, difference, comparison) = try compare(
-      afterImage, to: reference, file: "\(job.id)-difference.png",
+      afterImage, to: reference, file: ReportImages.name(card: job.id, "difference"),
       by: job.item.chosen?.image.failedComparison?.comparison)
     card.meta.insert(meta, at: 0)
     card.difference = difference
@@ -136,7 +135,8 @@ struct ReviewCardMaker: Sendable {
       let fallbackImage = found.image
     else { return }
     defer { recycler.recycle(fallbackImage) }
-    card.before = try copy(found.bytes, as: "\(job.id)-before.png", size: fallbackImage.size)
+    card.before = try copy(
+      found.bytes, as: ReportImages.name(card: job.id, "before"), size: fallbackImage.size)
     card.comparedWith = fallback
     card.meta.append(
       "a new variant file: shown beside its fallback \(fallback.path), as the package holds it")
@@ -150,7 +150,8 @@ struct ReviewCardMaker: Sendable {
       let size = PNGHeader.size(of: bytes)
     else { return }
     card.fallback = .init(
-      file: fallback, image: try copy(bytes, as: "\(job.id)-fallback.png", size: size))
+      file: fallback,
+      image: try copy(bytes, as: ReportImages.name(card: job.id, "fallback"), size: size))
   }
 
   /// The first file of a variant file's fallback chain that `read` finds in the package; nil for
@@ -178,10 +179,7 @@ struct ReviewCardMaker: Sendable {
     guard let pixels = current.pixelSHA256 else { return [] }
     var rivals: [ReviewCard.Rival] = []
     for seeing in job.rivalsSeeingTheReference where seeing.pixels == pixels {
-      try ReviewError.catching { () throws(ArchiveError) in
-        try FileSystem.write(
-          current.bytes, to: images.appendingPathComponent(seeing.rival.image.file))
-      }
+      try images.write(current.bytes, as: seeing.rival.image.file)
       rivals.append(seeing.rival)
     }
     return rivals
@@ -192,13 +190,12 @@ struct ReviewCardMaker: Sendable {
     throws(ReviewError)
   {
     let decoded = rivals.prefix(2).compactMap { rival in
-      (try? FileSystem.read(images.appendingPathComponent(rival.image.file)))
-        .flatMap { try? recycler.decode($0) }
+      images.read(rival.image.file).flatMap { try? recycler.decode($0) }
     }
     defer { for image in decoded { recycler.recycle(image) } }
     guard decoded.count == 2 else { return }
     let (meta, difference, comparison) = try compare(
-      decoded[1], to: decoded[0], file: "\(id)-difference.png")
+      decoded[1], to: decoded[0], file: ReportImages.name(card: id, "difference"))
     card.meta.insert("between the first two: " + meta, at: 0)
     card.difference = difference
     card.comparison = comparison
@@ -215,9 +212,7 @@ struct ReviewCardMaker: Sendable {
     } catch {
       throw .io(operation: "encode the difference image", path: file, message: "\(error)")
     }
-    try ReviewError.catching { () throws(ArchiveError) in
-      try FileSystem.write(difference.png, to: images.appendingPathComponent(file))
-    }
+    try images.write(difference.png, as: file)
     let found = difference.result.differences
     let identical = difference.result.outcome == .identical
     let comparison = ReviewCard.Comparison(
@@ -236,16 +231,14 @@ struct ReviewCardMaker: Sendable {
     else {
       return nil
     }
-    return try copy(bytes, as: "\(job.id)-before.png", size: size)
+    return try copy(bytes, as: ReportImages.name(card: job.id, "before"), size: size)
   }
 
   /// Copies PNG bytes into a file of the report, byte for byte.
   private func copy(_ bytes: [UInt8], as file: String, size: ImageSize) throws(ReviewError)
     -> ReviewCard.Image
   {
-    try ReviewError.catching { () throws(ArchiveError) in
-      try FileSystem.write(bytes, to: images.appendingPathComponent(file))
-    }
+    try images.write(bytes, as: file)
     return ReviewCard.Image(file: file, width: size.width, height: size.height)
   }
 }

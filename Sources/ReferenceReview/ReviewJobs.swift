@@ -27,7 +27,7 @@ struct ReviewJobs {
   /// - Parameter images: Where conflicting sources' images are copied as they are read.
   /// - Throws: What `body` throws, or `ReviewError.io` when a rival image cannot be copied.
   mutating func forEach(
-    images: URL, _ body: (ReviewCardMaker.Job) throws(ReviewError) -> Void
+    images: ReportImages, _ body: (ReviewCardMaker.Job) throws(ReviewError) -> Void
   ) throws(ReviewError) {
     try changes(body)
     try conflicts(images: images, body)
@@ -69,7 +69,7 @@ struct ReviewJobs {
 
   /// Conflicts: every rival's image copied from its source, then one job per conflict.
   private mutating func conflicts(
-    images: URL, _ body: (ReviewCardMaker.Job) throws(ReviewError) -> Void
+    images: ReportImages, _ body: (ReviewCardMaker.Job) throws(ReviewError) -> Void
   ) throws(ReviewError) {
     // An unstable path shows its replicas' renders as a conflict shows its rivals.
     let conflicts = plan.items.filter { $0.outcome == .conflict || $0.outcome == .unstable }
@@ -80,7 +80,7 @@ struct ReviewJobs {
     for (offset, item) in conflicts.enumerated() {
       for (position, rival) in item.rivals.enumerated() {
         files[item.path, default: [:]][rival.sourceIndex] =
-          "\(firstID + offset)-rival-\(position).png"
+          ReportImages.name(card: firstID + offset, "rival-\(position)")
       }
     }
     var written = Set<String>()
@@ -92,16 +92,14 @@ struct ReviewJobs {
       for image in batch {
         guard let file = files[image.path]?[image.sourceIndex], written.insert(file).inserted
         else { continue }
-        try ReviewError.catching { () throws(ArchiveError) in
-          try FileSystem.write(image.bytes, to: images.appendingPathComponent(file))
-        }
+        try images.write(image.bytes, as: file)
       }
     }
     for item in conflicts {
       let id = nextID
       var job = job(item, meta: meta(item), after: nil)
       for (position, rival) in item.rivals.enumerated() {
-        let file = "\(id)-rival-\(position).png"
+        let file = ReportImages.name(card: id, "rival-\(position)")
         var shown = ReviewCard.Rival(
           label: sourceLabels[rival.sourceIndex],
           image: .init(file: file, width: rival.image.width, height: rival.image.height))

@@ -154,7 +154,8 @@ public struct ReviewReport: Sendable {
     // In one file the images live on only as data URIs.
     let inline = target.isSingleFile
     data.begin()
-    let maker = ReviewCardMaker(images: images, reader: reader, variants: plan.variants)
+    let maker = ReviewCardMaker(
+      images: ReportImages(folder: images), reader: reader, variants: plan.variants)
     var jobs = ReviewJobs(plan: plan, reader: reader, readAhead: readAhead)
     var pending: [ReviewCardMaker.Job] = []
     var earlier: [ZipWriter.Entry] = []
@@ -179,7 +180,7 @@ public struct ReviewReport: Sendable {
       }
       pending.removeAll(keepingCapacity: true)
     }
-    try jobs.forEach(images: images) { (job) throws(ReviewError) in
+    try jobs.forEach(images: ReportImages(folder: images)) { (job) throws(ReviewError) in
       pending.append(job)
       if pending.count >= batchSize { try flush() }
     }

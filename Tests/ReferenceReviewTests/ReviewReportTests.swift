@@ -269,8 +269,9 @@ final class ReviewReportTests: XCTestCase {
             ($0["image"] as? [String: Any])?["src"] as? String
           }
       })
-    let present = try FileManager.default.contentsOfDirectory(
-      atPath: report.appendingPathComponent("images").path)
+    let present = try FileManager.default.subpathsOfDirectory(
+      atPath: report.appendingPathComponent("images").path
+    ).filter { $0.hasSuffix(".png") }
     XCTAssertEqual(Set(present.map { "images/" + $0 }), referenced)
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: report.deletingLastPathComponent().path)
@@ -330,8 +331,9 @@ final class ReviewReportTests: XCTestCase {
       try ReviewDataScript.object(of: firstData)["id"] as? String, data["id"] as? String)
     XCTAssertEqual(Array(try cards(data).keys), [only])
     XCTAssertEqual(
-      try FileManager.default.contentsOfDirectory(
-        atPath: report.appendingPathComponent("images").path), ["0-after.png"])
+      try FileManager.default.subpathsOfDirectory(
+        atPath: report.appendingPathComponent("images").path
+      ).filter { $0.hasSuffix(".png") }, ["0/0-after.png"])
 
     let notes = fixture.destination.deletingLastPathComponent().appendingPathComponent("notes")
     try writeFile(Array("keep me".utf8), to: notes.appendingPathComponent("todo.txt"))
