@@ -102,9 +102,14 @@ final class CopiedMergeRefsTests: XCTestCase {
       XCTAssertEqual(try Data(contentsOf: copiedFolder.appendingPathComponent(name)), bytes, name)
       XCTAssertEqual(try Data(contentsOf: builtFolder.appendingPathComponent(name)), bytes, name)
     }
-    let images = try FileManager.default.contentsOfDirectory(
-      atPath: copiedFolder.appendingPathComponent("images").path
-    ).sorted()
+    // Each image by its path below `images/` (a folder per 1,000 cards).
+    let pngs = { (report: URL) in
+      try FileManager.default.subpathsOfDirectory(
+        atPath: report.appendingPathComponent("images").path
+      ).filter { $0.hasSuffix(".png") }.sorted()
+    }
+    let images = try pngs(copiedFolder)
+    XCTAssertEqual(images, try pngs(builtFolder))
     XCTAssertFalse(images.isEmpty)
     for image in images {
       XCTAssertEqual(
