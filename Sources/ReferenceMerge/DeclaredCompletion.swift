@@ -14,6 +14,11 @@ enum DeclaredCompletion {
     let completion: ArchiveManifest.Completion
   }
 
+  /// How the coordinator's manifest of a finished run opens (keys sorted, pretty-printed): such
+  /// a manifest needs no decoding here. Any other opening is decoded; either way the merge
+  /// checks the whole manifest again, so this only spares a fleet's merge a second parse.
+  private static let finishedOpening = Array("{\n  \"completion\" : \"finished\"".utf8)
+
   /// The zip sources whose manifests say they did not finish, as inventories the summary lists
   /// (manifest, no images), in the sources' order. Sources it cannot read this way are left to
   /// the merge, which refuses them by name.
@@ -23,6 +28,7 @@ enum DeclaredCompletion {
         let first = try? ZipReader().firstEntry(in: .file(url)),
         first.path == ArchiveManifest.entryName
       else { return nil }
+      guard !first.bytes.starts(with: finishedOpening) else { return nil }
       let data = Data(first.bytes)
       guard
         let declared = try? ArchiveManifest.decode(Completion.self, from: data, source: url.path),
