@@ -133,16 +133,29 @@ struct ImageAssertion {
       return context.fail("\(error)")
     }
     let pixelHash = RenderedPixelHash(image)
+    // The comparison's result, when the decision compares: a pass that tolerated differences
+    // is noted for the run's closing line.
+    var comparedResult: ReferenceImageCore.ComparisonResult?
+    func readReference() -> ReferenceState {
+      let state = ReferenceState.read(
+        at: compared, comparing: image, by: comparison, bound: bound, pixelHash: pixelHash)
+      if case .compared(_, let result) = state { comparedResult = result }
+      return state
+    }
     let decision = ImageDecision(
       mode: mode,
-      reference: ReferenceState.read(
-        at: compared, comparing: image, by: comparison, bound: bound, pixelHash: pixelHash),
+      reference: readReference(),
       // Only the variant's own file can be recorded unchanged: a render equal to a fallback is
       // archived, so the merge decides with it whether the variant needs a file.
       unchangedReference: compared == location
         ? UnchangedReference.read(at: location, matching: image, pixelHash: pixelHash) : nil,
       reencodes: coordinator.environment.reencodes)
     coordinator.recordUse(use(decision.verdict))
+    if decision == .pass, let result = comparedResult,
+      let tolerated = ToleranceDrift.Pass(path: compared.relativePath, result: result)
+    {
+      coordinator.noteToleratedPass(tolerated)
+    }
     perform(
       decision, at: location, comparedWith: compared, owner: .init(test: test, testCase: testCase),
       knownPixelSHA256: pixelHash.computed, variantNote: chain.map { "; " + $0.note } ?? "",

@@ -95,6 +95,12 @@ public final class ImageCoordinator: @unchecked Sendable {
     ledger.noteVariant(running.description)
   }
 
+  /// Notes a comparison that passed only within tolerance: the run's closing lines say how
+  /// many did, and the largest share tolerated.
+  func noteToleratedPass(_ pass: ToleranceDrift.Pass) {
+    ledger.noteToleratedPass(pass)
+  }
+
   /// Records what came of an assertion, for the manifest or the run record.
   func recordUse(_ use: ArchiveManifest.ReferenceUse) {
     ledger.recordUse(use)
@@ -169,6 +175,7 @@ public final class ImageCoordinator: @unchecked Sendable {
   @discardableResult
   public func finishRun() -> URL? {
     guard let finished = stager.finish() else { return nil }
+    if let line = ledger.drift.closingLine { log(line) }
     let ending = RunEnding(
       manifest: finished.manifest, staging: finished.staging,
       archiveFolder: finished.archiveFolder, environment: environment,
