@@ -142,9 +142,11 @@ final class MaskEndToEndTests: XCTestCase {
   /// with the largest share and its reference; a shift is tolerance too.
   func testPassesWithinTolerance_areNamedInTheClosingLine() throws {
     try recordReferences()
+    let summary = fixture.root.appendingPathComponent(".build/job-summary.md")
+    try Data("# verify\n".utf8).write(to: summary)
     let tint = try fixture.test(
       ["--disable-swift-testing", "--filter", "testTolerantColours|testDashboard$"],
-      environment: ["MASK_FIXTURE_CHANGE": "tint"])
+      environment: ["MASK_FIXTURE_CHANGE": "tint", "GITHUB_STEP_SUMMARY": summary.path])
     XCTAssertNotEqual(tint.status, 0, "the exact dashboard fails: \(tint.all)")
     // The three bars, 12 × (20 + 34 + 26) = 960 of 6,900 compared pixels, one level redder:
     // tolerance(2) lets them pass.
@@ -152,6 +154,11 @@ final class MaskEndToEndTests: XCTestCase {
       tint.all.contains(
         "ReferenceImages: 1 reference passes only within tolerance; largest 13.9% of pixels "
           + "tolerated, \(path("DashboardTests", "tolerant-colours"))"), tint.all)
+    XCTAssertEqual(
+      try String(contentsOf: summary, encoding: .utf8),
+      "# verify\n\n**ReferenceImages**: 1 reference passes only within tolerance; largest 13.9% "
+        + "of pixels tolerated, \(path("DashboardTests", "tolerant-colours"))\n",
+      "the job summary says it too")
 
     let shift = try fixture.test(
       ["--disable-swift-testing", "--filter", "testShiftedLabel|testTolerantColours"],
