@@ -28,13 +28,28 @@ struct ShiftMatch: Sendable {
     case exact
     case tolerance(Int)
     case perceptual(maximumDelta: Double)
+
+    var isExact: Bool {
+      if case .exact = self { return true }
+      return false
+    }
   }
 
   let distance: Int
   let rule: Rule
+  /// Every offset within the distance but (0, 0), nearest first: the four straight neighbours,
+  /// then the diagonals, then further out.
+  let offsets: [(dx: Int, dy: Int)]
 
   init(distance: Int, criterion: ImageComparison.Criterion) {
     self.distance = distance
+    let range = -distance...distance
+    offsets = range.flatMap { dy in range.map { dx in (dx: dx, dy: dy) } }
+      .filter { $0 != (0, 0) }
+      .sorted {
+        (max(abs($0.dx), abs($0.dy)), abs($0.dx) + abs($0.dy))
+          < (max(abs($1.dx), abs($1.dy)), abs($1.dx) + abs($1.dy))
+      }
     switch criterion {
     case .exact: rule = .exact
     case .tolerance(let tolerance): rule = .tolerance(tolerance)
@@ -43,28 +58,64 @@ struct ShiftMatch: Sendable {
     }
   }
 
+  /// What one band's search remembers between pixels: the row of the last pixel (found
+  /// without a division while the pixels stay in it) and, each way, the offset that matched
+  /// last. Text or a line that moved moves as a whole, so the last offset is nearly always the
+  /// next one, and a search usually costs one probe each way instead of up to eight.
+  struct Hints {
+    var rowStart = 0
+    var rowEnd = 0
+    var row = 0
+    var actualOffset = (dx: 0, dy: 0)
+    var referenceOffset = (dx: 0, dy: 0)
+  }
+
   /// Whether the pixel at `index` matches a shifted pixel both ways.
   @inline(never)
-  func matches(_ scan: PixelScan, _ index: Int) -> Bool {
-    let y = index / scan.width
-    let x = index &- y &* scan.width
-    return hasCounterpart(scan.actual, index, in: scan.reference, x, y, scan)
-      && hasCounterpart(scan.reference, index, in: scan.actual, x, y, scan)
+  func matches(_ scan: PixelScan, _ index: Int, _ hints: inout Hints) -> Bool {
+    if index >= hints.rowEnd || index < hints.rowStart {
+      hints.row = index / scan.width
+      hints.rowStart = hints.row &* scan.width
+      hints.rowEnd = hints.rowStart &+ scan.width
+    }
+    let x = index &- hints.rowStart
+    let y = hints.row
+    return hasCounterpart(
+      scan.actual, index, in: scan.reference, x, y, scan, hint: &hints.actualOffset)
+      && hasCounterpart(
+        scan.reference, index, in: scan.actual, x, y, scan, hint: &hints.referenceOffset)
   }
 
   /// Whether `image`'s pixel at (x, y) matches a pixel of `other` at most `distance` away
-  /// (its own position excluded: there the two differ).
+  /// (its own position excluded: there the two differ), trying `hint` first and keeping the
+  /// offset that matched in it.
+  @inline(__always)
   private func hasCounterpart(
     _ image: UnsafePointer<UInt32>, _ index: Int, in other: UnsafePointer<UInt32>, _ x: Int,
-    _ y: Int, _ scan: PixelScan
+    _ y: Int, _ scan: PixelScan, hint: inout (dx: Int, dy: Int)
   ) -> Bool {
-    let top = max(y - distance, 0)
-    let bottom = min(y + distance, scan.height - 1)
-    let left = max(x - distance, 0)
-    let right = min(x + distance, scan.width - 1)
-    for row in top...bottom {
-      for column in left...right where row != y || column != x {
-        if same(image, index, other, row &* scan.width &+ column) { return true }
+    let (width, height) = (scan.width, scan.height)
+    let hintX = x &+ hint.dx
+    let hintY = y &+ hint.dy
+    if hint != (0, 0), hintX >= 0, hintX < width, hintY >= 0, hintY < height,
+      same(image, index, other, hintY &* width &+ hintX)
+    {
+      return true
+    }
+    // Equal bytes first, nearest offsets first: moved content is usually copied exactly, and
+    // a word comparison costs far less than the strategy's rule (a YIQ distance, say).
+    for pass in 0..<(rule.isExact ? 1 : 2) {
+      for offset in offsets {
+        let column = x &+ offset.dx
+        let row = y &+ offset.dy
+        guard column >= 0, column < width, row >= 0, row < height else { continue }
+        let position = row &* width &+ column
+        let found =
+          pass == 0 ? image[index] == other[position] : same(image, index, other, position)
+        if found {
+          hint = offset
+          return true
+        }
       }
     }
     return false
@@ -92,12 +143,11 @@ struct ShiftMatch: Sendable {
     }
   }
 
+  /// The largest difference of the four channels of two packed pixels, all at once.
+  @inline(__always)
   private func largestChannelDifference(_ a: UInt32, _ b: UInt32) -> Int {
-    var largest = 0
-    for shift in stride(from: 0, to: 32, by: 8) {
-      let difference = abs(Int((a >> UInt32(shift)) & 0xFF) - Int((b >> UInt32(shift)) & 0xFF))
-      largest = max(largest, difference)
-    }
-    return largest
+    let first = unsafeBitCast(a, to: SIMD4<UInt8>.self)
+    let second = unsafeBitCast(b, to: SIMD4<UInt8>.self)
+    return Int((pointwiseMax(first, second) &- pointwiseMin(first, second)).max())
   }
 }

@@ -109,7 +109,7 @@ struct PixelScan {
   /// it a counterpart nearby, as tolerated by the shift.
   @inline(__always)
   func countDiffering(_ index: Int, _ tally: inout DifferenceTally) {
-    if let shift, shift.matches(self, index) {
+    if let shift, shift.matches(self, index, &tally.shiftHints) {
       tally.tolerated &+= 1
       tally.shifted &+= 1
       mark(index, .shifted)
@@ -129,6 +129,8 @@ struct DifferenceTally {
   var antiAliased = 0
   /// Of `tolerated`, the pixels that matched only shifted.
   var shifted = 0
+  /// Shift tolerance's memory between pixels of the band.
+  var shiftHints = ShiftMatch.Hints()
   var largestChannelDifference = 0
   var minX = Int.max
   var minY = Int.max
