@@ -37,19 +37,24 @@ struct ShiftMatch: Sendable {
 
   let distance: Int
   let rule: Rule
-  /// Every offset within the distance but (0, 0), nearest first: the four straight neighbours,
-  /// then the diagonals, then further out.
-  let offsets: [(dx: Int, dy: Int)]
+
+  /// For each distance, every offset within it but (0, 0), nearest first: the four straight
+  /// neighbours, then the diagonals, then further out. Shared and static: a `ShiftMatch` holds
+  /// no reference, so testing whether a scan has one costs no reference counting on the
+  /// plain comparison's path.
+  static let offsetsByDistance: [[(dx: Int, dy: Int)]] = (0...ComparisonOptions.largestShift)
+    .map { distance in
+      let range = -distance...distance
+      return range.flatMap { dy in range.map { dx in (dx: dx, dy: dy) } }
+        .filter { $0 != (0, 0) }
+        .sorted {
+          (max(abs($0.dx), abs($0.dy)), abs($0.dx) + abs($0.dy))
+            < (max(abs($1.dx), abs($1.dy)), abs($1.dx) + abs($1.dy))
+        }
+    }
 
   init(distance: Int, criterion: ImageComparison.Criterion) {
-    self.distance = distance
-    let range = -distance...distance
-    offsets = range.flatMap { dy in range.map { dx in (dx: dx, dy: dy) } }
-      .filter { $0 != (0, 0) }
-      .sorted {
-        (max(abs($0.dx), abs($0.dy)), abs($0.dx) + abs($0.dy))
-          < (max(abs($1.dx), abs($1.dy)), abs($1.dx) + abs($1.dy))
-      }
+    self.distance = min(max(distance, 0), ComparisonOptions.largestShift)
     switch criterion {
     case .exact: rule = .exact
     case .tolerance(let tolerance): rule = .tolerance(tolerance)
@@ -104,6 +109,7 @@ struct ShiftMatch: Sendable {
     }
     // Equal bytes first, nearest offsets first: moved content is usually copied exactly, and
     // a word comparison costs far less than the strategy's rule (a YIQ distance, say).
+    let offsets = Self.offsetsByDistance[distance]
     for pass in 0..<(rule.isExact ? 1 : 2) {
       for offset in offsets {
         let column = x &+ offset.dx
