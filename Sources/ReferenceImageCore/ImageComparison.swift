@@ -10,6 +10,9 @@ import Foundation
 ///   .compare(rendered, to: reference, bound: .requiredAccuracy(0.999))
 /// if !result.passed { print(result) }
 /// ```
+///
+/// Any strategy can leave regions out (`ignoring(_:)`) and accept pixels that moved a little
+/// (`shiftTolerance(_:)`): `.perceptual().ignoring([clock]).shiftTolerance(1)`.
 public struct ImageComparison: Sendable {
   /// A short name for messages, such as "exact", "perceptual (threshold 0.1)" or
   /// "exact, ignoring 1 region, shift tolerance 1".
