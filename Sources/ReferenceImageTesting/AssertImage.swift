@@ -25,7 +25,7 @@ import ReferenceImageCore
 ///   - comparison: How pixels are compared; `.exact` unless given. Shift tolerance is an option
 ///     of the comparison: `.perceptual().shiftTolerance(1)`.
 ///   - bound: How many differing pixels are allowed; none unless given.
-///   - ignoring: Rectangles whose pixels are not compared (``IgnoredRegion``): a clock, a
+///   - ignoring: Rectangles whose pixels are not compared (`IgnoredRegion`): a clock, a
 ///     random avatar. They count neither as differing nor as compared, the difference image
 ///     draws them in blue, and the archive records them with the comparison, so `merge-refs`
 ///     and the review judge as the test did. None unless given.
