@@ -3,7 +3,8 @@
 /// as a fraction (`requiredAccuracy`) is a fraction of the pixels outside every ignored region.
 ///
 /// ```swift
-/// assertImage(image, named: "dashboard", ignoring: [IgnoredRegion(x: 700, y: 8, width: 92, height: 24)])
+/// let clock = IgnoredRegion(x: 700, y: 8, width: 92, height: 24)
+/// assertImage(image, named: "dashboard", ignoring: [clock])
 /// ```
 ///
 /// A region may reach beyond the image: only its part inside the image is ignored.

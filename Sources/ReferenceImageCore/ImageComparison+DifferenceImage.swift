@@ -4,8 +4,9 @@ extension ImageComparison {
   /// Matching pixels are the reference dimmed to a dark grey, so the shapes stay recognisable;
   /// pixels the strategy tolerates show their absolute channel difference (anti-aliasing in
   /// dark yellow, pixels that matched only shifted in teal); pixels it counts as different are
-  /// bright red; ignored regions are the reference dimmed to a dark blue. For images of different sizes
-  /// the canvas is the union of both, and every pixel that only one image covers is red.
+  /// bright red; ignored regions are the reference dimmed to a dark blue. For images of
+  /// different sizes the canvas is the union of both, and every pixel that only one image
+  /// covers is red.
   /// - Parameters:
   ///   - image: The image under test.
   ///   - reference: The reference.

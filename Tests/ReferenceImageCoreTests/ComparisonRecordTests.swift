@@ -46,8 +46,8 @@ final class ComparisonRecordTests: XCTestCase {
   func testWithoutRegionsOrShift_theRecordIsVersionOne_withItsOldBytes() throws {
     XCTAssertEqual(
       try sortedJSON(ComparisonRecord(.perceptual(), bound: .requiredAccuracy(0.999))),
-      #"{"includeAntiAliasing":false,"kind":"perceptual","requiredAccuracy":0.999,"threshold":0.1,"version":1}"#
-    )
+      #"{"includeAntiAliasing":false,"kind":"perceptual","requiredAccuracy":0.999,"#
+        + #""threshold":0.1,"version":1}"#)
     XCTAssertEqual(
       try sortedJSON(ComparisonRecord(.exact.ignoring([]).shiftTolerance(0), bound: .none)),
       #"{"kind":"exact","maximumDifferingPixels":0,"version":1}"#)
