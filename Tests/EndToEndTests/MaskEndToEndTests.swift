@@ -170,6 +170,17 @@ final class MaskEndToEndTests: XCTestCase {
         "ReferenceImages: 1 reference passes only within tolerance; largest 0.1% of pixels "
           + "tolerated, \(path("DashboardTests", "shifted-label"))"), shift.all)
 
+    // Swift Testing's process says so too, at its exit.
+    let swiftTesting = try fixture.test(
+      ["--disable-xctest", "--filter", "SwiftTestingDashboard"],
+      environment: ["MASK_FIXTURE_CHANGE": "tint"])
+    XCTAssertEqual(swiftTesting.status, 0, swiftTesting.all)
+    XCTAssertTrue(
+      swiftTesting.all.contains(
+        "ReferenceImages: 1 reference passes only within tolerance; largest 13.9% of pixels "
+          + "tolerated, \(path("SwiftTestingDashboard", "dashboard-swift-testing"))"),
+      swiftTesting.all)
+
     let identical = try fixture.test(["--disable-swift-testing"], environment: [:])
     XCTAssertEqual(identical.status, 0, identical.all)
     XCTAssertFalse(identical.all.contains("within tolerance"), identical.all)
