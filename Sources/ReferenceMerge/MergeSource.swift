@@ -56,6 +56,9 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
       throw .io(operation: "find the source", path: url.path, message: "no such file or folder")
     }
+    if isFolder.boolValue, let refusal = ImportedSources.refusal(of: url) {
+      throw .refusedEntry(source: refusal.container, entry: refusal.object, reason: refusal.reason)
+    }
     if isFolder.boolValue, let container = ImportedSources.container(at: url) {
       return try imported(container, limits: limits, destination: destination)
     }
