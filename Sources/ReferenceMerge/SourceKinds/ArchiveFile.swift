@@ -18,11 +18,13 @@ public struct ArchiveFile: MergeSourceKind {
     let url = argument.url
     var innerZips: [String] = []
     var hasOtherEntries = false
+    var bundle = ZippedResultBundle()
     let sort = { (entry: ArchiveEntry) in
       if entry.path.lowercased().hasSuffix(".zip") && entry.kind == .regularFile {
         innerZips.append(entry.path)
       } else if entry.kind != .directory {
         hasOtherEntries = true
+        bundle.note(entry.path)
       }
     }
     do {
@@ -40,6 +42,7 @@ public struct ArchiveFile: MergeSourceKind {
       // its exit code and orphans are not looked for without it.
       return [MergeSource(ArchiveFile(url: url))]
     }
+    if let refusal = bundle.refusal(of: url) { throw refusal }
     if !innerZips.isEmpty && !hasOtherEntries {
       return innerZips.sorted().map { MergeSource(NestedArchive(outer: url, entry: $0)) }
     }
@@ -93,6 +96,51 @@ public struct ArchiveFile: MergeSourceKind {
   /// read.
   public func manifestMayFollowImages() -> Bool {
     ZipDirectory.containsEntry(ArchiveManifest.entryName, in: .file(url)) ?? true
+  }
+}
+
+/// A result bundle zipped whole (a CI artifact as downloaded): `Info.plist` and `Data/data.*`
+/// at the zip's root, or below a `Name.xcresult/` folder. Its objects are read from a folder
+/// only, so it is refused with the command that unzips it, never read as PNG entries.
+struct ZippedResultBundle {
+  private var infoPrefixes: Set<Substring> = []
+  private var dataPrefixes: Set<Substring> = []
+
+  /// Takes one entry path: only the two names a bundle must hold are remembered. Byte
+  /// comparisons at the path's end, since a zip may list 100,000 entries.
+  mutating func note(_ path: String) {
+    let bytes = path.utf8
+    if bytes.count >= 10, bytes.suffix(10).elementsEqual("Info.plist".utf8) {
+      infoPrefixes.insert(path.dropLast(10))
+      return
+    }
+    // `<prefix>Data/data.<id>`: the last component starts with `data.`, in a `Data` folder.
+    guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")),
+      bytes[bytes.index(after: slash)...].starts(with: "data.".utf8)
+    else { return }
+    let folder = path[..<slash]
+    guard folder == "Data" || folder.hasSuffix("/Data") else { return }
+    dataPrefixes.insert(folder.dropLast(4))
+  }
+
+  /// The refusal, when the zip holds a bundle: the folder it is in, and how to unzip it.
+  func refusal(of zip: URL) -> MergeError? {
+    guard let prefix = infoPrefixes.intersection(dataPrefixes).sorted().first else { return nil }
+    let zipWord = ShellWord.quoted(zip.lastPathComponent)
+    let fix: String
+    if prefix.isEmpty {
+      let folder = zip.deletingPathExtension().lastPathComponent
+      let name = folder.hasSuffix(".xcresult") ? folder : folder + ".xcresult"
+      fix =
+        "mkdir \(ShellWord.quoted(name)) && unzip -q \(zipWord) -d \(ShellWord.quoted(name))"
+        + ", then pass \(ShellWord.quoted(name))"
+    } else {
+      fix = "unzip -q \(zipWord), then pass \(ShellWord.quoted(String(prefix.dropLast())))"
+    }
+    return .refusedEntry(
+      source: zip.path, entry: String(prefix) + "Info.plist",
+      reason: "a zipped Xcode result bundle: merge-refs reads a bundle from its folder; "
+        + "unzip it first: \(fix)")
   }
 }
 
