@@ -94,7 +94,7 @@ public struct SwiftTestingAttachments: Sendable {
     }
     let files = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
     let unnamed = files.filter { named[$0] == nil && !streams.contains($0) }.sorted()
-    return (named.keys.sorted().map { named[$0]! }, unnamed)
+    return (named.sorted { $0.key < $1.key }.map(\.value), unnamed)
   }
 
   /// The attachments one stream names, by file name. A record naming a file that is not in
