@@ -1,10 +1,12 @@
 import Foundation
 import ReferenceArchive
+import ReferenceContracts
 import ReferenceImageCore
 
 /// The actual, reference and difference PNGs written when an image does not match, so a person
 /// or CI can look at them: `<IMAGE_DIFF_DIR>/<reference path without .png>.actual.png`, and
-/// likewise `.reference.png` and `.difference.png`.
+/// likewise `.reference.png` and `.difference.png`. Under Swift Testing they are attachments
+/// too, named by `FailureAttachmentName` so that `merge-refs` lands the actual render.
 struct FailureArtifacts {
   let actual: URL
   let reference: URL?
@@ -15,20 +17,25 @@ struct FailureArtifacts {
     actual image: RGBAImage, reference: RGBAImage?, comparison: ImageComparison,
     location: ReferenceLocation, testCase: String? = nil, folder: URL, context: TestContext
   ) throws(ReferenceImageError) -> FailureArtifacts {
-    let stem = String(location.relativePath.dropLast(4)) + (testCase.map(caseSuffix) ?? "")
-    let base = folder.appendingPathComponent(stem)
-    let name = base.lastPathComponent
+    let suffix = testCase.map(caseSuffix)
+    let base = folder.appendingPathComponent(
+      String(location.relativePath.dropLast(4)) + (suffix ?? ""))
+    // The attachment's name carries the reference path: Swift Testing writes attachments flat.
+    func name(_ role: FailureAttachmentName.Role) -> String {
+      FailureAttachmentName(referencePath: location.relativePath, caseSuffix: suffix, role: role)
+        .fileName
+    }
     let actualURL = base.appendingPathExtension("actual.png")
-    try save(image, to: actualURL, attachingAs: "\(name).actual.png", context)
+    try save(image, to: actualURL, attachingAs: name(.actual), context)
     guard let reference else {
       return FailureArtifacts(actual: actualURL, reference: nil, difference: nil)
     }
     let referenceURL = base.appendingPathExtension("reference.png")
     let differenceURL = base.appendingPathExtension("difference.png")
-    try save(reference, to: referenceURL, attachingAs: "\(name).reference.png", context)
+    try save(reference, to: referenceURL, attachingAs: name(.reference), context)
     try save(
       comparison.differenceImage(image, reference), to: differenceURL,
-      attachingAs: "\(name).difference.png", context)
+      attachingAs: name(.difference), context)
     return FailureArtifacts(actual: actualURL, reference: referenceURL, difference: differenceURL)
   }
 

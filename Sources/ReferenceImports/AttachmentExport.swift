@@ -86,22 +86,6 @@ public struct AttachmentExport: Sendable {
 
   /// The bytes of an exported file, read without following links.
   public func payload(_ name: String) throws(ImportError) -> [UInt8] {
-    let path = url.appendingPathComponent(name).path
-    guard AttachmentName.problem(name) == nil else {
-      throw ImportError(container: url.path, object: name, reason: "not a plain file name")
-    }
-    switch FileStatus.of(path) {
-    case .regularFile: break
-    case .missing:
-      throw ImportError(
-        container: url.path, object: name, reason: "listed in manifest.json but missing")
-    default:
-      throw ImportError(
-        container: url.path, object: name,
-        reason: "not a regular file (a symbolic link is never followed)")
-    }
-    do { return try FileStatus.read(path, limit: limits.maximumPayloadBytes) } catch {
-      throw ImportError(container: url.path, object: name, reason: "cannot be read: \(error)")
-    }
+    try FlatFolder(url: url, limits: limits, listedBy: Self.manifestName).read(name)
   }
 }

@@ -14,10 +14,14 @@ public struct ImportedSource: Sendable, Hashable, CustomStringConvertible {
     case attachmentExport(URL)
     /// A worker's swift-snapshot-testing `__Snapshots__` tree.
     case snapshotTree(URL)
+    /// A Swift Testing `--attachments-path` folder and the event streams in it.
+    case swiftTestingAttachments(URL, streams: [String])
 
     public var url: URL {
       switch self {
-      case .resultBundle(let url), .attachmentExport(let url), .snapshotTree(let url): url
+      case .resultBundle(let url), .attachmentExport(let url), .snapshotTree(let url),
+        .swiftTestingAttachments(let url, _):
+        url
       }
     }
 
@@ -33,6 +37,8 @@ public struct ImportedSource: Sendable, Hashable, CustomStringConvertible {
         try AttachmentExport(url: url, limits: limits).payload(name)
       case (.snapshotTree(let url), .treeFile(let path)):
         try SnapshotTree(url: url, limits: limits).read(path)
+      case (.swiftTestingAttachments(let url, let streams), .file(let name)):
+        try SwiftTestingAttachments(url: url, streams: streams, limits: limits).payload(name)
       default:
         throw ImportError(
           container: url.path, object: attachment.name,
@@ -63,6 +69,9 @@ public struct ImportedSource: Sendable, Hashable, CustomStringConvertible {
           + "orphans"
       case .snapshotTree:
         "a __Snapshots__ tree holds no manifest, so it proves nothing about orphans"
+      case .swiftTestingAttachments:
+        "Swift Testing attachments hold the renders of failed comparisons only, no manifest, "
+          + "so they prove nothing about orphans"
       }
     }
   }

@@ -14,7 +14,21 @@ public enum ImportedSources {
       return .resultBundle(url)
     }
     if AttachmentExport.recognizes(url) { return .attachmentExport(url) }
+    if case .attachments(let streams) = SwiftTestingAttachments.recognize(url) {
+      return .swiftTestingAttachments(url, streams: streams)
+    }
     return SnapshotTree.recognizes(url) ? .snapshotTree(url) : nil
+  }
+
+  /// Why a folder is refused before it is read, or nil: Swift Testing's failure images
+  /// without the event stream that names their tests.
+  public static func refusal(of url: URL) -> ImportError? {
+    guard case .missingStream(let example) = SwiftTestingAttachments.recognize(url) else {
+      return nil
+    }
+    return ImportError(
+      container: url.path, object: example,
+      reason: SwiftTestingAttachments.missingStreamReason(folder: url))
   }
 
   /// The sources of a container: each attached archive of this package, then the placed PNG
@@ -28,15 +42,29 @@ public enum ImportedSources {
     if case .snapshotTree(let url) = container {
       return [try treeSource(SnapshotTree(url: url, limits: limits))]
     }
-    let attachments: [ImportedAttachment]
+    var attachments: [ImportedAttachment] = []
+    var sorting = Sorting(container: container, limits: limits)
     switch container {
     case .resultBundle(let url):
       attachments = try ResultBundle(url: url, limits: limits).attachments()
     case .attachmentExport(let url):
       attachments = try AttachmentExport(url: url, limits: limits).attachments()
-    case .snapshotTree: attachments = []
+    case .swiftTestingAttachments(let url, let streams):
+      let listed = try SwiftTestingAttachments(url: url, streams: streams, limits: limits)
+        .attachments()
+      attachments = listed.attachments
+      sorting.notLanded += listed.unnamed.map {
+        "\(EntryPathText.escaped($0)): no valueAttached record of the event stream names it, "
+          + "so its test is unknown"
+      }
+    case .snapshotTree: break
     }
-    var sorting = Sorting(container: container, limits: limits)
+    if case .swiftTestingAttachments = container {
+      for attachment in attachments {
+        try sorting.take(attachment, place: FailureImagePlacement.place)
+      }
+      return sorting.sources()
+    }
     var placement: SnapshotPlacement?
     for attachment in attachments {
       try sorting.take(attachment) {
@@ -105,10 +133,13 @@ public enum ImportedSources {
     let container: ImportedSource.Container
     let limits: ImportLimits
     var archives: [ImportedAttachment] = []
-    /// Placed images by context; a context whose path repeats gets a further group.
+    /// Placed images by context (by test and context for Swift Testing's attachments); a
+    /// context whose path repeats gets a further group.
     var groups: [(context: String, images: [String: ImportedSource.PlacedImage])] = []
     var notLanded: [String] = []
     var others: [String: Int] = [:]
+    /// Images that land nowhere by their nature, by kind (a failure's reference image).
+    var counted: [String: Int] = [:]
 
     mutating func take(
       _ attachment: ImportedAttachment,
@@ -133,7 +164,12 @@ public enum ImportedSources {
       case .png:
         switch place(attachment) {
         case .success(let path): add(.init(path: path, attachment: attachment))
-        case .failure(let unplaced): notLanded.append("\(named): \(unplaced.reason)")
+        case .failure(let unplaced):
+          if let kind = unplaced.countedAs {
+            counted[kind, default: 0] += 1
+          } else {
+            notLanded.append("\(named): \(unplaced.reason)")
+          }
         }
       }
     }
@@ -145,7 +181,15 @@ public enum ImportedSources {
     }
 
     private mutating func add(_ image: ImportedSource.PlacedImage) {
-      let context = image.attachment.provenance.context
+      // Swift Testing's attachments are the failures of a few tests: a source per test names
+      // the test in a conflict. A bundle's thousands of snapshots group by context alone.
+      let provenance = image.attachment.provenance
+      let context: String
+      if case .swiftTestingAttachments = container {
+        context = provenance.description
+      } else {
+        context = provenance.context
+      }
       if let index = groups.firstIndex(where: {
         $0.context == context && $0.images[image.path] == nil
       }) {
@@ -167,6 +211,10 @@ public enum ImportedSources {
       if !others.isEmpty {
         let kinds = others.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         notes.append("not images, not read: " + kinds.joined(separator: ", "))
+      }
+      if !counted.isEmpty {
+        let kinds = counted.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        notes.append("images that are not references, not landed: " + kinds.joined(separator: ", "))
       }
       var sources = archives.map {
         ImportedSource(container: container, content: .archive($0), label: "", notLanded: [])

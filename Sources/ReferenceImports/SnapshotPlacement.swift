@@ -80,7 +80,14 @@ public struct SnapshotPlacement: Sendable {
   /// Why an attachment was not placed.
   public struct Unplaced: Error, Sendable, Hashable {
     public var reason: String
+    /// The kind it is counted as instead of being listed one by one (the reference and
+    /// difference images of failed comparisons), or nil.
+    public var countedAs: String?
     init(_ reason: String) { self.reason = reason }
+    init(counted kind: String) {
+      self.reason = kind
+      self.countedAs = kind
+    }
   }
 
   /// `Class/testName()` → `testName`; Swift Testing's `Suite/name(_:)` → `name`.

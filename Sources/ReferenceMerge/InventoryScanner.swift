@@ -262,14 +262,7 @@ struct InventoryScanner {
   /// lists none; a folder, whose manifest is read first), images are decoded as they are read
   /// and the source is read once; otherwise they wait for the manifest to vouch for them.
   private func expectsManifest(_ source: MergeSource) -> Bool {
-    switch source.location {
-    case .zip(let url):
-      ZipDirectory.containsEntry(ArchiveManifest.entryName, in: .file(url)) ?? true
-    case .nestedZip, .runRecord: true
-    case .folder: false
-    case .imported(let imported):
-      if case .archive = imported.content { true } else { false }
-    }
+    source.kind.manifestMayFollowImages()
   }
 
   /// Keeps an entry for applying when the destination does not already hold these bytes.
@@ -362,12 +355,7 @@ struct InventoryScanner {
   }
 
   private func modificationDate(_ source: MergeSource) -> Date {
-    let path: String
-    switch source.location {
-    case .zip(let url), .nestedZip(let url, _), .folder(let url), .runRecord(let url):
-      path = url.path
-    case .imported(let imported): path = imported.container.url.path
-    }
+    let path = source.kind.fileURL.path
     return (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
       ?? .distantPast
   }

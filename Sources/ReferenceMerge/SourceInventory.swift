@@ -112,8 +112,8 @@ public struct SourceInventory: Sendable {
   /// Why the source is incomplete, or nil.
   public var incompleteReason: String? {
     guard let manifest else {
-      // An imported kind says itself what it proves, and what of it did not land.
-      if case .imported(let imported) = source.location { return imported.incompleteReason }
+      // A kind may say itself what it proves (an imported one, what of it did not land).
+      if let proof = source.kind.completenessWithoutManifest { return proof }
       return isEarlierReferences ? nil : "no manifest (not written by a finished run)"
     }
     switch manifest.completion {

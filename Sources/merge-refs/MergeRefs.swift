@@ -18,8 +18,10 @@ struct MergeRefs: ParsableCommand {
       Each SOURCE is an archive written by an IMAGE_GENERATION_MODE run, a zip of such archives \
       (a CI artifact download), a folder of such archives, or a folder holding an unpacked \
       archive or the staging folder of a run that crashed. A SOURCE can also be an Xcode result \
-      bundle (.xcresult) or a folder `xcrun xcresulttool export attachments` wrote: its attached \
-      archives, and the PNGs swift-snapshot-testing recorded, land; what cannot is listed. \
+      bundle (.xcresult), a folder `xcrun xcresulttool export attachments` wrote, a worker's \
+      swift-snapshot-testing __Snapshots__ tree, or a Swift Testing --attachments-path folder \
+      holding that run's event stream: attached archives, the PNGs swift-snapshot-testing \
+      recorded and the actual renders of failed comparisons land; what cannot is listed. \
       DESTINATION is the package root the archive paths are relative to.
 
       Content decides, never time stamps: a reference with identical pixels is left untouched. \

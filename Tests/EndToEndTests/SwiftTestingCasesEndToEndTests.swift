@@ -165,9 +165,15 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     let command = try XCTUnwrap(command(in: line, after: marker))
     let attachments = try FileManager.default.contentsOfDirectory(
       atPath: fixture.root.appendingPathComponent(".build/attachments").path)
-    XCTAssertTrue(
-      attachments.contains { $0.contains("count-42[count=42].actual") }, "\(attachments)")
-    XCTAssertTrue(attachments.contains { $0.contains("dot-16[size=16].actual") }, "\(attachments)")
+    // Each name carries its reference path (for merge-refs) and its case.
+    for (name, label) in [("count-42", "[count=42]"), ("dot-16", "[size=16]")] {
+      XCTAssertTrue(
+        attachments.contains {
+          $0.hasSuffix("\(label).actual.png")
+            && FailureAttachmentName(fileName: $0)?.referencePath?.hasSuffix("/\(name).png")
+              == true
+        }, "\(attachments)")
+    }
 
     let landed = try fixture.shell(command, environment: ["PATH": try swiftShimPath()])
     XCTAssertEqual(landed.exitStatus, .success, command + "\n" + landed.all)

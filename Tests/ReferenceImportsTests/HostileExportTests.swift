@@ -85,3 +85,50 @@ final class HostileExportTests: XCTestCase {
         atPath: destination.appendingPathComponent("Tests/AppTests/__References__/chart.png").path))
   }
 }
+
+/// A result bundle zipped whole (a CI artifact as downloaded, `Run.xcresult.zip`) is refused
+/// with the command that unzips it, never read as PNG entries; both layouts of such zips.
+final class ZippedResultBundleTests: XCTestCase {
+  /// The real bundle's files, zipped under `prefix`.
+  private func zipped(_ prefix: String, name: String, in folder: URL) throws -> URL {
+    let bundle = try RealFixtures.screenshotbotBundle
+    var entries: [ZipWriter.Entry] = []
+    let walk = FileManager.default.enumerator(atPath: bundle.path)
+    while let path = walk?.nextObject() as? String {
+      let url = bundle.appendingPathComponent(path)
+      guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+      else { continue }
+      entries.append(
+        ZipWriter.Entry(
+          path: prefix + path, contents: .bytes(Array(try Data(contentsOf: url)))))
+    }
+    let zip = folder.appendingPathComponent(name)
+    try ZipWriter().write(entries.sorted { $0.path < $1.path }, to: zip)
+    return zip
+  }
+
+  func testAnArtifactZipOfABundle_isRefusedWithTheUnzipCommand() throws {
+    let folder = try makeTemporaryFolder(self)
+    let zip = try zipped("", name: "Run.xcresult.zip", in: folder)
+    let destination = folder.appendingPathComponent("package")
+    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+    let run = try mergeRefs([zip.path, destination.path])
+    XCTAssertEqual(run.exitStatus, .refusedInput, run.all)
+    XCTAssertTrue(run.all.contains("a zipped Xcode result bundle"), run.all)
+    XCTAssertTrue(
+      run.all.contains(
+        "mkdir Run.xcresult && unzip -q Run.xcresult.zip -d Run.xcresult, then pass Run.xcresult"),
+      run.all)
+    XCTAssertEqual(try contents(of: destination), [:])
+  }
+
+  func testAZipHoldingTheBundleFolder_namesTheFolderToPass() throws {
+    let folder = try makeTemporaryFolder(self)
+    let zip = try zipped("result12.xcresult/", name: "artifact.zip", in: folder)
+    let run = try mergeRefs(["--dry-run", zip.path, folder.path])
+    XCTAssertEqual(run.exitStatus, .refusedInput, run.all)
+    XCTAssertTrue(
+      run.all.contains("unzip -q artifact.zip, then pass result12.xcresult"), run.all)
+    XCTAssertTrue(run.all.contains("result12.xcresult/Info.plist"), run.all)
+  }
+}

@@ -1,0 +1,32 @@
+import ReferenceArchive
+import ReferenceContracts
+
+/// Where a Swift Testing attachment lands: the actual render of a failed comparison, at the
+/// reference path its name carries (`FailureAttachmentName`). The reference and difference
+/// images of that comparison show the failure and are counted, never landed; any other PNG
+/// is listed with why.
+enum FailureImagePlacement {
+  static func place(_ attachment: ImportedAttachment) -> Result<String, SnapshotPlacement.Unplaced>
+  {
+    guard let name = FailureAttachmentName(fileName: attachment.name) else {
+      return .failure(
+        .init(
+          "not a failure image of ReferenceImages (those are named <reference path>.actual.png)"
+        ))
+    }
+    guard name.role == .actual else {
+      return .failure(.init(counted: "\(name.role.rawValue) images of failed comparisons"))
+    }
+    guard let path = name.referencePath else {
+      return .failure(
+        .init(
+          "its name carries no reference path (the path is too long for one file name): land "
+            + "the run's archive instead"))
+    }
+    if let problem = EntryPath.validate(path) {
+      return .failure(
+        .init("its reference path '\(EntryPath.escaped(path))' is refused: \(problem)"))
+    }
+    return .success(path)
+  }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import ReferenceArchive
+import ReferenceContracts
+import ReferenceImports
+import ReferenceMerge
+import TestSupport
+import XCTest
+
+/// Swift Testing `--attachments-path` folders with their event stream. The records are written
+/// as Swift 6.3.1's `swift test --event-stream-output-path` writes them (version "6.3.0", the
+/// default, and version 0, which adds `_preferredName` and `_testCase`); the real run is in
+/// `SwiftTestingAttachmentsEndToEndTests`.
+final class SwiftTestingAttachmentsTests: XCTestCase {
+  private let bars = "Tests/ChartTests/__References__/Chart/bars.png"
+  private let test = "ChartTests.Chart/bars()/ChartTests.swift:7:4"
+
+  /// A `valueAttached` record as the CI machine wrote it: the path is that machine's.
+  private func record(_ file: String, test: String, version0Case: String? = nil) -> String {
+    let path = "/home/runner/work/app/.build/attachments/\(file)"
+    guard let version0Case else {
+      return #"{"kind": "event", "payload": {"attachment": {"path": "\#(path)"}, "#
+        + #""instant": {"absolute": 20965.9, "since1970": 1795775826.1}, "kind": "valueAttached", "#
+        + #""messages": [{"symbol": "_attachment", "text": "Attached '\#(file)' to bars()."}], "#
+        + #""testID": "\#(test)"}, "version": "6.3.0"}"#
+    }
+    return #"{"kind":"event","payload":{"_testCase":{"displayName":"\#(version0Case)","id":"x"},"#
+      + #""attachment":{"_preferredName":"\#(file)","path":"\#(path)"},"instant":{"absolute":1,"#
+      + #""since1970":1},"kind":"valueAttached","messages":[],"testID":"\#(test)"},"version":0}"#
+  }
+
+  private let testRecord =
+    #"{"kind": "test", "payload": {"id": "ChartTests.Chart", "kind": "suite", "name": "Chart"}, "#
+    + #""version": "6.3.0"}"#
+
+  private func name(_ path: String, _ role: FailureAttachmentName.Role, case label: String? = nil)
+    -> String
+  {
+    FailureAttachmentName(referencePath: path, caseSuffix: label, role: role).fileName
+  }
+
+  /// A folder with the files and a stream of the records.
+  private func folder(
+    _ files: [String: [UInt8]], records: [String], in root: URL
+  ) throws -> URL {
+    let folder = root.appendingPathComponent("attachments")
+    for (file, bytes) in files { try writeFile(bytes, to: folder.appendingPathComponent(file)) }
+    try writeFile(
+      Array(([testRecord] + records).joined(separator: "\n").utf8),
+      to: folder.appendingPathComponent("events.jsonl"))
+    return folder
+  }
+
+  func testActualRender_landsAtItsReferencePath_withItsTest_otherImagesCounted() throws {
+    let root = try makeTemporaryFolder(self)
+    let actual = name(bars, .actual)
+    let attachments = try folder(
+      [
+        actual: try samplePNG(1), name(bars, .reference): try samplePNG(2),
+        name(bars, .difference): try samplePNG(3), "screenshot.png": try samplePNG(4),
+        "stray.png": try samplePNG(5),
+      ],
+      records: [
+        record(actual, test: test), record(name(bars, .reference), test: test),
+        record(name(bars, .difference), test: test), record("screenshot.png", test: test),
+      ], in: root)
+    let sources = try MergeSource.expand(attachments.path, destination: root)
+    XCTAssertEqual(sources.count, 1)
+    guard let source = sources[0].kind as? ImportedSource,
+      case .images(let images) = source.content
+    else { return XCTFail("\(sources)") }
+    XCTAssertEqual(images.map(\.path), [bars])
+    XCTAssertEqual(images.first?.attachment.provenance.test, "ChartTests.Chart/bars()")
+    XCTAssertEqual(images.first?.attachment.payload, .file(name: actual))
+    let notes = source.notLanded.joined(separator: "\n")
+    XCTAssertTrue(
+      notes.contains(
+        "images that are not references, not landed: 1 difference images of failed "
+          + "comparisons, 1 reference images of failed comparisons"), notes)
+    XCTAssertTrue(
+      notes.contains("screenshot.png (ChartTests.Chart/bars()): not a failure image"), notes)
+    XCTAssertTrue(notes.contains("stray.png: no valueAttached record"), notes)
+  }
+
+  /// Stream version 0 says the case; the repeated name Swift Testing made unique still lands
+  /// at its path, and two renders of one path are two sources (a conflict when they differ).
+  func testVersion0Case_andUniquedRepeats_areDistinctRenders() throws {
+    let root = try makeTemporaryFolder(self)
+    let actual = name(bars, .actual, case: "[n=1]")
+    let dot = actual.firstIndex(of: ".")!
+    let repeated = String(actual[..<dot] + "-qjulixsck732" + actual[dot...])
+    let attachments = try folder(
+      [actual: try samplePNG(1), repeated: try samplePNG(2)],
+      records: [
+        record(actual, test: test, version0Case: "1"),
+        record(repeated, test: test, version0Case: "1"),
+      ], in: root)
+    let sources = try MergeSource.expand(attachments.path, destination: root)
+    let placed = sources.compactMap { source -> ImportedSource.PlacedImage? in
+      guard let imported = source.kind as? ImportedSource,
+        case .images(let images) = imported.content
+      else { return nil }
+      return images.first
+    }
+    XCTAssertEqual(placed.map(\.path), [bars, bars])
+    XCTAssertEqual(placed.map(\.attachment.provenance.arguments), [["1"], ["1"]])
+    let run = try mergeRefs(["--dry-run", attachments.path, root.path])
+    XCTAssertEqual(run.exitStatus, .conflicts, run.all)
+    XCTAssertTrue(run.all.contains("ChartTests.Chart/bars()"), run.all)
+  }
+
+  /// An archive of this package attached as a zip is a source like the zip on disk.
+  func testAttachedArchive_isASourceWithItsManifest() throws {
+    let root = try makeTemporaryFolder(self)
+    let archive = try coordinatorArchive([(bars, try samplePNG(6))], in: root)
+    let attachments = try folder(
+      ["run.zip": archive], records: [record("run.zip", test: test)], in: root)
+    let sources = try MergeSource.expand(attachments.path, destination: root)
+    guard let source = sources.first?.kind as? ImportedSource,
+      case .archive(let attachment) = source.content
+    else { return XCTFail("\(sources)") }
+    XCTAssertEqual(attachment.provenance.test, "ChartTests.Chart/bars()")
+    let run = try mergeRefs([attachments.path, root.path])
+    XCTAssertEqual(run.exitStatus, .success, run.all)
+    XCTAssertEqual(
+      Array(try Data(contentsOf: root.appendingPathComponent(bars))), try samplePNG(6))
+  }
+
+  func testRecordNamingAFileTheFolderLacks_isRefusedByLine() throws {
+    let root = try makeTemporaryFolder(self)
+    let attachments = try folder([:], records: [record(name(bars, .actual), test: test)], in: root)
+    XCTAssertThrowsError(try MergeSource.expand(attachments.path, destination: root)) { error in
+      let text = "\(error)"
+      XCTAssertTrue(text.contains("events.jsonl line 2"), text)
+      XCTAssertTrue(text.contains("the stream names a file the folder does not hold"), text)
+    }
+  }
+
+  func testAPathThatClimbs_isListedNotLanded_andNothingIsWritten() throws {
+    let root = try makeTemporaryFolder(self)
+    let climbing = name("../../outside.png", .actual)
+    let attachments = try folder(
+      [climbing: try samplePNG(1)], records: [record(climbing, test: test)], in: root)
+    let package = root.appendingPathComponent("package")
+    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+    let run = try mergeRefs([attachments.path, package.path])
+    XCTAssertEqual(run.exitStatus, .success, run.all)
+    XCTAssertTrue(run.all.contains("is refused: the path climbs out with '..'"), run.all)
+    XCTAssertEqual(try contents(of: package), [:])
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: root.appendingPathComponent("outside.png").path))
+  }
+
+  /// Without a stream the files say no test: the folder is refused, naming a file and the
+  /// command that writes the stream; a folder of other PNGs is not taken for one.
+  func testFailureImagesWithoutAStream_areRefusedWithTheCommand() throws {
+    let root = try makeTemporaryFolder(self)
+    let attachments = root.appendingPathComponent("attachments")
+    try writeFile(try samplePNG(1), to: attachments.appendingPathComponent(name(bars, .actual)))
+    let run = try mergeRefs([attachments.path, root.path])
+    XCTAssertEqual(run.exitStatus, .refusedInput, run.all)
+    XCTAssertTrue(run.all.contains(name(bars, .actual)), run.all)
+    XCTAssertTrue(
+      run.all.contains(
+        "swift test --attachments-path \(attachments.path) --event-stream-output-path "
+          + "\(attachments.path)/events.jsonl"), run.all)
+    XCTAssertEqual(SwiftTestingAttachments.recognize(root), .unrelated)
+  }
+}
