@@ -24,7 +24,7 @@ enum DeclaredCompletion {
   /// the merge, which refuses them by name.
   static func unfinished(_ sources: [MergeSource]) -> [SourceInventory] {
     sources.compactMap { source in
-      guard case .zip(let url) = source.location,
+      guard let url = (source.kind as? ArchiveFile)?.url,
         let first = try? ZipReader().firstEntry(in: .file(url)),
         first.path == ArchiveManifest.entryName
       else { return nil }
