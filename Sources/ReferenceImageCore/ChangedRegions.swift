@@ -1,5 +1,3 @@
-import ReferenceImageCore
-
 /// Boxes around the changed parts of a difference image, for the page to draw: the pixels
 /// the comparison marked as differing (painted pure red) are gathered into cells of a grid,
 /// touching cells merge into one box, and the grid coarsens until at most `limit` boxes remain.
@@ -87,14 +85,7 @@ package enum ChangedRegions {
 }
 
 /// The packed colours of difference images, as the comparison paints them.
-enum DifferenceColor {
+package enum DifferenceColor {
   /// Opaque pure red, little-endian RGBA: what `ImageComparison` paints a differing pixel.
-  static let differing: UInt32 = RGBAColor(red: 255, green: 0, blue: 0).packedWord
-}
-
-extension RGBAColor {
-  /// The colour as one little-endian RGBA word, as `RGBAImage` stores it.
-  var packedWord: UInt32 {
-    UInt32(red) | UInt32(green) << 8 | UInt32(blue) << 16 | UInt32(alpha) << 24
-  }
+  package static let differing: UInt32 = DifferenceColors.differing.packed
 }
