@@ -183,12 +183,17 @@ struct ImageAssertion {
     }
     guard case .fail(let failure, _) = decision else { return }
     let artifacts = writeArtifacts(failure.artifacts, location: location, testCase: owner.testCase)
-    let landing = kept && landable ? "; " + landingAdvice(location) : ""
+    // One indented line per changed region, between the sentence and the landing command,
+    // which stays last.
+    let regions = failure.changeLines(image: image, comparison: comparison)
+      .map { "\n  " + $0 }.joined()
+    let separator = regions.isEmpty ? "; " : "\n"
+    let landing = kept && landable ? separator + landingAdvice(location) : ""
     // A case says which it is in its own words too: logs and annotations show the message alone.
     let casePrefix = owner.testCase.map { "[\($0)] " } ?? ""
     context.fail(
       casePrefix + failure.message(at: compared, comparison: comparison, artifacts: artifacts)
-        + variantNote + landing)
+        + variantNote + regions + landing)
   }
 
   /// The sentence that ends a failure whose render this run's archive keeps: the command that
