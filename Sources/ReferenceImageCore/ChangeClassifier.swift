@@ -71,7 +71,7 @@ public enum ChangeClassifier {
   }
 
   /// The top-left area both images cover.
-  static func commonBox(_ image: RGBAImage, _ reference: RGBAImage) -> PixelBox {
+  package static func commonBox(_ image: RGBAImage, _ reference: RGBAImage) -> PixelBox {
     PixelBox(
       minX: 0, minY: 0, maxX: min(image.width, reference.width) - 1,
       maxY: min(image.height, reference.height) - 1)
@@ -79,7 +79,8 @@ public enum ChangeClassifier {
 
   /// The areas only one image covers, aligned top-left: a strip right of the common area (as
   /// tall as the wider image) and one below it (as wide as the common area).
-  static func resizedRegions(_ image: RGBAImage, _ reference: RGBAImage) -> [ChangedRegion] {
+  package static func resizedRegions(_ image: RGBAImage, _ reference: RGBAImage) -> [ChangedRegion]
+  {
     let common = commonBox(image, reference)
     let kind = ChangeKind.resized(actual: image.size, reference: reference.size)
     var regions: [ChangedRegion] = []
