@@ -689,6 +689,14 @@ final class ReviewPageTests: XCTestCase {
     var stageTransforms: [String]
     var gridShown: [Bool]
     var zoomLevel: String
+    /// The current card's box labels (in the changed-regions mode) and their boxes' kinds.
+    var kindLabels: [String]
+    var kindBoxes: [String]
+    /// The current card's line of kinds, and its change group's note.
+    var kindsNote: String?
+    var changeGroupNote: String?
+    /// The kind filter's options.
+    var kindOptions: [String]
   }
 
   struct SeenCard: Decodable {

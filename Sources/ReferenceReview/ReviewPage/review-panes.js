@@ -156,11 +156,11 @@ function boxes(regions, kinds, canvas) {
     }
     svg.append(rect);
     if (!kind) return;
-    // Above the box, or inside it at the top edge of the canvas; sized to stay legible at fit.
+    // Above the box, or below it when the box starts at the canvas's top edge.
     const label = document.createElementNS(namespace, 'text');
-    label.setAttribute('class', `kind-label kind-${kind.kind}`);
+    label.setAttribute('class', `kind-label kind-${kind.kind}${y > 0 ? '' : ' below'}`);
     label.setAttribute('x', String(x));
-    label.setAttribute('y', String(y >= 12 ? y - 2 : y + height + 10));
+    label.setAttribute('y', String(y > 0 ? y : y + height));
     label.textContent = kind.label;
     svg.append(label);
   });
@@ -254,6 +254,8 @@ function layoutCard(element) {
     for (const stage of box.querySelectorAll('.stage')) {
       /** @type {HTMLElement} */ (stage).style.transform =
         `translate(${tx}px, ${ty}px) scale(${view.s})`;
+      // The kind labels keep their size on screen at every zoom (review.css).
+      /** @type {HTMLElement} */ (stage).style.setProperty('--zoom', String(view.s));
     }
     const grid = /** @type {HTMLElement} */ (box.querySelector('.grid'));
     if (view.s >= MIN_GRID_SCALE) {
