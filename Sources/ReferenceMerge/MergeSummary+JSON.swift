@@ -30,6 +30,8 @@ extension MergeSummary {
     json.member("added", added)
     json.key("applied")
     json.bool(applied)
+    json.key("changeGroups")
+    writeChangeGroups(to: &json)
     json.key("changes")
     write(changes, to: &json)
     json.member("conflicts", conflicts)
@@ -60,6 +62,19 @@ extension MergeSummary {
     if let variants { write(variants, to: &json) }
     json.member("warnings", strings: warnings)
     json.endObject()
+  }
+
+  /// `changeGroups`: each group's key, label and every path.
+  private func writeChangeGroups(to json: inout JSONStream) {
+    json.beginArray()
+    for group in changeGroups {
+      json.beginObject()
+      json.member("key", group.key)
+      json.member("label", group.label)
+      json.member("paths", strings: group.paths)
+      json.endObject()
+    }
+    json.endArray()
   }
 
   private func writeSuperseded(to json: inout JSONStream) {

@@ -23,6 +23,7 @@ extension MergeSummary {
   public func forEachTextLine(verbose: Bool = false, _ body: (String) -> Void) {
     sourceLines(verbose: verbose, body)
     problemLines(verbose: verbose, body)
+    changeGroupLines(body)
     changeLines(verbose: verbose, body)
     skippedLines(verbose: verbose, body)
     supersededLines(verbose: verbose, body)
@@ -36,6 +37,15 @@ extension MergeSummary {
     }
     if let variants { body(variantLine(variants)) }
     body(summaryLine)
+  }
+
+  /// With many changes, the groups of references changed the same way first, so a reviewer
+  /// sees "recoloured #16A34A → #9333EA: 312 references" before 312 paths.
+  private func changeGroupLines(_ body: (String) -> Void) {
+    let lines = ChangeGroup.leadingLines(changeGroups, changeCount: added + updated)
+    guard !lines.isEmpty else { return }
+    body("changed the same way (the review report's change kinds):")
+    for line in lines { body("  " + line) }
   }
 
   /// "by variant: base 11 added, 40 unchanged; linux-arm64 2 added, 1 redundant": each

@@ -128,6 +128,9 @@ public struct MergeSummary: Decodable, Sendable {
   public var warnings: [String] = []
   /// The review report written, if any.
   public var report: String?
+  /// The references the review report found changed the same way (`ChangeGroup`), largest
+  /// first; empty without a report.
+  public var changeGroups: [ChangeGroup] = []
   /// The command that deletes the orphans found, as the user would type it (the same
   /// sources and destination plus `--prune`); set by the program that ran the merge, and
   /// printed only when orphans were found and not pruned.

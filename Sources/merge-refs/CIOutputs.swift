@@ -64,6 +64,7 @@ struct CIOutputs {
     markdown.landCommand = outcome.landCommand
     markdown.writesNothing = writesNothing
     markdown.variants = summary.variants ?? []
+    markdown.changeGroups = summary.changeGroups
     return markdown
   }
 
