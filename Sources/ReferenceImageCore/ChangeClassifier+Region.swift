@@ -9,8 +9,6 @@ struct RegionJudge {
     /// The changed pixels, as (x, y) packed into one integer: y << 32 | x.
     var changed: [Int] = []
     var largestDifference = 0
-    /// How often each (reference colour, render colour) pair occurs: from << 32 | to.
-    var mappings: [UInt64: Int] = [:]
     /// Changed pixels where the reference, or the render, shows background.
     var referenceBackground = 0
     var actualBackground = 0
@@ -68,28 +66,31 @@ struct RegionJudge {
     return (reference, actual)
   }
 
-  /// One pass over the box: the changed pixels, the largest difference, the colour mappings
-  /// (counted per run of one mapping, so a filled shape costs few dictionary updates) and the
-  /// background counts.
+  /// One pass over the box: the changed pixels, the largest difference and the background
+  /// counts.
   private func survey(background: (reference: UInt32, actual: UInt32)?) -> Survey {
     var survey = Survey()
-    var runKey: UInt64 = 0
-    var runLength = 0
     for y in box.minY...box.maxY {
-      for x in box.minX...box.maxX {
-        let actual = pair.actual(x, y)
-        let reference = pair.reference(x, y)
+      let actualRow = pair.actual.baseAddress! + y * pair.actualWidth
+      let referenceRow = pair.reference.baseAddress! + y * pair.referenceWidth
+      var x = box.minX
+      while x <= box.maxX {
+        // Eight unchanged pixels, most of a box, skipped with two loads and a compare.
+        if x + 8 <= box.maxX + 1,
+          UnsafeRawPointer(actualRow + x).loadUnaligned(as: SIMD8<UInt32>.self)
+            == UnsafeRawPointer(referenceRow + x).loadUnaligned(as: SIMD8<UInt32>.self)
+        {
+          x += 8
+          continue
+        }
+        let actual = actualRow[x]
+        let reference = referenceRow[x]
+        x += 1
         guard actual != reference else { continue }
+        let x = x - 1
         survey.changed.append(y << 32 | x)
         survey.largestDifference = max(
           survey.largestDifference, Word.largestDifference(actual, reference))
-        let key = UInt64(reference) << 32 | UInt64(actual)
-        if key == runKey && runLength > 0 {
-          runLength += 1
-        } else {
-          if runLength > 0 { survey.mappings[runKey, default: 0] += runLength }
-          (runKey, runLength) = (key, 1)
-        }
         if let background {
           if Word.isTransparent(reference) || Word.alike(reference, background.reference) {
             survey.referenceBackground += 1
@@ -100,7 +101,6 @@ struct RegionJudge {
         }
       }
     }
-    if runLength > 0 { survey.mappings[runKey, default: 0] += runLength }
     return survey
   }
 
@@ -207,8 +207,11 @@ struct RegionJudge {
   /// pixel of the main reference colour left as it was inside the box (the same shape).
   private func recolouring(_ survey: Survey) -> ColourMapping? {
     let count = survey.changed.count
+    guard let mappings = mappings(survey.changed, allowed: Self.allowance(count)) else {
+      return nil
+    }
     var targets: [UInt32: (to: UInt32, count: Int, total: Int)] = [:]
-    for (key, occurrences) in survey.mappings {
+    for (key, occurrences) in mappings {
       let from = UInt32(truncatingIfNeeded: key >> 32)
       let to = UInt32(truncatingIfNeeded: key)
       var entry = targets[from] ?? (to, 0, 0)
@@ -223,6 +226,41 @@ struct RegionJudge {
       keptCount(of: main.key) <= Self.allowance(main.value.total)
     else { return nil }
     return ColourMapping(from: Word.color(main.key), to: Word.color(main.value.to))
+  }
+
+  /// How often each (reference colour, render colour) pair occurs among the changed pixels,
+  /// keyed from << 32 | to, counted per run of one pair (a filled shape costs few dictionary
+  /// updates); nil as soon as more than `allowed` pixels map a reference colour elsewhere than
+  /// its first pixel did, which no recolouring does (drift and new content stop early).
+  private func mappings(_ changed: [Int], allowed: Int) -> [UInt64: Int]? {
+    var first: [UInt32: UInt32] = [:]
+    var mappings: [UInt64: Int] = [:]
+    var departures = 0
+    var runKey: UInt64 = 0
+    var runLength = 0
+    for packed in changed {
+      let x = packed & 0xFFFF_FFFF
+      let y = packed >> 32
+      let from = pair.reference(x, y)
+      let to = pair.actual(x, y)
+      let key = UInt64(from) << 32 | UInt64(to)
+      if key == runKey && runLength > 0 {
+        runLength += 1
+        continue
+      }
+      if runLength > 0 { mappings[runKey, default: 0] += runLength }
+      (runKey, runLength) = (key, 1)
+      if let seen = first[from] {
+        if seen != to {
+          departures += 1
+          if departures > allowed { return nil }
+        }
+      } else {
+        first[from] = to
+      }
+    }
+    if runLength > 0 { mappings[runKey, default: 0] += runLength }
+    return mappings
   }
 
   /// Pixels of the box that had the colour in the reference and still have it.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Says what kind of change each changed region of a failing comparison is (`ChangeKind`).
 ///
 /// The regions are where the comparison's difference image is red (the pixels it counted), boxed
@@ -55,7 +57,7 @@ public enum ChangeClassifier {
   ) -> [ChangedRegion] {
     let common = commonBox(image, reference)
     return Pair.with(image, reference) { pair in
-      boxes.map { rectangle in
+      let judge = { (rectangle: [Int]) -> ChangedRegion in
         let box = PixelBox(
           minX: rectangle[0], minY: rectangle[1], maxX: rectangle[0] + rectangle[2] - 1,
           maxY: rectangle[1] + rectangle[3] - 1)
@@ -67,7 +69,34 @@ public enum ChangeClassifier {
         let tight = tightened(box, in: differenceImage) ?? box
         return RegionJudge(pair: pair, box: tight).region()
       }
+      let area = boxes.reduce(0) { $0 + $1[2] * $1[3] }
+      guard boxes.count > 1, area >= parallelArea else { return boxes.map(judge) }
+      return concurrentMap(boxes, judge)
     }
+  }
+
+  /// From this many pixels in the boxes together, regions are judged on every core, as the
+  /// difference image is drawn: below it, starting tasks costs more than it saves.
+  static let parallelArea = 1 << 17
+
+  /// `items.map(transform)`, one task per item on every core; each task writes its own slot.
+  private static func concurrentMap<Item, Result>(
+    _ items: [Item], _ transform: (Item) -> Result
+  ) -> [Result] {
+    let results = UnsafeMutableBufferPointer<Result>.allocate(capacity: items.count)
+    defer {
+      results.baseAddress!.deinitialize(count: items.count)
+      results.deallocate()
+    }
+    withoutActuallyEscaping(transform) { transform in
+      nonisolated(unsafe) let slots = results
+      nonisolated(unsafe) let transform = transform
+      nonisolated(unsafe) let items = items
+      DispatchQueue.concurrentPerform(iterations: items.count) { index in
+        (slots.baseAddress! + index).initialize(to: transform(items[index]))
+      }
+    }
+    return Array(results)
   }
 
   /// The top-left area both images cover.
@@ -104,18 +133,19 @@ public enum ChangeClassifier {
     let red = DifferenceColor.differing
     var found: PixelBox?
     difference.pixels.withUnsafeBytes { bytes in
-      let words = bytes.bindMemory(to: UInt32.self)
+      let words = bytes.baseAddress!.assumingMemoryBound(to: UInt32.self)
       for y in box.minY...box.maxY {
-        let row = y * difference.width
-        for x in box.minX...box.maxX where words[row + x] == red {
-          if var union = found {
-            union.minX = min(union.minX, x)
-            union.maxX = max(union.maxX, x)
-            union.maxY = y
-            found = union
-          } else {
-            found = PixelBox(minX: x, minY: y, maxX: x, maxY: y)
-          }
+        let row = words + y * difference.width
+        guard let first = ChangedRegions.firstMarked(row, from: box.minX, through: box.maxX, red)
+        else { continue }
+        let last = ChangedRegions.lastMarked(row, from: first, through: box.maxX, red) ?? first
+        if var union = found {
+          union.minX = min(union.minX, first)
+          union.maxX = max(union.maxX, last)
+          union.maxY = y
+          found = union
+        } else {
+          found = PixelBox(minX: first, minY: y, maxX: last, maxY: y)
         }
       }
     }
