@@ -17,8 +17,9 @@ import ReferenceImageCore
 /// ```
 ///
 /// In verify mode a missing reference fails with its path and the command that records it; a
-/// mismatch fails with the numbers and writes actual, reference and difference PNGs into
-/// `IMAGE_DIFF_DIR`. In `all` mode the image is stored and nothing is compared.
+/// mismatch fails with the numbers, one line per changed region saying what kind of change it
+/// is ("region x 10…45, y 8…14: moved by (2, 1)"; `ChangeKind`), and writes actual, reference
+/// and difference PNGs into `IMAGE_DIFF_DIR`. In `all` mode the image is stored and nothing is compared.
 /// - Parameters:
 ///   - image: The rendered image.
 ///   - name: The reference's name, without `.png`; unique within the test file.
