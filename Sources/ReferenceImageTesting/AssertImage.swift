@@ -183,10 +183,13 @@ struct ImageAssertion {
       context.fail("\(error)")
     }
     guard case .fail(let failure, _) = decision else { return }
-    let artifacts = writeArtifacts(failure.artifacts, location: location, testCase: owner.testCase)
+    // Drawn once, for the artifact and for the kinds of change.
+    let difference = failure.differenceImage(image: image, comparison: comparison)
+    let artifacts = writeArtifacts(
+      failure.artifacts, difference: difference, location: location, testCase: owner.testCase)
     // One indented line per changed region, between the sentence and the landing command,
     // which stays last.
-    let regions = failure.changeLines(image: image, comparison: comparison)
+    let regions = failure.changeLines(image: image, differenceImage: difference)
       .map { "\n  " + $0 }.joined()
     let separator = regions.isEmpty ? "; " : "\n"
     let landing = kept && landable ? separator + landingAdvice(location) : ""
@@ -222,7 +225,8 @@ struct ImageAssertion {
 
   /// Writes the artifacts and returns the sentence naming them; empty when none are asked for.
   private func writeArtifacts(
-    _ artifacts: ImageDecision.Failure.Artifacts, location: ReferenceLocation, testCase: String?
+    _ artifacts: ImageDecision.Failure.Artifacts, difference: RGBAImage?,
+    location: ReferenceLocation, testCase: String?
   ) -> String {
     let reference: RGBAImage?
     switch artifacts {
@@ -233,8 +237,8 @@ struct ImageAssertion {
     let folder = coordinator.environment.artifactFolder(packageRoot: location.packageRoot)
     do {
       return try FailureArtifacts.write(
-        actual: image, reference: reference, comparison: comparison, location: location,
-        testCase: testCase, folder: folder, context: context
+        actual: image, reference: reference, comparison: comparison, difference: difference,
+        location: location, testCase: testCase, folder: folder, context: context
       ).summary
     } catch {
       return "could not write the artifacts: \(error)"

@@ -11,9 +11,11 @@ struct FailureArtifacts {
   let difference: URL?
 
   /// Writes the artifacts and records them as attachments where the framework has them.
+  /// `difference` is the comparison's difference image when the caller drew it already.
   static func write(
     actual image: RGBAImage, reference: RGBAImage?, comparison: ImageComparison,
-    location: ReferenceLocation, testCase: String? = nil, folder: URL, context: TestContext
+    difference: RGBAImage? = nil, location: ReferenceLocation, testCase: String? = nil,
+    folder: URL, context: TestContext
   ) throws(ReferenceImageError) -> FailureArtifacts {
     let stem = String(location.relativePath.dropLast(4)) + (testCase.map(caseSuffix) ?? "")
     let base = folder.appendingPathComponent(stem)
@@ -27,7 +29,7 @@ struct FailureArtifacts {
     let differenceURL = base.appendingPathExtension("difference.png")
     try save(reference, to: referenceURL, attachingAs: "\(name).reference.png", context)
     try save(
-      comparison.differenceImage(image, reference), to: differenceURL,
+      difference ?? comparison.differenceImage(image, reference), to: differenceURL,
       attachingAs: "\(name).difference.png", context)
     return FailureArtifacts(actual: actualURL, reference: referenceURL, difference: differenceURL)
   }
