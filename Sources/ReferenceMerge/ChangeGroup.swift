@@ -56,3 +56,24 @@ public struct ChangeGroup: Decodable, Sendable, Equatable {
     return lines
   }
 }
+
+/// What kind of change one changed region of an updated reference is, as the review report
+/// found it (`ChangeKind` of ReferenceImageCore): `--json` lists them under each change.
+public struct RegionKind: Decodable, Sendable, Equatable {
+  /// The kind's name: moved, recoloured, added, removed, antiAliasingOrNoise, resized, changed.
+  public var kind: String
+  /// The kind with its parameters: "moved by (2, 1)".
+  public var label: String
+  /// The region's box, [x, y, width, height].
+  public var box: [Int]
+  /// The pixels of the box that changed.
+  public var changedPixels: Int
+
+  /// Creates a region's kind.
+  public init(kind: String, label: String, box: [Int], changedPixels: Int) {
+    self.kind = kind
+    self.label = label
+    self.box = box
+    self.changedPixels = changedPixels
+  }
+}

@@ -113,6 +113,8 @@ public struct UnfinishedReport {
   public var page: URL
   /// The references its cards found changed the same way, largest group first.
   public var changeGroups: [ChangeGroup] = []
+  /// Each compared card's regions with their kinds, by path.
+  public var regionKinds: [String: [RegionKind]] = [:]
   private let end: (ReportRequest.Ending) throws -> Void
 
   /// Creates a report that `end` finishes.

@@ -97,6 +97,7 @@ public struct ReviewReport: Sendable {
       fingerprints: fingerprints)
     var unfinished = UnfinishedReport(page: page(for: request.url)) { try finish($0) }
     unfinished.changeGroups = ChangeGroup.grouping(fingerprints.members)
+    unfinished.regionKinds = fingerprints.regionKinds
     return unfinished
   }
 
@@ -314,12 +315,24 @@ private struct ReportEnding {
   }
 }
 
-/// The change fingerprints of the decidable cards as they are written, for the summaries'
-/// change groups: a key, a label and a path per card, a few dozen bytes each.
+/// What the cards found, as they are written, for the summaries: the updated cards' change
+/// fingerprints (a key, a label and a path each, for the change groups) and every compared
+/// card's regions with their kinds (for `--json`).
 final class FingerprintTally {
   private(set) var members: [(key: String, label: String, path: String)] = []
+  private(set) var regionKinds: [String: [RegionKind]] = [:]
 
   func note(_ card: ReviewCard) {
+    if let regions = card.comparison?.kinds, !regions.isEmpty {
+      regionKinds[card.path] = regions.map { region in
+        RegionKind(
+          kind: region.kind.name, label: region.kind.description,
+          box: [
+            region.box.minX, region.box.minY, region.box.maxX - region.box.minX + 1,
+            region.box.maxY - region.box.minY + 1,
+          ], changedPixels: region.changedPixelCount)
+      }
+    }
     guard card.outcome == .updated, let fingerprint = card.comparison?.fingerprint else { return }
     members.append((fingerprint.key, fingerprint.label, card.path))
   }

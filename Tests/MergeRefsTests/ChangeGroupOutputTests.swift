@@ -60,6 +60,15 @@ final class ChangeGroupOutputTests: XCTestCase {
         "recoloured #16A34A → #9333EA", "moved by (2, 0)",
       ])
     XCTAssertEqual(summary.changeGroups.first?.paths.sorted(), recoloured.sorted())
+    // Every change carries its regions' kinds.
+    let kinds = Dictionary(uniqueKeysWithValues: summary.changes.map { ($0.path, $0.kinds ?? []) })
+    XCTAssertEqual(kinds[recoloured[0]]?.map(\.label), ["recoloured #16A34A → #9333EA"])
+    let moved = "Tests/ChartTests/__References__/Charts/chart-24.png"
+    XCTAssertEqual(kinds[moved]?.map(\.kind), ["moved"])
+    XCTAssertEqual(kinds[moved]?.first?.box.count, 4)
+    XCTAssertEqual(
+      summary.changes.filter { ($0.kinds ?? []).isEmpty }.map(\.path), [],
+      "every updated path was compared")
 
     let markdownText = try String(contentsOf: markdown, encoding: .utf8)
     XCTAssertTrue(
