@@ -57,7 +57,7 @@ struct CIOutputs {
       changeCount: summary.changes.count,
       changes: AnySequence(
         summary.changes.lazy.map {
-          .init(outcome: $0.outcome, path: $0.path, detail: $0.failedComparison.map(Self.detail))
+          .init(outcome: $0.outcome, path: $0.path, detail: Self.detail($0))
         }),
       problems: errors, warnings: summary.warnings)
     markdown.balance = ShardPlan.balance(rows.map(\.seconds))
@@ -114,6 +114,20 @@ struct CIOutputs {
   }
 
   /// A failed comparison in a few words: "test T, exact: 12 of 480000 pixels differ".
+  /// A change's detail: its failed comparison's figures, then its regions' kinds when the
+  /// review report found them ("moved by (2, 1), added"); nil when there is neither.
+  private static func detail(_ change: MergeSummary.Change) -> String? {
+    var labels: [String] = []
+    for label in (change.kinds ?? []).map(\.label) where !labels.contains(label) {
+      labels.append(label)
+    }
+    let parts = [
+      change.failedComparison.map(detail), labels.isEmpty ? nil : labels.joined(separator: ", "),
+    ]
+    .compactMap { $0 }
+    return parts.isEmpty ? nil : parts.joined(separator: "; ")
+  }
+
   private static func detail(_ failure: SourceInventory.FailedComparison) -> String {
     let record = failure.record
     let figures =

@@ -75,6 +75,11 @@ final class ChangeGroupOutputTests: XCTestCase {
       markdownText.contains(
         "### Changed the same way (2 groups)\n\n- recoloured #16A34A → #9333EA: 24 references\n"
           + "- moved by (2, 0): 2 references\n"), markdownText)
+    // Each change's line says its kinds too.
+    XCTAssertTrue(
+      markdownText.contains(
+        "- updated `Tests/ChartTests/__References__/Charts/chart-24.png`: moved by (2, 0)\n"),
+      markdownText)
   }
 
   func testFewChanges_noGroupLines_butJSONStillCarriesThem() throws {
