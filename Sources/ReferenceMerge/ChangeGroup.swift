@@ -57,6 +57,16 @@ public struct ChangeGroup: Decodable, Sendable, Equatable {
   }
 }
 
+extension MergeSummary.Change {
+  /// The distinct kinds of its regions, in the order found ("moved by (2, 1), added"); nil
+  /// without a review report or a region.
+  public var kindsText: String? {
+    var labels: [String] = []
+    for label in (kinds ?? []).map(\.label) where !labels.contains(label) { labels.append(label) }
+    return labels.isEmpty ? nil : labels.joined(separator: ", ")
+  }
+}
+
 /// What kind of change one changed region of an updated reference is, as the review report
 /// found it (`ChangeKind` of ReferenceImageCore): `--json` lists them under each change.
 public struct RegionKind: Decodable, Sendable, Equatable {

@@ -132,7 +132,8 @@ extension MergeSummary {
     }
   }
 
-  /// A changed path, with where it came from when that is not the obvious.
+  /// A changed path, with where it came from when that is not the obvious, and with a review
+  /// report what kinds of change it is.
   private func changeLine(_ change: Change) -> String {
     var line = "  \(change.path)"
     if let start = change.earlierRunStart {
@@ -142,6 +143,7 @@ extension MergeSummary {
     if let failure = change.failedComparison?.record {
       line += " (failed at \(failure.file):\(failure.line): \(failure.verdict))"
     }
+    if let kinds = change.kindsText { line += " — \(kinds)" }
     return line
   }
 

@@ -117,14 +117,7 @@ struct CIOutputs {
   /// A change's detail: its failed comparison's figures, then its regions' kinds when the
   /// review report found them ("moved by (2, 1), added"); nil when there is neither.
   private static func detail(_ change: MergeSummary.Change) -> String? {
-    var labels: [String] = []
-    for label in (change.kinds ?? []).map(\.label) where !labels.contains(label) {
-      labels.append(label)
-    }
-    let parts = [
-      change.failedComparison.map(detail), labels.isEmpty ? nil : labels.joined(separator: ", "),
-    ]
-    .compactMap { $0 }
+    let parts = [change.failedComparison.map(detail), change.kindsText].compactMap { $0 }
     return parts.isEmpty ? nil : parts.joined(separator: "; ")
   }
 

@@ -51,6 +51,9 @@ final class ChangeGroupOutputTests: XCTestCase {
       ["  recoloured #16A34A → #9333EA: 24 references", "  moved by (2, 0): 2 references"])
     let firstChange = try XCTUnwrap(lines.firstIndex { $0.contains("chart-0.png") }, text.output)
     XCTAssertLessThan(heading, firstChange, "the groups lead")
+    XCTAssertTrue(
+      lines.contains("  Tests/ChartTests/__References__/Charts/chart-24.png — moved by (2, 0)"),
+      "each change says its kinds:\n\(text.output)")
 
     let json = try MergeRefs.run(["--json"] + arguments)
     let summary = try JSONDecoder().decode(MergeSummary.self, from: Data(json.output.utf8))
