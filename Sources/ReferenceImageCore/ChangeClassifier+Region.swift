@@ -170,8 +170,10 @@ struct RegionJudge {
   // MARK: - Anti-aliasing
 
   /// Whether (nearly) every changed pixel is an anti-aliased edge: in one of the images its luma
-  /// lies strictly between the darkest and brightest of its eight neighbours. A solid shape's
-  /// pixels, moved, added or recoloured, equal their darkest or brightest neighbour in both.
+  /// lies strictly between the darkest and brightest of its eight neighbours, and those differ
+  /// by at least `edgeContrast` levels. A solid shape's pixels, moved, added or recoloured,
+  /// equal their darkest or brightest neighbour in both; a gradient's lie between neighbours
+  /// only a few levels apart.
   private func onlyEdges(_ survey: Survey) -> Bool {
     let allowed = Self.allowance(survey.changed.count)
     var solid = 0
@@ -197,14 +199,19 @@ struct RegionJudge {
         brightest = max(brightest, luma)
       }
     }
-    return darkest < center && center < brightest
+    return darkest < center && center < brightest && brightest - darkest >= Self.edgeContrast
   }
+
+  /// The luma range (× 1000) across a pixel's neighbours from which it can be an edge's blend.
+  static let edgeContrast = 32_000
 
   // MARK: - Recoloured
 
   /// The main mapping, when the colours map one to one: each reference colour to one render
-  /// colour (for all but the allowance), the main one covering a quarter of the change, and no
-  /// pixel of the main reference colour left as it was inside the box (the same shape).
+  /// colour, give or take the noise level (for all but the allowance), shown by repetition (reference colours met at least
+  /// twice hold three quarters of the change: one pixel per colour proves no mapping), and no
+  /// pixel of the most common reference colours left as it was inside the box (the same shape).
+  /// A gradient recoloured maps each of its many colours. The main mapping is the most salient.
   private func recolouring(_ survey: Survey) -> ColourMapping? {
     let count = survey.changed.count
     guard let mappings = mappings(survey.changed, allowed: Self.allowance(count)) else {
@@ -219,14 +226,34 @@ struct RegionJudge {
       if occurrences > entry.count { (entry.to, entry.count) = (to, occurrences) }
       targets[from] = entry
     }
-    let explained = targets.values.reduce(0) { $0 + $1.count }
-    guard count - explained <= Self.allowance(count),
-      let main = targets.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) }),
-      main.value.count * 4 >= count,
-      keptCount(of: main.key) <= Self.allowance(main.value.total)
+    // A reference colour's pixels explained: those mapped to its main new colour, or within the
+    // noise level of it (a gradient's colours round a level apart at a new place).
+    var explained = 0
+    for (key, occurrences) in mappings {
+      let from = UInt32(truncatingIfNeeded: key >> 32)
+      if let main = targets[from], Word.alike(UInt32(truncatingIfNeeded: key), main.to) {
+        explained += occurrences
+      }
+    }
+    let repeated = targets.values.reduce(0) { $0 + ($1.total >= 2 ? $1.total : 0) }
+    let common = targets.sorted { ($0.value.total, $1.key) > ($1.value.total, $0.key) }
+      .prefix(Self.shapeColours)
+    guard count - explained <= Self.allowance(count), repeated * 4 >= count * 3,
+      keptCount(of: common.map(\.key)) <= Self.allowance(common.reduce(0) { $0 + $1.value.total })
     else { return nil }
+    // The mapping a person notices most: its pixels times how far the colour moved, so a
+    // recoloured line wins over the faint tint of the area under it.
+    let salience = { (entry: (key: UInt32, value: (to: UInt32, count: Int, total: Int))) in
+      entry.value.count * Word.largestDifference(entry.key, entry.value.to)
+    }
+    guard let main = targets.max(by: { (salience($0), $1.key) < (salience($1), $0.key) }) else {
+      return nil
+    }
     return ColourMapping(from: Word.color(main.key), to: Word.color(main.value.to))
   }
+
+  /// How many of the most common reference colours the same-shape test looks at.
+  static let shapeColours = 8
 
   /// How often each (reference colour, render colour) pair occurs among the changed pixels,
   /// keyed from << 32 | to, counted per run of one pair (a filled shape costs few dictionary
@@ -251,7 +278,7 @@ struct RegionJudge {
       if runLength > 0 { mappings[runKey, default: 0] += runLength }
       (runKey, runLength) = (key, 1)
       if let seen = first[from] {
-        if seen != to {
+        if !Word.alike(seen, to) {
           departures += 1
           if departures > allowed { return nil }
         }
@@ -263,13 +290,13 @@ struct RegionJudge {
     return mappings
   }
 
-  /// Pixels of the box that had the colour in the reference and still have it.
-  private func keptCount(of colour: UInt32) -> Int {
+  /// Pixels of the box that had one of the colours in the reference and still have it.
+  private func keptCount(of colours: [UInt32]) -> Int {
     var kept = 0
     for y in box.minY...box.maxY {
-      for x in box.minX...box.maxX
-      where pair.reference(x, y) == colour && pair.actual(x, y) == colour {
-        kept += 1
+      for x in box.minX...box.maxX {
+        let reference = pair.reference(x, y)
+        if reference == pair.actual(x, y) && colours.contains(reference) { kept += 1 }
       }
     }
     return kept

@@ -63,6 +63,48 @@ final class ChangeClassifierTests: XCTestCase {
     XCTAssertEqual(regions.first?.description.hasSuffix("recoloured #16A34A → #9333EA"), true)
   }
 
+  func testClassify_gradientBarsRecolouredWithRounding_isRecolouredNotNoise() throws {
+    // Bars shaded top to bottom, as the example's charts are; the new colours round a level
+    // differently from row to row, so one old colour maps to new ones a level apart.
+    func shaded(_ base: RGBAColor, jitter: Bool) throws -> RGBAImage {
+      try canvas(120, 90) { image in
+        for bar in 0..<3 {
+          for y in (20 + bar * 10)..<80 {
+            let light = UInt8((80 - y) / 2)
+            let wobble: UInt8 = jitter && (y + bar) % 3 == 0 ? 1 : 0
+            let colour = RGBAColor(
+              red: base.red &+ light, green: base.green &+ light &+ wobble,
+              blue: min(255, Int(base.blue) + Int(light)) == 255 ? 255 : base.blue &+ light)
+            for x in (10 + bar * 35)..<(30 + bar * 35) { image[x, y] = colour }
+          }
+        }
+      }
+    }
+    let reference = try shaded(RGBAColor(red: 0x3B, green: 0x82, blue: 0xD6), jitter: false)
+    let image = try shaded(RGBAColor(red: 0x1D, green: 0x4E, blue: 0xB8), jitter: true)
+    let kinds = classify(image, reference).regions.map(\.kind)
+    XCTAssertFalse(kinds.isEmpty)
+    XCTAssertTrue(kinds.allSatisfy { $0.name == "recoloured" }, "\(kinds)")
+  }
+
+  func testClassify_lineRecolouredOverAFaintTint_namesTheLinesMapping() throws {
+    // A 3-pixel line recoloured, and the large area under it tinted by 3 levels: the mapping a
+    // person notices is the line's, though the tint has more pixels.
+    let tint = RGBAColor(red: 240, green: 244, blue: 250)
+    let newTint = RGBAColor(red: 237, green: 241, blue: 250)
+    func chart(line: RGBAColor, area: RGBAColor) throws -> RGBAImage {
+      try canvas(100, 60) { image in
+        fillRect(&image, x: 10, y: 20, width: 80, height: 35, color: area)
+        fillRect(&image, x: 10, y: 17, width: 80, height: 3, color: line)
+      }
+    }
+    let reference = try chart(line: green, area: tint)
+    let image = try chart(line: purple, area: newTint)
+    XCTAssertEqual(
+      classify(image, reference).regions.map(\.kind),
+      [.recoloured(ColourMapping(from: green, to: purple))])
+  }
+
   func testClassify_boxAddedAndOneRemoved_areAddedAndRemoved() throws {
     let reference = try canvas(100, 70) {
       fillRect(&$0, x: 5, y: 5, width: 12, height: 8, color: .black)
