@@ -1,6 +1,7 @@
 """The fleet benchmark: a generated package whose tests render many icons, generated in many
 shards by the real `reference-shards run`, then merged by `merge-refs --require-shards
---require-complete` into an empty package, as a CI fleet would.
+--require-complete` into an empty, built package (a `.build` folder, where the digest cache
+lives), as a CI fleet would.
 
     benchmark_fleet.py MERGE_REFS REFERENCE_SHARDS REPOSITORY WORK [--tests T] [--icons K]
                        [--shards S] [--scales 1,10]
@@ -143,7 +144,8 @@ def measure(folder, merge_refs):
         if name.startswith("shard-"))
     destination = os.path.join(folder, "destination")
     shutil.rmtree(destination, ignore_errors=True)
-    os.makedirs(destination)
+    # A built package, as `swift run merge-refs` leaves it: the digest cache lives in `.build`.
+    os.makedirs(os.path.join(destination, ".build"))
     command = [merge_refs, "--require-shards", "--require-complete"]
     figures = {}
     figures["first"] = timed(command + shards + [destination], os.path.join(folder, "first.log"))

@@ -16,6 +16,8 @@ struct BenchmarkOptions {
   var reviewDifferenceOnly = false
   /// Only classifying failing pairs' changes against drawing their difference images.
   var changeKindsOnly = false
+  /// Only passing comparisons with ignored regions and shift tolerance against plain ones.
+  var comparisonOptionsOnly = false
   /// Only PNG encoding of the screenshot (ours at every setting, and libpng), for profiling.
   var encodeOnly = false
   /// With `--encode-only`: only this setting, and no libpng.
@@ -46,6 +48,7 @@ struct BenchmarkOptions {
   static let usage = """
     usage: Benchmarks [--repetitions N] [--size PIXELS] [--keep-images DIR] [--anchors DIR]
                       [--comparisons-only] [--review-difference] [--change-kinds]
+                      [--comparison-options]
                       [--encode-only [--setting fast|small|fastest|compact] [--hard-cases]
                                      [--file PNG]... [--write DIR]]
                       [--decode-peers [--python PATH] [--photo JPEG]] [--decode-file PNG]...
@@ -68,6 +71,8 @@ struct BenchmarkOptions {
       --change-kinds     only classifying failing pairs' changes (ChangeClassifier) against
                          drawing their difference images: --size-square pairs of three kinds
                          of change, then 1,000 failing 800×600 pairs
+      --comparison-options only passing comparisons with an ignored region and with shift
+                         tolerance 1, each against the same strategy without, on --size pairs
       --encode-only      only PNG encoding of the screenshot (every setting, and libpng), for
                          profiling with perf; --setting keeps only that setting;
                          --hard-cases adds noise, a flat image and text; each --file adds
@@ -133,6 +138,8 @@ struct BenchmarkOptions {
         options.reviewDifferenceOnly = true
       case "--change-kinds":
         options.changeKindsOnly = true
+      case "--comparison-options":
+        options.comparisonOptionsOnly = true
       case "--anchors":
         options.anchors = try value(argument)
       case "--help", "-h":

@@ -21,6 +21,11 @@ do {
   print("warning: this is a debug build; figures are meaningless. Build with -c release.\n")
 #endif
 
+if options.comparisonOptionsOnly {
+  ComparisonOptionsBenchmark.run(side: options.side, repetitions: options.repetitions)
+  exit(0)
+}
+
 if options.reviewDifferenceOnly {
   ReviewDifferenceBenchmark.run(repetitions: options.repetitions)
   exit(0)

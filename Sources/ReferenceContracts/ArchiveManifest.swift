@@ -86,7 +86,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     /// How many pixels differ beyond the comparison's tolerance; nil for a missing reference or
     /// a size change.
     public var differingPixels: Int?
-    /// How many pixels the image has.
+    /// How many pixels the image has; for a comparison with ignored regions, how many it
+    /// compared (the image's less the regions'), as its verdict counts them.
     public var totalPixels: Int
     /// The assertion's file, relative to the package root.
     public var file: String

@@ -2,9 +2,15 @@
 /// records the one each test used, so whoever reads an archive later (the review report)
 /// judges exactly as the test did. Versioned: a reader refuses a newer record by its version
 /// rather than judging by a rule it does not know.
+///
+/// Version 2 adds ignored regions and shift tolerance. A record uses version 2 only when it has
+/// either, so a comparison without them is written exactly as before (version 1, the same
+/// bytes) and readers that know version 1 only refuse just the records they would misjudge.
 public struct ComparisonRecord: Codable, Sendable, Hashable {
-  /// The record version this code writes.
-  public static let currentVersion = 1
+  /// The newest record version this code reads and writes.
+  public static let currentVersion = 2
+  /// The version of records without ignored regions and shift tolerance.
+  public static let plainVersion = 1
 
   /// The comparison's kind.
   public enum Kind: String, Codable, Sendable {
@@ -31,10 +37,18 @@ public struct ComparisonRecord: Codable, Sendable, Hashable {
   public var requiredAccuracy: Double?
   /// The bound as a count of differing pixels allowed, when given so.
   public var maximumDifferingPixels: Int?
+  /// The regions the comparison ignores (version 2); nil when none.
+  public var ignoredRegions: [IgnoredRegion]?
+  /// How far a pixel may move and still match (version 2); nil when not at all.
+  public var shiftTolerance: Int?
 
   /// Records a comparison and its bound.
   public init(_ comparison: ImageComparison, bound: DifferenceBound) {
-    version = Self.currentVersion
+    let regions = comparison.ignoredRegions
+    let shift = comparison.maximumShift
+    version = regions.isEmpty && shift == 0 ? Self.plainVersion : Self.currentVersion
+    ignoredRegions = regions.isEmpty ? nil : regions
+    shiftTolerance = shift == 0 ? nil : shift
     switch comparison.criterion {
     case .exact:
       kind = .exact
@@ -55,13 +69,21 @@ public struct ComparisonRecord: Codable, Sendable, Hashable {
   /// The comparison recorded, or nil for a version this code does not know.
   public var comparison: ImageComparison? {
     guard version <= Self.currentVersion else { return nil }
+    let strategy: ImageComparison
     switch kind {
-    case .exact: return .exact
-    case .tolerance: return .tolerance(tolerance ?? 0)
+    case .exact: strategy = .exact
+    case .tolerance: strategy = .tolerance(tolerance ?? 0)
     case .perceptual:
-      return .perceptual(
+      strategy = .perceptual(
         threshold: threshold ?? 0.1, includeAntiAliasing: includeAntiAliasing ?? false)
     }
+    return strategy.ignoring(ignoredRegions ?? []).shiftTolerance(shiftTolerance ?? 0)
+  }
+
+  /// Whether only equal pixels pass: an exact comparison that ignores nothing and tolerates no
+  /// shift. For such a record, pixel digests decide without decoding an image.
+  public var needsEqualPixels: Bool {
+    kind == .exact && (ignoredRegions ?? []).isEmpty && (shiftTolerance ?? 0) == 0
   }
 
   /// The bound recorded: none unless one was.

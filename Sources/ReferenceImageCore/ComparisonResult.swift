@@ -22,16 +22,20 @@ public struct ComparisonResult: Sendable, Hashable, CustomStringConvertible {
   public var bound: DifferenceBound
   /// What the strategy counted as a differing pixel, for the description to say so.
   let criterion: ImageComparison.Criterion
+  /// The ignored regions and shift tolerance, for the description to say what they did.
+  let options: ComparisonOptions
 
   init(
     outcome: Outcome, allowedDifferingPixels: Int, comparisonName: String,
-    criterion: ImageComparison.Criterion, bound: DifferenceBound
+    criterion: ImageComparison.Criterion, bound: DifferenceBound,
+    options: ComparisonOptions = ComparisonOptions()
   ) {
     self.outcome = outcome
     self.allowedDifferingPixels = allowedDifferingPixels
     self.comparisonName = comparisonName
     self.criterion = criterion
     self.bound = bound
+    self.options = options
   }
 
   /// Whether the image passes: identical, or differing within the bound.
@@ -53,7 +57,9 @@ public struct ComparisonResult: Sendable, Hashable, CustomStringConvertible {
   /// One sentence with the numbers a person needs, saying once what was counted, what was
   /// tolerated and why, for example "37 of 480,000 pixels differ beyond the perceptual threshold
   /// 0.1 (allowed: 480, requiredAccuracy 0.999), largest channel difference 212, within x 10…58,
-  /// y 4…19; 795 more differ but were tolerated as anti-aliasing".
+  /// y 4…19; 795 more differ but were tolerated as anti-aliasing". With ignored regions the
+  /// count is of the compared pixels ("of 470,000 compared pixels") and the sentence ends with
+  /// how many were ignored; with shift tolerance it says how many matched only shifted.
   public var description: String {
     switch outcome {
     case .identical:
@@ -62,17 +68,43 @@ public struct ComparisonResult: Sendable, Hashable, CustomStringConvertible {
       return "image size \(actual) differs from reference size \(reference)"
     case .withinBound(let found), .differs(let found):
       let counted = found.differingPixelCount
+      let compared = found.ignoredPixelCount > 0 ? "compared pixels" : "pixels"
       var text =
-        "\(grouped(counted)) of \(grouped(found.totalPixelCount)) pixels "
+        "\(grouped(counted)) of \(grouped(found.totalPixelCount)) \(compared) "
         + "\(counted == 1 ? "differs" : "differ") \(criterion.countedPhrase) "
         + "(allowed: \(grouped(allowedDifferingPixels))\(boundPhrase)), "
         + "largest channel difference \(found.largestChannelDifference)"
       if let box = found.boundingBox { text += ", within \(box)" }
-      if found.toleratedPixelCount > 0 {
-        text += "; " + criterion.toleratedClause(found)
+      var unshifted = found
+      unshifted.toleratedPixelCount -= found.shiftedPixelCount
+      if unshifted.toleratedPixelCount > 0 {
+        text += "; " + criterion.toleratedClause(unshifted)
+      }
+      if found.shiftedPixelCount > 0 {
+        let shifted = found.shiftedPixelCount
+        text +=
+          "; \(grouped(shifted)) more \(shifted == 1 ? "differs" : "differ") but only matched "
+          + "shifted by at most \(options.shiftTolerance) pixel"
+          + "\(options.shiftTolerance == 1 ? "" : "s") (shift tolerance)"
+      }
+      if found.ignoredPixelCount > 0 {
+        let regions = options.ignoredRegions.count
+        let ignored = found.ignoredPixelCount
+        text +=
+          "; \(grouped(ignored)) pixel\(ignored == 1 ? "" : "s") in \(regions) ignored "
+          + "region\(regions == 1 ? "" : "s") \(ignored == 1 ? "was" : "were") not compared"
       }
       return text
     }
+  }
+
+  /// The share of compared pixels that differ but were tolerated (by the channel tolerance,
+  /// the perceptual threshold, anti-aliasing or a shift), 0 to 1: what a passing test lets
+  /// drift before it fails. 0 for identical images and size mismatches.
+  public var toleratedFraction: Double {
+    guard let found = differences, found.totalPixelCount > 0 else { return 0 }
+    return Double(found.toleratedPixelCount + found.differingPixelCount)
+      / Double(found.totalPixelCount)
   }
 
   /// The bound, when the allowed count alone does not say where it came from.

@@ -3,8 +3,10 @@ extension ImageComparison {
   ///
   /// Matching pixels are the reference dimmed to a dark grey, so the shapes stay recognisable;
   /// pixels the strategy tolerates show their absolute channel difference (anti-aliasing in
-  /// dark yellow); pixels it counts as different are bright red. For images of different sizes
-  /// the canvas is the union of both, and every pixel that only one image covers is red.
+  /// dark yellow, pixels that matched only shifted in teal); pixels it counts as different are
+  /// bright red; ignored regions are the reference dimmed to a dark blue. For images of
+  /// different sizes the canvas is the union of both, and every pixel that only one image
+  /// covers is red.
   /// - Parameters:
   ///   - image: The image under test.
   ///   - reference: The reference.
@@ -40,6 +42,9 @@ extension ImageComparison {
     let expected = reference.cropped(width: overlapWidth, height: overlapHeight)
     let plan = BandPlan(width: overlapWidth, height: overlapHeight, bands: bands)
     let identical = actual.hasSamePixels(as: expected)
+    let sameSize = image.width == reference.width && image.height == reference.height
+    // Regions are ignored only where a comparison happens: a size change compares nothing.
+    let mask = sameSize ? mask(width: overlapWidth, height: overlapHeight) : nil
 
     var found = PixelDifferences.identical(totalPixelCount: actual.pixelCount)
     func draw(into out: UnsafeMutableRawBufferPointer) {
@@ -48,14 +53,14 @@ extension ImageComparison {
           let canvas = DifferenceCanvas(
             output: out.baseAddress!.assumingMemoryBound(to: UInt32.self), outputWidth: width,
             width: overlapWidth, actual: a.baseAddress!.assumingMemoryBound(to: UInt8.self),
-            reference: b.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            reference: b.baseAddress!.assumingMemoryBound(to: UInt8.self), mask: mask)
           if identical {
             found = plan.run(totalPixelCount: actual.pixelCount) { rows in
               canvas.draw(rows)
               return .identical(totalPixelCount: actual.pixelCount)
             }
           } else {
-            found = differences(actual, expected, plan: plan, canvas: canvas)
+            found = differences(actual, expected, plan: plan, canvas: canvas, mask: mask)
           }
         }
       }
@@ -76,13 +81,11 @@ extension ImageComparison {
       output = canvas
     }
     let result: ComparisonResult
-    if image.width != reference.width || image.height != reference.height {
+    if !sameSize {
       result = self.result(
         .sizeMismatch(actual: image.size, reference: reference.size), allowed: 0, bound: bound)
     } else if identical {
-      result = self.result(
-        .identical, allowed: bound.allowedDifferingPixels(totalPixelCount: image.pixelCount),
-        bound: bound)
+      result = identicalResult(image, mask: mask, bound: bound)
     } else {
       result = self.result(found, bound: bound)
     }
@@ -98,9 +101,23 @@ struct DifferenceCanvas {
   let width: Int
   let actual: UnsafePointer<UInt8>
   let reference: UnsafePointer<UInt8>
+  /// The ignored regions, drawn over the matching pixels in blue.
+  var mask: PixelMask? = nil
+
+  /// Draws every pixel of the rows as a matching one, then the ignored ones.
+  func draw(_ rows: Range<Int>) {
+    drawMatching(rows)
+    mask?.forEachIgnoredSpan(in: rows) { span in
+      for index in span {
+        let y = index / width
+        let target = output + (y &* outputWidth &+ index &- y &* width)
+        target.pointee = DifferenceColors.ignored(grey: UInt8(truncatingIfNeeded: target.pointee))
+      }
+    }
+  }
 
   /// Draws every pixel of the rows as a matching one, eight at a time.
-  func draw(_ rows: Range<Int>) {
+  private func drawMatching(_ rows: Range<Int>) {
     for y in rows {
       let row = y &* width
       let target = output + y &* outputWidth
@@ -161,9 +178,22 @@ enum DifferenceColors {
         blue: dimmed(absoluteDifference(actual.blue, reference.blue)))
     case .antiAliased:
       return RGBAColor(red: 128, green: 128, blue: 0)
+    case .shifted:
+      return shifted
     case .differing:
       return differing
     }
+  }
+
+  /// Pixels that matched only shifted: teal, apart from both the red of counted differences and
+  /// the yellows and greys of other tolerated ones.
+  static let shifted = RGBAColor(red: 0, green: 128, blue: 128)
+
+  /// An ignored pixel, from the grey (0–63) its matching colour has: the same shape in dark
+  /// blue, so a reviewer sees both what was ignored and what lies there.
+  @inline(__always)
+  static func ignored(grey: UInt8) -> UInt32 {
+    RGBAColor(red: 0, green: 0, blue: 64 &+ grey).packed
   }
 
   /// A matching pixel: the luma of the reference over black, at a quarter brightness.

@@ -14,8 +14,7 @@ extension ImageComparison {
   public static func perceptual(threshold: Double = 0.1, includeAntiAliasing: Bool = false)
     -> ImageComparison
   {
-    // 35215 is the largest possible value of the YIQ difference metric.
-    let maximumDelta = 35215 * threshold * threshold
+    let maximumDelta = maximumDelta(threshold: threshold)
     return ImageComparison(
       name: "perceptual (threshold \(threshold))",
       criterion: .perceptual(threshold: threshold, includeAntiAliasing: includeAntiAliasing)
@@ -29,6 +28,12 @@ extension ImageComparison {
         return band.run()
       }
     }
+  }
+
+  /// The largest YIQ difference a threshold tolerates, as pixelmatch computes it.
+  static func maximumDelta(threshold: Double) -> Double {
+    // 35215 is the largest possible value of the YIQ difference metric.
+    35215 * threshold * threshold
   }
 }
 

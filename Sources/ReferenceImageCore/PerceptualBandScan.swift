@@ -56,8 +56,7 @@ struct PerceptualBandScan {
       return
     }
     if includeAntiAliasing {
-      tally.addDiffering(index)
-      scan.mark(index, .differing)
+      scan.countDiffering(index, &tally)
       return
     }
     let lag = 3 &* scan.width
@@ -78,8 +77,7 @@ struct PerceptualBandScan {
       tally.antiAliased &+= 1
       scan.mark(index, .antiAliased)
     } else {
-      tally.addDiffering(index)
-      scan.mark(index, .differing)
+      scan.countDiffering(index, &tally)
     }
   }
 }

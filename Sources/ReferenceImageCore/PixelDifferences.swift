@@ -31,8 +31,14 @@ public struct PixelDifferences: Sendable, Hashable {
   /// are within its threshold (always 0 for the other strategies, and with
   /// `includeAntiAliasing`).
   public var antiAliasedPixelCount: Int
-  /// Every pixel of the image.
+  /// Of the tolerated pixels, those that differ where they are but match a pixel of the other
+  /// image nearby (shift tolerance); 0 without it.
+  public var shiftedPixelCount: Int
+  /// Every compared pixel: the image's, less those of ignored regions. A bound given as a
+  /// fraction is a fraction of these.
   public var totalPixelCount: Int
+  /// The pixels of ignored regions, which were not compared; 0 without any.
+  public var ignoredPixelCount: Int
   /// The largest difference of any channel between any two pixels at the same position
   /// (0 for identical images, up to 255).
   public var largestChannelDifference: Int
@@ -44,17 +50,22 @@ public struct PixelDifferences: Sendable, Hashable {
   ///   - differingPixelCount: Pixels counted as different.
   ///   - toleratedPixelCount: Pixels that differ but are tolerated, for every reason.
   ///   - antiAliasedPixelCount: Of the tolerated ones, those detected as anti-aliasing.
-  ///   - totalPixelCount: Every pixel of the image.
+  ///   - shiftedPixelCount: Of the tolerated ones, those that matched only shifted.
+  ///   - totalPixelCount: Every compared pixel.
+  ///   - ignoredPixelCount: The pixels of ignored regions.
   ///   - largestChannelDifference: The largest difference of any channel, 0–255.
   ///   - boundingBox: The box around the differing pixels; nil when none differs.
   public init(
     differingPixelCount: Int, toleratedPixelCount: Int = 0, antiAliasedPixelCount: Int = 0,
-    totalPixelCount: Int, largestChannelDifference: Int, boundingBox: PixelBox?
+    shiftedPixelCount: Int = 0, totalPixelCount: Int, ignoredPixelCount: Int = 0,
+    largestChannelDifference: Int, boundingBox: PixelBox?
   ) {
     self.differingPixelCount = differingPixelCount
     self.toleratedPixelCount = toleratedPixelCount
     self.antiAliasedPixelCount = antiAliasedPixelCount
+    self.shiftedPixelCount = shiftedPixelCount
     self.totalPixelCount = totalPixelCount
+    self.ignoredPixelCount = ignoredPixelCount
     self.largestChannelDifference = largestChannelDifference
     self.boundingBox = boundingBox
   }
@@ -67,6 +78,7 @@ public struct PixelDifferences: Sendable, Hashable {
       merged.differingPixelCount += band.differingPixelCount
       merged.toleratedPixelCount += band.toleratedPixelCount
       merged.antiAliasedPixelCount += band.antiAliasedPixelCount
+      merged.shiftedPixelCount += band.shiftedPixelCount
       merged.largestChannelDifference = max(
         merged.largestChannelDifference, band.largestChannelDifference)
       if let box = band.boundingBox {

@@ -4,6 +4,8 @@ enum PixelMark: UInt8 {
   case tolerated = 1
   case antiAliased = 2
   case differing = 3
+  /// Differing where it is, but matching a pixel nearby (shift tolerance).
+  case shifted = 4
 }
 
 /// Two same-size pixel buffers under comparison, seen as 32-bit words (one per pixel) and as
@@ -21,6 +23,10 @@ struct PixelScan {
   let canvas: DifferenceCanvas?
   /// The rows this scan covers.
   let rows: Range<Int>
+  /// The ignored regions, whose pixels are never visited; nil when none is ignored.
+  var mask: PixelMask? = nil
+  /// Shift tolerance's search for pixels that would count as differing; nil when off.
+  var shift: ShiftMatch? = nil
 
   /// Every pixel of the image, not only of the band.
   var count: Int { width * height }
@@ -32,16 +38,25 @@ struct PixelScan {
   }
 
   /// Calls `body` with the index of every pixel of the band whose bytes differ, in row-major
-  /// order.
+  /// order, skipping the ignored regions a span at a time.
+  @inline(__always)
+  func forEachChangedPixel(_ body: (Int) -> Void) {
+    guard let mask else {
+      return forEachChangedPixel(in: (rows.lowerBound &* width)..<(rows.upperBound &* width), body)
+    }
+    mask.forEachComparedSpan(in: rows) { span in forEachChangedPixel(in: span, body) }
+  }
+
+  /// Calls `body` with the index of every pixel of `span` whose bytes differ, in order.
   ///
   /// Eight pixels are checked at once as four 64-bit words, so identical stretches (the vast
   /// majority in a render test) cost one load and one branch per eight pixels.
   @inline(__always)
-  func forEachChangedPixel(_ body: (Int) -> Void) {
+  func forEachChangedPixel(in span: Range<Int>, _ body: (Int) -> Void) {
     let a = UnsafeRawPointer(actual)
     let b = UnsafeRawPointer(reference)
-    var index = rows.lowerBound &* width
-    let end = rows.upperBound &* width
+    var index = span.lowerBound
+    let end = span.upperBound
     while index &+ 8 <= end {
       let offset = index &* 4
       let changed =
@@ -89,6 +104,20 @@ struct PixelScan {
   func mark(_ index: Int, _ mark: PixelMark) {
     canvas?.paint(index, mark)
   }
+
+  /// Counts a pixel the strategy finds differing: as differing, or, when shift tolerance finds
+  /// it a counterpart nearby, as tolerated by the shift.
+  @inline(__always)
+  func countDiffering(_ index: Int, _ tally: inout DifferenceTally) {
+    if let shift, shift.matches(self, index, &tally.shiftHints) {
+      tally.tolerated &+= 1
+      tally.shifted &+= 1
+      mark(index, .shifted)
+    } else {
+      tally.addDiffering(index)
+      mark(index, .differing)
+    }
+  }
 }
 
 /// Accumulates counts, the largest channel difference and the bounding box during a scan.
@@ -98,6 +127,10 @@ struct DifferenceTally {
   var tolerated = 0
   /// Of `tolerated`, the pixels detected as anti-aliasing.
   var antiAliased = 0
+  /// Of `tolerated`, the pixels that matched only shifted.
+  var shifted = 0
+  /// Shift tolerance's memory between pixels of the band.
+  var shiftHints = ShiftMatch.Hints()
   var largestChannelDifference = 0
   var minX = Int.max
   var minY = Int.max
@@ -121,7 +154,7 @@ struct DifferenceTally {
   func result(totalPixelCount: Int) -> PixelDifferences {
     PixelDifferences(
       differingPixelCount: differing, toleratedPixelCount: tolerated,
-      antiAliasedPixelCount: antiAliased,
+      antiAliasedPixelCount: antiAliased, shiftedPixelCount: shifted,
       totalPixelCount: totalPixelCount, largestChannelDifference: largestChannelDifference,
       boundingBox: differing == 0 ? nil : PixelBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY))
   }

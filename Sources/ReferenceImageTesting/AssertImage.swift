@@ -23,8 +23,13 @@ import ReferenceImageCore
 /// - Parameters:
 ///   - image: The rendered image.
 ///   - name: The reference's name, without `.png`; unique within the test file.
-///   - comparison: How pixels are compared; `.exact` unless given.
+///   - comparison: How pixels are compared; `.exact` unless given. Shift tolerance is an option
+///     of the comparison: `.perceptual().shiftTolerance(1)`.
 ///   - bound: How many differing pixels are allowed; none unless given.
+///   - ignoring: Rectangles whose pixels are not compared (`IgnoredRegion`): a clock, a
+///     random avatar. They count neither as differing nor as compared, the difference image
+///     draws them in blue, and the archive records them with the comparison, so `merge-refs`
+///     and the review judge as the test did. None unless given.
 ///   - referenceFolder: A folder instead of the default `__References__/<TestFile>/` beside the
 ///     test file (absolute, or relative to the package root); nil for the scoped setting, if
 ///     any.
@@ -34,25 +39,27 @@ import ReferenceImageCore
 ///   - column: The calling column, where a Swift Testing issue is reported.
 public func assertImage(
   _ image: RGBAImage, named name: String, comparison: ImageComparison = .exact,
-  bound: DifferenceBound = .none, referenceFolder: URL? = nil,
+  bound: DifferenceBound = .none, ignoring: [IgnoredRegion] = [], referenceFolder: URL? = nil,
   fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
   column: UInt = #column
 ) {
   let context = TestContext(fileID: fileID, filePath: filePath, line: line, column: column)
   ImageAssertion(
-    image: image, name: name, comparison: comparison, bound: bound,
+    image: image, name: name, comparison: comparison.ignoring(ignoring), bound: bound,
     referenceFolder: referenceFolder, context: context
   ).run()
 }
 
-/// Like ``assertImage(_:named:comparison:bound:referenceFolder:fileID:filePath:line:column:)``,
+/// Like
+/// ``assertImage(_:named:comparison:bound:ignoring:referenceFolder:fileID:filePath:line:column:)``,
 /// with the bound given as the fraction of pixels that must match: `requiredAccuracy: 0.999`
-/// allows one pixel in a thousand.
+/// allows one pixel in a thousand (of the pixels outside the ignored regions).
 /// - Parameters:
 ///   - image: The rendered image.
 ///   - name: The reference's name, without `.png`; unique within the test file.
 ///   - comparison: How pixels are compared; `.exact` unless given.
-///   - requiredAccuracy: The fraction of pixels that must match, 0 to 1.
+///   - requiredAccuracy: The fraction of compared pixels that must match, 0 to 1.
+///   - ignoring: Rectangles whose pixels are not compared; none unless given.
 ///   - referenceFolder: A folder instead of the default; nil for the scoped setting, if any.
 ///   - fileID: The calling file's `#fileID`, for Swift Testing's issue location.
 ///   - filePath: The calling file's `#filePath`: it locates the references and the package.
@@ -60,14 +67,14 @@ public func assertImage(
 ///   - column: The calling column, where a Swift Testing issue is reported.
 public func assertImage(
   _ image: RGBAImage, named name: String, comparison: ImageComparison = .exact,
-  requiredAccuracy: Double, referenceFolder: URL? = nil,
+  requiredAccuracy: Double, ignoring: [IgnoredRegion] = [], referenceFolder: URL? = nil,
   fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
   column: UInt = #column
 ) {
   assertImage(
     image, named: name, comparison: comparison, bound: .requiredAccuracy(requiredAccuracy),
-    referenceFolder: referenceFolder, fileID: fileID, filePath: filePath, line: line,
-    column: column)
+    ignoring: ignoring, referenceFolder: referenceFolder, fileID: fileID, filePath: filePath,
+    line: line, column: column)
 }
 
 /// One run of `assertImage`: resolve the settings and the location, decide (`ImageDecision`),
@@ -127,16 +134,29 @@ struct ImageAssertion {
       return context.fail("\(error)")
     }
     let pixelHash = RenderedPixelHash(image)
+    // The comparison's result, when the decision compares: a pass that tolerated differences
+    // is noted for the run's closing line.
+    var comparedResult: ReferenceImageCore.ComparisonResult?
+    func readReference() -> ReferenceState {
+      let state = ReferenceState.read(
+        at: compared, comparing: image, by: comparison, bound: bound, pixelHash: pixelHash)
+      if case .compared(_, let result) = state { comparedResult = result }
+      return state
+    }
     let decision = ImageDecision(
       mode: mode,
-      reference: ReferenceState.read(
-        at: compared, comparing: image, by: comparison, bound: bound, pixelHash: pixelHash),
+      reference: readReference(),
       // Only the variant's own file can be recorded unchanged: a render equal to a fallback is
       // archived, so the merge decides with it whether the variant needs a file.
       unchangedReference: compared == location
         ? UnchangedReference.read(at: location, matching: image, pixelHash: pixelHash) : nil,
       reencodes: coordinator.environment.reencodes)
     coordinator.recordUse(use(decision.verdict))
+    if decision == .pass, let result = comparedResult,
+      let tolerated = ToleranceDrift.Pass(path: compared.relativePath, result: result)
+    {
+      coordinator.noteToleratedPass(tolerated)
+    }
     perform(
       decision, at: location, comparedWith: compared, owner: .init(test: test, testCase: testCase),
       knownPixelSHA256: pixelHash.computed, variantNote: chain.map { "; " + $0.note } ?? "",

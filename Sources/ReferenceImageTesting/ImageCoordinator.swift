@@ -95,6 +95,12 @@ public final class ImageCoordinator: @unchecked Sendable {
     ledger.noteVariant(running.description)
   }
 
+  /// Notes a comparison that passed only within tolerance: the run's closing lines say how
+  /// many did, and the largest share tolerated.
+  func noteToleratedPass(_ pass: ToleranceDrift.Pass) {
+    ledger.noteToleratedPass(pass)
+  }
+
   /// Records what came of an assertion, for the manifest or the run record.
   func recordUse(_ use: ArchiveManifest.ReferenceUse) {
     ledger.recordUse(use)
@@ -169,6 +175,10 @@ public final class ImageCoordinator: @unchecked Sendable {
   @discardableResult
   public func finishRun() -> URL? {
     guard let finished = stager.finish() else { return nil }
+    if let line = ledger.drift.closingLine {
+      log(line)
+      appendToJobSummary(line)
+    }
     let ending = RunEnding(
       manifest: finished.manifest, staging: finished.staging,
       archiveFolder: finished.archiveFolder, environment: environment,
@@ -194,6 +204,22 @@ public final class ImageCoordinator: @unchecked Sendable {
 
   /// The archive written by `finishRun`, if any.
   public var archiveURL: URL? { stager.archiveURL }
+
+  /// Appends a note to the CI job summary, when the job has one: a passing verify job writes
+  /// no other summary, and drift under tolerance must be seen without reading the log. Each
+  /// test process (each `--parallel` worker) appends its own line.
+  private func appendToJobSummary(_ line: String) {
+    guard let summary = environment.jobSummary else { return }
+    let note = Data(
+      ("\n" + line.replacingOccurrences(of: "ReferenceImages: ", with: "**ReferenceImages**: ")
+        + "\n").utf8)
+    guard let handle = FileHandle(forWritingAtPath: summary.path) else {
+      return log("warning: ReferenceImages could not append to the job summary \(summary.path)")
+    }
+    defer { try? handle.close() }
+    _ = try? handle.seekToEnd()
+    try? handle.write(contentsOf: note)
+  }
 
   /// Writes a line to the test log.
   func log(_ line: String) {

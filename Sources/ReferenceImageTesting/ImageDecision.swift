@@ -133,7 +133,7 @@ extension ImageDecision.Failure {
       return .init(
         referencePixelSHA256: SHA256.hex(reference.pixels), comparison: comparison.name,
         verdict: result.description, differingPixels: result.differences?.differingPixelCount,
-        totalPixels: total, file: file, line: line)
+        totalPixels: result.differences?.totalPixelCount ?? total, file: file, line: line)
     case .unreadableReference(.unreadableReference(_, let reason)):
       return .init(
         referencePixelSHA256: nil, comparison: comparison.name,

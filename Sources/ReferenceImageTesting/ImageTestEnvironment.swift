@@ -26,6 +26,9 @@ public struct ImageTestEnvironment: Sendable {
   /// `IMAGE_REFERENCE_VARIANT`: the variant to run as, in a package that declares variants
   /// (`ReferenceVariants.json`); nil to follow the platform.
   public var variant: String?
+  /// `GITHUB_STEP_SUMMARY`: the CI job summary a run appends its closing notes to (passes
+  /// within tolerance); nil outside GitHub Actions.
+  public var jobSummary: URL?
   /// The value of `IMAGE_GENERATION_REPLICAS` when it is not a whole number from 1 to 100.
   public var invalidReplicas: String?
 
@@ -49,6 +52,9 @@ public struct ImageTestEnvironment: Sendable {
     let reencode = environment[Self.reencodeVariable]?.trimmingCharacters(in: .whitespaces)
     reencodes = !(reencode ?? "").isEmpty && reencode != "0"
     shard = environment[Self.shardVariable].flatMap { $0.isEmpty ? nil : $0 }
+    jobSummary = environment["GITHUB_STEP_SUMMARY"].flatMap {
+      $0.isEmpty ? nil : URL(fileURLWithPath: $0)
+    }
     variant = environment[GenerationContract.variantVariable].flatMap {
       let value = $0.trimmingCharacters(in: .whitespaces)
       return value.isEmpty ? nil : value

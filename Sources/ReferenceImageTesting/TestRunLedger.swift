@@ -46,6 +46,8 @@ final class TestRunLedger: @unchecked Sendable {
     var owners: [String: ArchiveManifest.ReferenceUse] = [:]
     /// The package root of the first assertion: where a run record goes.
     var packageRoot: URL?
+    /// The comparisons that passed only within tolerance.
+    var drift = ToleranceDrift()
   }
 
   private let lock = NSLock()
@@ -99,6 +101,14 @@ final class TestRunLedger: @unchecked Sendable {
 
   /// The package root of the first claimed reference, if any.
   var packageRoot: URL? { locked { $0.packageRoot } }
+
+  /// Notes a comparison that passed only within tolerance, for the run's closing line.
+  func noteToleratedPass(_ pass: ToleranceDrift.Pass) {
+    locked { $0.drift.passes.append(pass) }
+  }
+
+  /// The comparisons that passed only within tolerance, so far.
+  var drift: ToleranceDrift { locked { $0.drift } }
 
   /// Notes that a reference path was compared against.
   func noteVerified(_ path: String) {

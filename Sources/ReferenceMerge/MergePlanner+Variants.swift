@@ -125,8 +125,8 @@ extension MergePlanner {
 
   /// The near checks whose render its test's own comparison and bound (recorded in the
   /// manifest, for an archived image and one recorded unchanged alike) find equal to the
-  /// fallback. Exact tests, and archives of versions that did not record comparisons, need
-  /// equal pixels, which the digests already ruled out.
+  /// fallback. Exact tests without ignored regions or shift tolerance, and archives of versions
+  /// that did not record comparisons, need equal pixels, which the digests already ruled out.
   private func equalUnderTheirComparison(
     _ checks: [NearCheck], inventories: [SourceInventory], destination: Destination
   ) -> Set<Int> {
@@ -135,7 +135,7 @@ extension MergePlanner {
       Dictionary(grouping: checks.map(\.request), by: \.sourceIndex).mapValues {
         Set($0.map(\.path))
       }, inventories: inventories)
-    let wanted = checks.filter { recorded[$0.request].map { $0.kind != .exact } ?? false }
+    let wanted = checks.filter { recorded[$0.request].map { !$0.needsEqualPixels } ?? false }
     guard !wanted.isEmpty else { return [] }
     let images = SourceFetcher(limits: options.limits).images(
       wanted.flatMap(\.archivedRequests), inventories: inventories)

@@ -97,6 +97,7 @@ public struct MergeSession: Sendable {
   private func merge(sourcePaths: [String]) -> Conclusion {
     if let problems = recordCheck?(), !problems.isEmpty { return refusedBeforeReading(problems) }
     let (sources, unlistable) = expand(sourcePaths)
+    if let refusal = unfinishedRunsRefusal(sources) { return refusal }
     let destination: Destination
     do {
       destination = try Destination(root: self.destination, calls: fileCalls)
@@ -150,6 +151,23 @@ public struct MergeSession: Sendable {
     Conclusion(
       plan: emptyPlan, problems: problems, warnings: [], report: nil, options: options,
       dryRun: writesNothing)
+  }
+
+  /// With `--require-complete`, the refusal the manifests alone decide (a run cut short, or
+  /// one that could not write every image), before any image is read or staged; nil when
+  /// they decide none.
+  private func unfinishedRunsRefusal(_ sources: [MergeSource]) -> Conclusion? {
+    guard options.requireComplete else { return nil }
+    let unfinished = DeclaredCompletion.unfinished(sources)
+    guard !unfinished.isEmpty else { return nil }
+    var plan = emptyPlan
+    plan.inventories = unfinished
+    let warnings = unfinished.map {
+      "\($0.source.description) is incomplete: \($0.incompleteReason ?? "")"
+    }
+    return Conclusion(
+      plan: plan, problems: [.incompleteSources], warnings: warnings, report: nil,
+      options: options, dryRun: writesNothing)
   }
 
   /// The plan of a merge that read nothing.

@@ -20,10 +20,13 @@ package struct ReviewDifference: Sendable {
   static let encoder = PNGEncoder(setting: .fastest)
 
   /// The colours of an exact comparison's difference image: the 64 greys of dimmed matching
-  /// pixels (index = grey), then the red of differing ones (index 64).
-  static let palette =
-    (0..<64).map { RGBAColor(red: UInt8($0), green: UInt8($0), blue: UInt8($0)) }
-    + [RGBAColor(red: 255, green: 0, blue: 0)]
+  /// pixels (index = grey), the red of differing ones (index 64), then the 64 blues of ignored
+  /// regions (index 65 + grey, blue = 64 + grey).
+  static let palette: [RGBAColor] = {
+    let greys = (0..<64).map { RGBAColor(red: UInt8($0), green: UInt8($0), blue: UInt8($0)) }
+    let blues = (0..<64).map { RGBAColor(red: 0, green: 0, blue: UInt8(64 + $0)) }
+    return greys + [RGBAColor(red: 255, green: 0, blue: 0)] + blues
+  }()
 
   /// The difference image as a palette PNG, a quarter of the bytes to compress; as RGBA when
   /// a pixel is outside the palette. On 800×600 screenshots the whole difference step then
@@ -42,6 +45,9 @@ package struct ReviewDifference: Sendable {
             output[index] = UInt8(truncatingIfNeeded: grey)
           } else if word == red {
             output[index] = 64
+          } else if word & 0xFFC0_FFFF == 0xFF40_0000 {
+            // Alpha 255, no red or green, blue 64–127: an ignored pixel.
+            output[index] = UInt8(truncatingIfNeeded: 65 &+ (word >> 16 & 0xFF) &- 64)
           } else {
             output[index] = 0
             outside = true

@@ -325,6 +325,24 @@ final class ImageDecisionTests: XCTestCase {
 
   // MARK: Helpers
 
+  /// A kept failure of a test that ignores regions records the pixels its verdict compared,
+  /// so annotations and the merge's summary count as the failure message does.
+  func testFailureRecord_ofIgnoredRegions_countsTheComparedPixels() throws {
+    var image = reference!
+    image[1, 1] = RGBAColor(red: 255, green: 0, blue: 255)
+    let comparison = ImageComparison.exact.ignoring([IgnoredRegion(x: 5, y: 0, width: 5, height: 4)]
+    )
+    let result = comparison.compare(image, to: reference)
+    let failure = ImageDecision.Failure.mismatch(
+      reference: reference, result: result, recorded: true)
+    let record = try XCTUnwrap(
+      failure.comparisonRecord(image: image, comparison: comparison, file: "T.swift", line: 3))
+    XCTAssertEqual(record.totalPixels, 100 - 20)
+    XCTAssertEqual(record.differingPixels, 1)
+    XCTAssertEqual(record.comparison, "exact, ignoring 1 region")
+    XCTAssertTrue(record.verdict.hasPrefix("1 of 80 compared pixels differs"), record.verdict)
+  }
+
   private func compared(_ image: RGBAImage, bound: DifferenceBound) -> ReferenceState {
     .compared(
       reference: reference,

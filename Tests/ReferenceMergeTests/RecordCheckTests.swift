@@ -55,3 +55,50 @@ final class RecordCheckTests: XCTestCase {
     XCTAssertFalse(progress.reported.isEmpty, "reading the source reports progress")
   }
 }
+
+/// `--require-complete` refuses a run whose manifest says it was cut short from the manifests
+/// alone: no image is read or staged.
+final class DeclaredCompletionTests: XCTestCase {
+  private final class CountingProgress: MergeProgress, @unchecked Sendable {
+    private let lock = NSLock()
+    private var stages: [String] = []
+    var reported: [String] { lock.withLock { stages } }
+    func update(_ stage: String, _ done: Int, _ total: Int) {
+      lock.withLock { stages.append(stage) }
+    }
+    func clear() {}
+  }
+
+  func testRequireComplete_refusesACutShortRunBeforeReadingAnyImage() throws {
+    let merge = try MergeScenario(self)
+    let finished = try merge.archive("finished.zip", ["a": .seed(1)])
+    let cut = try merge.archive("cut.zip", ["b": .seed(2)]) { $0.completion = .running }
+    let before = try merge.package()
+    var options = MergeOptions()
+    options.requireComplete = true
+    let progress = CountingProgress()
+    let session = MergeSession(
+      options: options, destination: merge.destination, writesNothing: false,
+      progress: progress)
+
+    let refused = session.run(sourcePaths: [finished.path, cut.path])
+
+    XCTAssertEqual(refused.exitCode, ExitStatus.refusedInput.rawValue)
+    XCTAssertEqual(refused.problems, [.incompleteSources])
+    XCTAssertEqual(progress.reported, [], "no image was read")
+    XCTAssertEqual(refused.summary.sources.map(\.name), [cut.path])
+    XCTAssertEqual(
+      refused.summary.sources.first?.incompleteReason,
+      "the run was cut short (manifest says running)")
+    assertTreesEqual(try merge.package(), before)
+  }
+
+  func testRequireComplete_finishedRunsAreMergedAsBefore() throws {
+    let merge = try MergeScenario(self)
+    try merge.archive("finished.zip", ["a": .seed(1)])
+    merge.options.requireComplete = true
+    let verdict = merge.run()
+    XCTAssertEqual(verdict.status, .success)
+    XCTAssertEqual(verdict.outcomes, ["a": .added])
+  }
+}
