@@ -10,45 +10,99 @@ package enum ChangedRegions {
   ///   - difference: The difference image (`ImageComparison.differenceImage`).
   ///   - within: Where the marks can be (the comparison's bounding box); nil for everywhere.
   package static func boxes(in difference: RGBAImage, within box: PixelBox? = nil) -> [[Int]] {
-    let cells = markedCells(difference, within: box)
+    var grid = markedCells(difference, within: box)
     var size = cellSize
-    var grid = cells
     while true {
-      let boxes = components(grid, size: size, width: difference.width, height: difference.height)
+      let boxes = grid.components(size: size, width: difference.width, height: difference.height)
       if boxes.count <= limit { return boxes }
       // Twice the cell size merges neighbours: the count falls at least fourfold.
-      grid = Set(grid.map { Cell(x: $0.x / 2, y: $0.y / 2) })
+      grid = grid.halved()
       size *= 2
     }
   }
 
-  struct Cell: Hashable {
-    var x: Int
-    var y: Int
+  /// Which cells of a grid hold a mark, one byte per cell, row by row: a flat array rather than
+  /// a set, so that finding and merging the cells of a drifted image (thousands of them) costs
+  /// a few passes over a small buffer.
+  struct CellGrid {
+    let width: Int
+    let height: Int
+    var marked: [Bool]
+
+    init(width: Int, height: Int) {
+      self.width = width
+      self.height = height
+      marked = [Bool](repeating: false, count: width * height)
+    }
+
+    /// The grid of cells twice as large: a cell is marked when one of its four halves is.
+    func halved() -> CellGrid {
+      var coarse = CellGrid(width: (width + 1) / 2, height: (height + 1) / 2)
+      for y in 0..<height {
+        for x in 0..<width where marked[y * width + x] {
+          coarse.marked[(y / 2) * coarse.width + x / 2] = true
+        }
+      }
+      return coarse
+    }
+
+    /// Bounding boxes of the groups of marked cells that touch (also diagonally), in the order
+    /// of each group's first cell row by row (top to bottom), in pixels clipped to the image.
+    func components(size: Int, width imageWidth: Int, height imageHeight: Int) -> [[Int]] {
+      var unvisited = marked
+      var boxes: [[Int]] = []
+      var stack: [Int] = []
+      for start in unvisited.indices where unvisited[start] {
+        unvisited[start] = false
+        stack.append(start)
+        var (minX, minY) = (start % width, start / width)
+        var (maxX, maxY) = (minX, minY)
+        while let cell = stack.popLast() {
+          let (x, y) = (cell % width, cell / width)
+          (minX, minY) = (min(minX, x), min(minY, y))
+          (maxX, maxY) = (max(maxX, x), max(maxY, y))
+          for ny in max(y - 1, 0)...min(y + 1, height - 1) {
+            for nx in max(x - 1, 0)...min(x + 1, width - 1) where unvisited[ny * width + nx] {
+              unvisited[ny * width + nx] = false
+              stack.append(ny * width + nx)
+            }
+          }
+        }
+        let left = minX * size
+        let top = minY * size
+        boxes.append([
+          left, top, min((maxX + 1) * size, imageWidth) - left,
+          min((maxY + 1) * size, imageHeight) - top,
+        ])
+      }
+      return boxes
+    }
   }
 
   /// The cells of the finest grid holding a pixel of the differing colour.
-  private static func markedCells(_ image: RGBAImage, within box: PixelBox?) -> Set<Cell> {
+  private static func markedCells(_ image: RGBAImage, within box: PixelBox?) -> CellGrid {
     let marked = DifferenceColor.differing
+    var grid = CellGrid(
+      width: (image.width + cellSize - 1) / cellSize,
+      height: (image.height + cellSize - 1) / cellSize)
     let minX = box?.minX ?? 0
     let maxX = box?.maxX ?? image.width - 1
     let minY = box?.minY ?? 0
     let maxY = box?.maxY ?? image.height - 1
-    guard minX <= maxX, minY <= maxY else { return [] }
-    var cells = Set<Cell>()
+    guard minX <= maxX, minY <= maxY else { return grid }
     image.pixels.withUnsafeBytes { bytes in
       let words = bytes.baseAddress!.assumingMemoryBound(to: UInt32.self)
       for y in minY...maxY {
         let row = words + y * image.width
         var x = minX
         while let found = firstMarked(row, from: x, through: maxX, marked) {
-          cells.insert(Cell(x: found / cellSize, y: y / cellSize))
+          grid.marked[(y / cellSize) * grid.width + found / cellSize] = true
           // The rest of this cell's row adds nothing.
           x = (found / cellSize + 1) * cellSize
         }
       }
     }
-    return cells
+    return grid
   }
 
   /// The first column from `x` through `maxX` of a row whose word is `marked`; eight words
@@ -88,34 +142,6 @@ package enum ChangedRegions {
       x -= 1
     }
     return nil
-  }
-
-  /// Bounding boxes of the groups of cells that touch (also diagonally), sorted top to bottom.
-  private static func components(_ cells: Set<Cell>, size: Int, width: Int, height: Int)
-    -> [[Int]]
-  {
-    var unvisited = cells
-    var boxes: [[Int]] = []
-    for start in cells.sorted(by: { ($0.y, $0.x) < ($1.y, $1.x) })
-    where unvisited.contains(start) {
-      unvisited.remove(start)
-      var stack = [start]
-      var (minX, minY, maxX, maxY) = (start.x, start.y, start.x, start.y)
-      while let cell = stack.popLast() {
-        (minX, minY) = (min(minX, cell.x), min(minY, cell.y))
-        (maxX, maxY) = (max(maxX, cell.x), max(maxY, cell.y))
-        for dy in -1...1 {
-          for dx in -1...1 {
-            let next = Cell(x: cell.x + dx, y: cell.y + dy)
-            if unvisited.remove(next) != nil { stack.append(next) }
-          }
-        }
-      }
-      let x = minX * size
-      let y = minY * size
-      boxes.append([x, y, min((maxX + 1) * size, width) - x, min((maxY + 1) * size, height) - y])
-    }
-    return boxes
   }
 }
 
