@@ -132,23 +132,29 @@ struct RegionJudge {
   private func explainsChangedPixels(_ changed: [Int], _ shift: (dx: Int, dy: Int), allowed: Int)
     -> Bool
   {
+    var informative = 0
     var checked = 0
     var mismatched = 0
     for packed in changed {
       let x = packed & 0xFFFF_FFFF
       let y = packed >> 32
+      let actual = pair.actual(x, y)
+      // A pixel within the noise level of its own reference says nothing about a shift (every
+      // shift of a flat background matches it); drift would keep every offset alive.
+      if Word.alike(actual, pair.reference(x, y)) { continue }
+      informative += 1
       let sourceX = x - shift.dx
       let sourceY = y - shift.dy
       guard pair.contains(sourceX, sourceY) else { continue }
       checked += 1
-      if !Word.alike(pair.actual(x, y), pair.reference(sourceX, sourceY)) {
+      if !Word.alike(actual, pair.reference(sourceX, sourceY)) {
         mismatched += 1
         // A wrong offset misses most pixels: give up once an eighth of those seen missed.
         if mismatched > allowed || (checked >= 32 && mismatched * 8 > checked) { return false }
       }
     }
     // Most of the change must lie where the shifted reference can say something.
-    return checked * 2 >= changed.count
+    return checked > 0 && checked * 2 >= informative
   }
 
   private func explainsBox(_ shift: (dx: Int, dy: Int), allowed: Int) -> Bool {

@@ -47,20 +47,25 @@ public struct ChangeFingerprint: Sendable, Hashable, CustomStringConvertible {
       key: String(key.prefix(32)), label: labels.sorted().joined(separator: "; "))
   }
 
-  /// The SHA-256 of both images' bytes inside the box (the common area's part of it).
+  /// The XXH3-128 of both images' bytes inside the box (the common area's part of it), row by
+  /// row without copying: a grouping key, not an identity (approvals bind to the SHA-256 pixel
+  /// digests), and a tenth of SHA-256's cost on a large region.
   private static func pixelDigest(_ box: PixelBox, image: RGBAImage, reference: RGBAImage)
     -> String
   {
-    var bytes: [UInt8] = []
+    let hasher = XXH3Digest.Hasher()
     for picture in [reference, image] {
       let maxX = min(box.maxX, picture.width - 1)
       let maxY = min(box.maxY, picture.height - 1)
       guard box.minX <= maxX, box.minY <= maxY else { continue }
-      for y in box.minY...maxY {
-        let start = (y * picture.width + box.minX) * 4
-        bytes += picture.pixels[start..<(y * picture.width + maxX + 1) * 4]
+      picture.pixels.withUnsafeBytes { bytes in
+        for y in box.minY...maxY {
+          let start = (y * picture.width + box.minX) * 4
+          let end = (y * picture.width + maxX + 1) * 4
+          hasher.update(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        }
       }
     }
-    return SHA256.hex(bytes)
+    return hasher.finish().description
   }
 }
