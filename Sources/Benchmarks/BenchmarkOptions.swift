@@ -14,6 +14,8 @@ struct BenchmarkOptions {
   var comparisonsOnly = false
   /// Only the review report's difference images against decoding (800×600, one core).
   var reviewDifferenceOnly = false
+  /// Only classifying failing pairs' changes against drawing their difference images.
+  var changeKindsOnly = false
   /// Only passing comparisons with ignored regions and shift tolerance against plain ones.
   var comparisonOptionsOnly = false
   /// Only PNG encoding of the screenshot (ours at every setting, and libpng), for profiling.
@@ -45,7 +47,8 @@ struct BenchmarkOptions {
 
   static let usage = """
     usage: Benchmarks [--repetitions N] [--size PIXELS] [--keep-images DIR] [--anchors DIR]
-                      [--comparisons-only] [--review-difference] [--comparison-options]
+                      [--comparisons-only] [--review-difference] [--change-kinds]
+                      [--comparison-options]
                       [--encode-only [--setting fast|small|fastest|compact] [--hard-cases]
                                      [--file PNG]... [--write DIR]]
                       [--decode-peers [--python PATH] [--photo JPEG]] [--decode-file PNG]...
@@ -65,6 +68,9 @@ struct BenchmarkOptions {
       --comparisons-only the comparison rows alone (no PNG decode or encode), for profiling
       --review-difference  only the review report's difference image (compare, draw, regions,
                          encode) against decoding the two PNGs, 800×600, one core
+      --change-kinds     only classifying failing pairs' changes (ChangeClassifier) against
+                         drawing their difference images: --size-square pairs of three kinds
+                         of change, then 1,000 failing 800×600 pairs
       --comparison-options only passing comparisons with an ignored region and with shift
                          tolerance 1, each against the same strategy without, on --size pairs
       --encode-only      only PNG encoding of the screenshot (every setting, and libpng), for
@@ -130,6 +136,8 @@ struct BenchmarkOptions {
         options.photo = try value(argument)
       case "--review-difference":
         options.reviewDifferenceOnly = true
+      case "--change-kinds":
+        options.changeKindsOnly = true
       case "--comparison-options":
         options.comparisonOptionsOnly = true
       case "--anchors":

@@ -31,6 +31,11 @@ if options.reviewDifferenceOnly {
   exit(0)
 }
 
+if options.changeKindsOnly {
+  ChangeKindsBenchmark.run(repetitions: options.repetitions, side: options.side)
+  exit(0)
+}
+
 if options.encodeOnly, let folder = options.writeFolder {
   EncodeBenchmark.write(
     options.encodeFiles, setting: options.encodeSetting ?? "fast", to: folder)

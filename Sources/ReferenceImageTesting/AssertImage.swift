@@ -17,8 +17,9 @@ import ReferenceImageCore
 /// ```
 ///
 /// In verify mode a missing reference fails with its path and the command that records it; a
-/// mismatch fails with the numbers and writes actual, reference and difference PNGs into
-/// `IMAGE_DIFF_DIR`. In `all` mode the image is stored and nothing is compared.
+/// mismatch fails with the numbers, one line per changed region saying what kind of change it
+/// is ("region x 10…45, y 8…14: moved by (2, 1)"; `ChangeKind`), and writes actual, reference
+/// and difference PNGs into `IMAGE_DIFF_DIR`. In `all` mode the image is stored and nothing is compared.
 /// - Parameters:
 ///   - image: The rendered image.
 ///   - name: The reference's name, without `.png`; unique within the test file.
@@ -202,13 +203,21 @@ struct ImageAssertion {
       context.fail("\(error)")
     }
     guard case .fail(let failure, _) = decision else { return }
-    let artifacts = writeArtifacts(failure.artifacts, location: location, testCase: owner.testCase)
-    let landing = kept && landable ? "; " + landingAdvice(location) : ""
+    // Drawn once, for the artifact and for the kinds of change.
+    let difference = failure.differenceImage(image: image, comparison: comparison)
+    let artifacts = writeArtifacts(
+      failure.artifacts, difference: difference, location: location, testCase: owner.testCase)
+    // One indented line per changed region, between the sentence and the landing command,
+    // which stays last.
+    let regions = failure.changeLines(image: image, differenceImage: difference)
+      .map { "\n  " + $0 }.joined()
+    let separator = regions.isEmpty ? "; " : "\n"
+    let landing = kept && landable ? separator + landingAdvice(location) : ""
     // A case says which it is in its own words too: logs and annotations show the message alone.
     let casePrefix = owner.testCase.map { "[\($0)] " } ?? ""
     context.fail(
       casePrefix + failure.message(at: compared, comparison: comparison, artifacts: artifacts)
-        + variantNote + landing)
+        + variantNote + regions + landing)
   }
 
   /// The sentence that ends a failure whose render this run's archive keeps: the command that
@@ -236,7 +245,8 @@ struct ImageAssertion {
 
   /// Writes the artifacts and returns the sentence naming them; empty when none are asked for.
   private func writeArtifacts(
-    _ artifacts: ImageDecision.Failure.Artifacts, location: ReferenceLocation, testCase: String?
+    _ artifacts: ImageDecision.Failure.Artifacts, difference: RGBAImage?,
+    location: ReferenceLocation, testCase: String?
   ) -> String {
     let reference: RGBAImage?
     switch artifacts {
@@ -247,8 +257,8 @@ struct ImageAssertion {
     let folder = coordinator.environment.artifactFolder(packageRoot: location.packageRoot)
     do {
       return try FailureArtifacts.write(
-        actual: image, reference: reference, comparison: comparison, location: location,
-        testCase: testCase, folder: folder, context: context
+        actual: image, reference: reference, comparison: comparison, difference: difference,
+        location: location, testCase: testCase, folder: folder, context: context
       ).summary
     } catch {
       return "could not write the artifacts: \(error)"

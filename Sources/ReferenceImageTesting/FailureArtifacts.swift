@@ -13,9 +13,11 @@ struct FailureArtifacts {
   let difference: URL?
 
   /// Writes the artifacts and records them as attachments where the framework has them.
+  /// `difference` is the comparison's difference image when the caller drew it already.
   static func write(
     actual image: RGBAImage, reference: RGBAImage?, comparison: ImageComparison,
-    location: ReferenceLocation, testCase: String? = nil, folder: URL, context: TestContext
+    difference: RGBAImage? = nil, location: ReferenceLocation, testCase: String? = nil,
+    folder: URL, context: TestContext
   ) throws(ReferenceImageError) -> FailureArtifacts {
     let suffix = testCase.map(caseSuffix)
     let base = folder.appendingPathComponent(
@@ -34,7 +36,7 @@ struct FailureArtifacts {
     let differenceURL = base.appendingPathExtension("difference.png")
     try save(reference, to: referenceURL, attachingAs: name(.reference), context)
     try save(
-      comparison.differenceImage(image, reference), to: differenceURL,
+      difference ?? comparison.differenceImage(image, reference), to: differenceURL,
       attachingAs: name(.difference), context)
     return FailureArtifacts(actual: actualURL, reference: referenceURL, difference: differenceURL)
   }

@@ -96,6 +96,9 @@ public struct JobSummary {
   /// Each variant's counts (`MergeSummary.variants`), shown as a table; empty where the
   /// package declares no variants.
   public var variants: [MergeSummary.VariantCounts] = []
+  /// The references the review report found changed the same way, largest first; listed
+  /// before the changes when there are many of them.
+  public var changeGroups: [ChangeGroup] = []
 
   /// Creates a summary.
   public init(
@@ -122,6 +125,7 @@ public struct JobSummary {
     line("")
     writeShards(line)
     writeVariants(line)
+    writeChangeGroups(line)
     writeChanges(line)
     writeList("Problems", problems, line)
     writeList("Warnings", warnings, line)
@@ -176,6 +180,15 @@ public struct JobSummary {
   private struct ShardKey: Hashable {
     var variant: String?
     var index: Int
+  }
+
+  private func writeChangeGroups(_ line: (String) -> Void) {
+    let lines = ChangeGroup.leadingLines(changeGroups, changeCount: changeCount)
+    guard !lines.isEmpty else { return }
+    line("### Changed the same way (\(changeGroups.count) groups)")
+    line("")
+    for text in lines { line("- " + text) }
+    line("")
   }
 
   private func writeChanges(_ line: (String) -> Void) {

@@ -232,11 +232,19 @@ public struct MergeSession: Sendable {
     conclude: ([MergeProblem], String?) -> Conclusion
   ) -> Conclusion {
     guard let report else { return conclude([], nil) }
+    var conclusion: Conclusion
     do {
-      return conclude([], try report.finish(ending).path)
+      conclusion = conclude([], try report.finish(ending).path)
     } catch {
-      return conclude([.reportNotWritten("\(error)")], nil)
+      conclusion = conclude([.reportNotWritten("\(error)")], nil)
     }
+    // What the report's cards found, for the summaries to lead with.
+    conclusion.summary.changeGroups = report.changeGroups
+    for index in conclusion.summary.changes.indices {
+      conclusion.summary.changes[index].kinds =
+        report.regionKinds[conclusion.summary.changes[index].path]
+    }
+    return conclusion
   }
 
   /// Applies the plan. A failed write comes back with what was written before it, so the

@@ -30,6 +30,8 @@ extension MergeSummary {
     json.member("added", added)
     json.key("applied")
     json.bool(applied)
+    json.key("changeGroups")
+    writeChangeGroups(to: &json)
     json.key("changes")
     write(changes, to: &json)
     json.member("conflicts", conflicts)
@@ -60,6 +62,19 @@ extension MergeSummary {
     if let variants { write(variants, to: &json) }
     json.member("warnings", strings: warnings)
     json.endObject()
+  }
+
+  /// `changeGroups`: each group's key, label and every path.
+  private func writeChangeGroups(to json: inout JSONStream) {
+    json.beginArray()
+    for group in changeGroups {
+      json.beginObject()
+      json.member("key", group.key)
+      json.member("label", group.label)
+      json.member("paths", strings: group.paths)
+      json.endObject()
+    }
+    json.endArray()
   }
 
   private func writeSuperseded(to json: inout JSONStream) {
@@ -125,6 +140,7 @@ extension MergeSummary {
       if let pixels = change.differingPixels { json.member("differingPixels", pixels) }
       if let start = change.earlierRunStart { json.member("earlierRunStart", start) }
       if let failure = change.failedComparison { write(failure, to: &json) }
+      if let kinds = change.kinds { write(kinds, to: &json) }
       if change.notWritten == true {
         json.key("notWritten")
         json.bool(true)
@@ -136,6 +152,24 @@ extension MergeSummary {
       json.member("sources", strings: change.sources)
       if let variant = change.variant { json.member("variant", variant) }
       json.member("workers", strings: change.workers)
+      json.endObject()
+    }
+    json.endArray()
+  }
+
+  /// `kinds`: each region's kind, label, box and changed pixels.
+  private func write(_ kinds: [RegionKind], to json: inout JSONStream) {
+    json.key("kinds")
+    json.beginArray()
+    for region in kinds {
+      json.beginObject()
+      json.key("box")
+      json.beginArray()
+      for value in region.box { json.number(value) }
+      json.endArray()
+      json.member("changedPixels", region.changedPixels)
+      json.member("kind", region.kind)
+      json.member("label", region.label)
       json.endObject()
     }
     json.endArray()

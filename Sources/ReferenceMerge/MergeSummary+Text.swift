@@ -23,6 +23,7 @@ extension MergeSummary {
   public func forEachTextLine(verbose: Bool = false, _ body: (String) -> Void) {
     sourceLines(verbose: verbose, body)
     problemLines(verbose: verbose, body)
+    changeGroupLines(body)
     changeLines(verbose: verbose, body)
     skippedLines(verbose: verbose, body)
     supersededLines(verbose: verbose, body)
@@ -36,6 +37,15 @@ extension MergeSummary {
     }
     if let variants { body(variantLine(variants)) }
     body(summaryLine)
+  }
+
+  /// With many changes, the groups of references changed the same way first, so a reviewer
+  /// sees "recoloured #16A34A → #9333EA: 312 references" before 312 paths.
+  private func changeGroupLines(_ body: (String) -> Void) {
+    let lines = ChangeGroup.leadingLines(changeGroups, changeCount: added + updated)
+    guard !lines.isEmpty else { return }
+    body("changed the same way (the review report's change kinds):")
+    for line in lines { body("  " + line) }
   }
 
   /// "by variant: base 11 added, 40 unchanged; linux-arm64 2 added, 1 redundant": each
@@ -122,7 +132,8 @@ extension MergeSummary {
     }
   }
 
-  /// A changed path, with where it came from when that is not the obvious.
+  /// A changed path, with where it came from when that is not the obvious, and with a review
+  /// report what kinds of change it is.
   private func changeLine(_ change: Change) -> String {
     var line = "  \(change.path)"
     if let start = change.earlierRunStart {
@@ -132,6 +143,7 @@ extension MergeSummary {
     if let failure = change.failedComparison?.record {
       line += " (failed at \(failure.file):\(failure.line): \(failure.verdict))"
     }
+    if let kinds = change.kindsText { line += " — \(kinds)" }
     return line
   }
 

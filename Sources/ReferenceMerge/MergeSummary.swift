@@ -37,6 +37,9 @@ public struct MergeSummary: Decodable, Sendable {
     /// When the run the chosen image comes from started (ISO 8601), when that run is not the
     /// newest one merged: a render an earlier run left; nil otherwise.
     public var earlierRunStart: String?
+    /// With a review report, each changed region's kind (an updated path's, or a conflict's
+    /// first two rivals'); nil without a report or a comparison.
+    public var kinds: [RegionKind]?
   }
 
   /// What the merge did to one variant's files: `base` for the base references, then each
@@ -128,6 +131,9 @@ public struct MergeSummary: Decodable, Sendable {
   public var warnings: [String] = []
   /// The review report written, if any.
   public var report: String?
+  /// The references the review report found changed the same way (`ChangeGroup`), largest
+  /// first; empty without a report.
+  public var changeGroups: [ChangeGroup] = []
   /// The command that deletes the orphans found, as the user would type it (the same
   /// sources and destination plus `--prune`); set by the program that ran the merge, and
   /// printed only when orphans were found and not pruned.

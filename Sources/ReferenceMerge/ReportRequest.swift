@@ -111,6 +111,10 @@ public struct LandCommand: Sendable, Equatable {
 public struct UnfinishedReport {
   /// The page to open once finished.
   public var page: URL
+  /// The references its cards found changed the same way, largest group first.
+  public var changeGroups: [ChangeGroup] = []
+  /// Each compared card's regions with their kinds, by path.
+  public var regionKinds: [String: [RegionKind]] = [:]
   private let end: (ReportRequest.Ending) throws -> Void
 
   /// Creates a report that `end` finishes.

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceImageCore
 import ReferenceMerge
 
 /// One card of the review page: what the page shows for one added, updated, conflicting or
@@ -42,6 +43,10 @@ struct ReviewCard: Sendable {
     var maxChannelDifference: Int?
     /// Boxes around the changed regions: x, y, width, height.
     var regions: [[Int]]
+    /// What kind of change each region is, one per box.
+    var kinds: [ChangedRegion] = []
+    /// What the change is, without where; nil when nothing changed.
+    var fingerprint: ChangeFingerprint?
   }
 
   var id: Int

@@ -219,7 +219,7 @@ struct ReviewCardMaker: Sendable {
       changedPixels: identical ? 0 : found?.differingPixelCount,
       totalPixels: identical ? image.pixelCount : found?.totalPixelCount,
       maxChannelDifference: identical ? 0 : found?.largestChannelDifference,
-      regions: difference.regions)
+      regions: difference.regions, kinds: difference.kinds, fingerprint: difference.fingerprint)
     let written = ReviewCard.Image(
       file: file, width: difference.size.width, height: difference.size.height)
     return (difference.result.description, written, comparison)

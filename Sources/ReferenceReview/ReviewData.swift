@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceImageCore
 import ReferenceMerge
 
 /// Writes `review-data.js`: one statement, `window.REFERENCE_REVIEW = {...};`, streamed: each
@@ -146,6 +147,12 @@ struct ReviewData {
     json.number(card.comparison?.maxChannelDifference)
     json.key("regions")
     writeRegions(card.comparison?.regions ?? [])
+    json.key("regionKinds")
+    writeKinds(card.comparison?.kinds ?? [])
+    json.key("changeGroup")
+    json.string(card.comparison?.fingerprint?.key)
+    json.key("changeGroupLabel")
+    json.string(card.comparison?.fingerprint?.label)
     json.member("meta", strings: card.meta)
     json.key("rivals")
     json.beginArray()
@@ -197,6 +204,30 @@ struct ReviewData {
     json.key("fallback")
     json.bool(compared.isFallback)
     json.endObject()
+  }
+
+  /// Each region's kind, one per box: `{"kind", "label", "box", "changedPixels"}`, where
+  /// `box` is tightened to the changed pixels (`[x, y, width, height]`) and the parameters are
+  /// in the label ("moved by (2, 1)").
+  private mutating func writeKinds(_ regions: [ChangedRegion]) {
+    json.beginArray()
+    for region in regions {
+      json.beginObject()
+      json.member("kind", region.kind.name)
+      json.member("label", region.kind.description)
+      json.key("box")
+      json.beginArray()
+      for value in [
+        region.box.minX, region.box.minY, region.box.maxX - region.box.minX + 1,
+        region.box.maxY - region.box.minY + 1,
+      ] {
+        json.number(value)
+      }
+      json.endArray()
+      json.member("changedPixels", region.changedPixelCount)
+      json.endObject()
+    }
+    json.endArray()
   }
 
   /// Regions one per line, each box on it: `[x, y, width, height]`.

@@ -11,6 +11,10 @@ package struct ReviewDifference: Sendable {
   package var size: ImageSize
   /// Boxes around the changed regions, [x, y, width, height], at most `ChangedRegions.limit`.
   package var regions: [[Int]]
+  /// What kind of change each region is, one per box, in the same order.
+  package var kinds: [ChangedRegion]
+  /// What the change is, without where: cards with the same one changed the same way.
+  package var fingerprint: ChangeFingerprint?
 
   /// Difference images are made to be looked at once: zlib level 1.
   static let encoder = PNGEncoder(setting: .fastest)
@@ -79,11 +83,19 @@ package struct ReviewDifference: Sendable {
     case .withinBound(let found), .differs(let found):
       regions = ChangedRegions.boxes(in: difference, within: found.boundingBox)
     case .sizeMismatch:
-      // No pixel count applies; every pixel of the union canvas only one image covers is red.
-      regions = ChangedRegions.boxes(in: difference)
+      // No pixel count applies. The areas only one image covers are boxed as they are (every
+      // pixel of them is red), then the common area's changes, aligned top-left.
+      let strips = ChangeClassifier.resizedRegions(image, reference).map(\.box)
+      regions =
+        strips.map { [$0.minX, $0.minY, $0.maxX - $0.minX + 1, $0.maxY - $0.minY + 1] }
+        + ChangedRegions.boxes(
+          in: difference, within: ChangeClassifier.commonBox(image, reference))
     }
+    let kinds = ChangeClassifier.classify(
+      image, reference: reference, differenceImage: difference, boxes: regions)
     return ReviewDifference(
       result: result, png: try encode(difference), size: difference.size,
-      regions: regions)
+      regions: regions, kinds: kinds,
+      fingerprint: ChangeFingerprint.of(kinds, image: image, reference: reference))
   }
 }

@@ -91,18 +91,24 @@ public struct ReviewReport: Sendable {
     report.problems = request.problems
     report.warnings = request.warnings
     report.changes = request.changes
+    let fingerprints = FingerprintTally()
     let finish = try report.start(
-      plan, reader: ReviewImages(plan: plan, request: request), to: request.url)
-    return UnfinishedReport(page: page(for: request.url)) { try finish($0) }
+      plan, reader: ReviewImages(plan: plan, request: request), to: request.url,
+      fingerprints: fingerprints)
+    var unfinished = UnfinishedReport(page: page(for: request.url)) { try finish($0) }
+    unfinished.changeGroups = ChangeGroup.grouping(fingerprints.members)
+    unfinished.regionKinds = fingerprints.regionKinds
+    return unfinished
   }
 
   /// Writes the page and the cards, reading the references and the sources' images through
   /// `reader`, and on a report that lands the earlier references, all beside the report under
   /// temporary names; the report it returns writes the facts that end the data (what the merge
   /// did) and puts the report in place.
-  func start(_ plan: MergePlan, reader: ReviewImages, to url: URL) throws(ReviewError)
-    -> (ReportRequest.Ending) throws(ReviewError) -> Void
-  {
+  func start(
+    _ plan: MergePlan, reader: ReviewImages, to url: URL,
+    fingerprints: FingerprintTally = FingerprintTally()
+  ) throws(ReviewError) -> (ReportRequest.Ending) throws(ReviewError) -> Void {
     let target = ReportTarget(url: url)
     let work = try target.makeWorkFolder()
     let images = work.appendingPathComponent("images")
@@ -130,7 +136,9 @@ public struct ReviewReport: Sendable {
       }
       var data = ReviewData(
         output, imageSource: target.isSingleFile ? .dataURI(images: images) : .file)
-      let earlier = try writeCards(plan, reader: reader, images: images, to: &data, target: target)
+      let earlier = try writeCards(
+        plan, reader: reader, images: images, to: &data, target: target,
+        fingerprints: fingerprints)
       let zip = work.appendingPathComponent(ReportTarget.earlierReferencesName)
       try writeEarlierReferences(earlier, to: zip)
       let ending = ReportEnding(
@@ -149,7 +157,7 @@ public struct ReviewReport: Sendable {
   ///   path and its copy of the earlier file in `images`, kept for `writeEarlierReferences`.
   private func writeCards(
     _ plan: MergePlan, reader: ReviewImages, images: URL, to data: inout ReviewData,
-    target: ReportTarget
+    target: ReportTarget, fingerprints: FingerprintTally
   ) throws(ReviewError) -> [ZipWriter.Entry] {
     // In one file the images live on only as data URIs.
     let inline = target.isSingleFile
@@ -162,6 +170,7 @@ public struct ReviewReport: Sendable {
     func flush() throws(ReviewError) {
       for card in try make(pending, with: maker) {
         try data.write(card)
+        fingerprints.note(card)
         var kept: String?
         if changes == .landed, card.outcome == .updated, card.beforePixels != nil,
           let before = card.before
@@ -303,5 +312,28 @@ private struct ReportEnding {
       target.discard(work, file)
       throw error
     }
+  }
+}
+
+/// What the cards found, as they are written, for the summaries: the updated cards' change
+/// fingerprints (a key, a label and a path each, for the change groups) and every compared
+/// card's regions with their kinds (for `--json`).
+final class FingerprintTally {
+  private(set) var members: [(key: String, label: String, path: String)] = []
+  private(set) var regionKinds: [String: [RegionKind]] = [:]
+
+  func note(_ card: ReviewCard) {
+    if let regions = card.comparison?.kinds, !regions.isEmpty {
+      regionKinds[card.path] = regions.map { region in
+        RegionKind(
+          kind: region.kind.name, label: region.kind.description,
+          box: [
+            region.box.minX, region.box.minY, region.box.maxX - region.box.minX + 1,
+            region.box.maxY - region.box.minY + 1,
+          ], changedPixels: region.changedPixelCount)
+      }
+    }
+    guard card.outcome == .updated, let fingerprint = card.comparison?.fingerprint else { return }
+    members.append((fingerprint.key, fingerprint.label, card.path))
   }
 }

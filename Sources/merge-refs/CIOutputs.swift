@@ -57,13 +57,14 @@ struct CIOutputs {
       changeCount: summary.changes.count,
       changes: AnySequence(
         summary.changes.lazy.map {
-          .init(outcome: $0.outcome, path: $0.path, detail: $0.failedComparison.map(Self.detail))
+          .init(outcome: $0.outcome, path: $0.path, detail: Self.detail($0))
         }),
       problems: errors, warnings: summary.warnings)
     markdown.balance = ShardPlan.balance(rows.map(\.seconds))
     markdown.landCommand = outcome.landCommand
     markdown.writesNothing = writesNothing
     markdown.variants = summary.variants ?? []
+    markdown.changeGroups = summary.changeGroups
     return markdown
   }
 
@@ -113,6 +114,13 @@ struct CIOutputs {
   }
 
   /// A failed comparison in a few words: "test T, exact: 12 of 480000 pixels differ".
+  /// A change's detail: its failed comparison's figures, then its regions' kinds when the
+  /// review report found them ("moved by (2, 1), added"); nil when there is neither.
+  private static func detail(_ change: MergeSummary.Change) -> String? {
+    let parts = [change.failedComparison.map(detail), change.kindsText].compactMap { $0 }
+    return parts.isEmpty ? nil : parts.joined(separator: "; ")
+  }
+
   private static func detail(_ failure: SourceInventory.FailedComparison) -> String {
     let record = failure.record
     let figures =

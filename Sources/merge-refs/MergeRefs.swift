@@ -110,8 +110,8 @@ struct MergeRefs: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Write a review page (before, after, difference, changed regions), where each change can "
-        + "be accepted or rejected and the decision exported for --include-from: a folder "
+      "Write a review page (before, after, difference, changed regions with their kinds of "
+        + "change), where each change can be accepted or rejected and the decision exported for --include-from: a folder "
         + "(open DIR/index.html; images load as you scroll), or one self-contained file when "
         + "the name ends in .html (for small merges).",
       valueName: "DIR|FILE.html"))

@@ -185,7 +185,8 @@ final class DailyLoopEndToEndTests: XCTestCase {
   }
 
   /// A perceptual test's review card counts as the test did: the same differing pixels as its
-  /// failure message, because the manifest records the comparison and its bound.
+  /// failure message, because the manifest records the comparison and its bound; and both say
+  /// what kind of change the region is (the second bar's top, 3 pixels higher).
   func testReviewCard_countsWithTheTestsComparison() throws {
     try recordReferences()
     let run = try fixture.test(
@@ -207,6 +208,11 @@ final class DailyLoopEndToEndTests: XCTestCase {
       "\(card)\n\(run.all)")
     XCTAssertEqual(
       card["totalPixels"] as? Int, Int(counted.2.replacingOccurrences(of: ",", with: "")))
+    XCTAssertTrue(
+      run.all.contains("\n  region x 30…41, y 32…34: moved by (0, -3)\n"),
+      "the failure says the region's kind:\n\(run.all)")
+    let kinds = try XCTUnwrap(card["regionKinds"] as? [[String: Any]], "\(card)")
+    XCTAssertEqual(kinds.compactMap { $0["label"] as? String }, ["moved by (0, -3)"])
   }
 
   // MARK: Helpers

@@ -380,8 +380,12 @@ final class ReviewPageTests: XCTestCase {
       count(in: swipe, shots[1].panes[0]) { $0.near(Pixel(250, 176, 5), 30) }, 100,
       "swipe shows its dividing line")
     let boxes = try screenshot(shots[5].screenshots[0])
+    // Each box in its kind's colour (review.css): changed, moved, noise, recoloured.
+    let strokes = [
+      Pixel(240, 62, 62), Pixel(12, 166, 120), Pixel(134, 142, 150), Pixel(174, 62, 201),
+    ]
     XCTAssertGreaterThan(
-      count(in: boxes, shots[5].panes[0]) { $0.near(Pixel(240, 62, 62), 30) }, 20,
+      count(in: boxes, shots[5].panes[0]) { pixel in strokes.contains { pixel.near($0, 30) } }, 20,
       "the changed regions are boxed")
     let flicker = shots[3]
     XCTAssertEqual(flicker.screenshots.count, 2)
@@ -689,6 +693,14 @@ final class ReviewPageTests: XCTestCase {
     var stageTransforms: [String]
     var gridShown: [Bool]
     var zoomLevel: String
+    /// The current card's box labels (in the changed-regions mode) and their boxes' kinds.
+    var kindLabels: [String]
+    var kindBoxes: [String]
+    /// The current card's line of kinds, and its change group's note.
+    var kindsNote: String?
+    var changeGroupNote: String?
+    /// The kind filter's options.
+    var kindOptions: [String]
   }
 
   struct SeenCard: Decodable {

@@ -155,6 +155,22 @@ function buildHeader() {
     refilter();
   });
   $('group-filter-clear').addEventListener('click', () => { state.groupOnly = null; refilter(); });
+  const kindFilter = /** @type {HTMLSelectElement} */ ($('kind-filter'));
+  for (const kind of KINDS) {
+    const count = cards.filter((card) => hasKind(card, kind.key)).length;
+    const option = make('option', '', `${kind.name} (${count})`);
+    option.value = kind.key;
+    option.disabled = count === 0;
+    kindFilter.append(option);
+  }
+  kindFilter.addEventListener('change', () => {
+    state.kind = /** @type {ChangeKindName | 'all'} */ (kindFilter.value);
+    refilter();
+  });
+  $('change-group-filter-clear').addEventListener('click', () => {
+    state.changeGroupOnly = null;
+    refilter();
+  });
   $('mix').addEventListener('input', () => setMix(Number(inputOf('mix').value)));
   $('zoom-in').addEventListener('click', () => zoomCurrent(1.5));
   $('zoom-out').addEventListener('click', () => zoomCurrent(1 / 1.5));
@@ -186,6 +202,13 @@ function updateHeader() {
   if (state.groupOnly) {
     $('group-filter-label').textContent =
       `showing the ${(groups.get(state.groupOnly) || []).length} images with one change`;
+  }
+  inputOf('kind-filter').value = state.kind;
+  $('change-group-filter').hidden = !state.changeGroupOnly;
+  if (state.changeGroupOnly) {
+    const members = changeGroups.get(state.changeGroupOnly) || [];
+    $('change-group-filter-label').textContent = `showing the ${members.length} images `
+      + `changed the same way (${members.length ? members[0].changeGroupLabel : ''})`;
   }
   document.body.dataset.mode = mode;
   updateZoomLabel();

@@ -149,6 +149,12 @@ function installList() {
       state.groupOnly = state.groupOnly ? null : card.group || null;
       refilter(card);
     }
+    else if (button.classList.contains('change-group-accept')) decideChangeGroup(card, 'accepted');
+    else if (button.classList.contains('change-group-reject')) decideChangeGroup(card, 'rejected');
+    else if (button.classList.contains('change-group-show')) {
+      state.changeGroupOnly = state.changeGroupOnly ? null : card.changeGroup || null;
+      refilter(card);
+    }
   });
 }
 
@@ -198,6 +204,18 @@ const cardOf = (target) => {
  */
 const decisionTargets = (card, wholeGroup) =>
   (wholeGroup || (state.collapse && !state.groupOnly)) && card.group ? groupOf(card) : [card];
+
+/**
+ * Decides every card changed the same way as `card` (its change group): each member's export
+ * line still binds its own path to its own pixel digests.
+ * @param {Card} card
+ * @param {Decision} value
+ */
+function decideChangeGroup(card, value) {
+  if (!isDecidable(card)) return;
+  decide(changeGroupOf(card), value);
+  if (state.status !== 'all') refilter(null, true);
+}
 
 /**
  * A decision from a button: a second press of the same decision undoes it.
@@ -284,6 +302,20 @@ function buildCard(card, index) {
     note.append(make('span', 'size-note',
       `size changed: before ${size(card.before)}, after ${size(card.after)}`));
   }
+  const kinds = kindsText(card);
+  if (kinds) note.append(make('span', 'kinds-note', kinds));
+  const changed = card.changeGroup ? changeGroupOf(card) : null;
+  // Offered when the change group holds more than the identical change's own group.
+  if (changed && changed.length > 1 && changed.length > groupOf(card).length) {
+    const group = make('span', 'change-group-note',
+      `${card.changeGroupLabel}: ${changed.length} images changed the same way`);
+    const accept = make('button', 'change-group-accept', `Accept the ${changed.length}`);
+    const reject = make('button', 'change-group-reject', `Reject the ${changed.length}`);
+    const show = make('button', 'change-group-show',
+      state.changeGroupOnly ? 'show every card' : 'show them');
+    for (const button of [accept, reject, show]) button.type = 'button';
+    note.append(group, accept, reject, show);
+  }
   const members = card.group ? groupOf(card) : null;
   if (members && members.length > 1) {
     const group = make('span', 'group-note');
@@ -322,6 +354,21 @@ function buildCard(card, index) {
   element.append(buildPanes(card));
   updateCardState(element, card);
   return element;
+}
+
+/**
+ * The kinds of a card's regions in words, each once with how many regions have it:
+ * "moved by (2, 1) · recoloured #16A34A → #9333EA (2 regions)"; '' without kinds.
+ * @param {ReviewCard} card
+ */
+function kindsText(card) {
+  /** @type {Map<string, number>} */
+  const counts = new Map();
+  for (const region of card.regionKinds || []) {
+    counts.set(region.label, (counts.get(region.label) || 0) + 1);
+  }
+  return [...counts].map(([label, count]) => (count > 1 ? `${label} (${count} regions)` : label))
+    .join(' · ');
 }
 
 /**

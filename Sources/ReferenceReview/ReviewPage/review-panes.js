@@ -121,30 +121,49 @@ function buildPanes(card) {
       const regions = card.regions || [];
       pane(`<b>${regions.length} changed region${regions.length === 1 ? '' : 's'}</b> boxed on after (${sizes})`
         + (mode === 'overlay' ? ' — no difference image in this report' : ''),
-        [layer([after(), boxes(regions, canvas)])]);
+        [layer([after(), boxes(regions, card.regionKinds || [], canvas)])]);
     }
   }
   return row;
 }
 
 /**
- * The changed regions as rectangles over the canvas.
+ * The changed regions as rectangles over the canvas, each labelled with its kind (the label
+ * also its tooltip, whole).
  * @param {[number, number, number, number][]} regions
+ * @param {RegionKind[]} kinds one per region, in the same order; fewer in older reports
  * @param {{ width: number, height: number }} canvas
  */
-function boxes(regions, canvas) {
-  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+function boxes(regions, kinds, canvas) {
+  const namespace = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(namespace, 'svg');
   svg.setAttribute('width', String(canvas.width));
   svg.setAttribute('height', String(canvas.height));
   svg.setAttribute('viewBox', `0 0 ${canvas.width} ${canvas.height}`);
-  for (const [x, y, width, height] of regions) {
-    const rect = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+  regions.forEach(([x, y, width, height], index) => {
+    const kind = kinds[index];
+    const rect = document.createElementNS(namespace, 'rect');
     rect.setAttribute('x', String(x));
     rect.setAttribute('y', String(y));
     rect.setAttribute('width', String(width));
     rect.setAttribute('height', String(height));
+    if (kind) {
+      rect.setAttribute('class', `kind-${kind.kind}`);
+      rect.dataset.kind = kind.kind;
+      const title = document.createElementNS(namespace, 'title');
+      title.textContent = kind.label;
+      rect.append(title);
+    }
     svg.append(rect);
-  }
+    if (!kind) return;
+    // Above the box, or below it when the box starts at the canvas's top edge.
+    const label = document.createElementNS(namespace, 'text');
+    label.setAttribute('class', `kind-label kind-${kind.kind}${y > 0 ? '' : ' below'}`);
+    label.setAttribute('x', String(x));
+    label.setAttribute('y', String(y > 0 ? y : y + height));
+    label.textContent = kind.label;
+    svg.append(label);
+  });
   return svg;
 }
 
@@ -235,6 +254,8 @@ function layoutCard(element) {
     for (const stage of box.querySelectorAll('.stage')) {
       /** @type {HTMLElement} */ (stage).style.transform =
         `translate(${tx}px, ${ty}px) scale(${view.s})`;
+      // The kind labels keep their size on screen at every zoom (review.css).
+      /** @type {HTMLElement} */ (stage).style.setProperty('--zoom', String(view.s));
     }
     const grid = /** @type {HTMLElement} */ (box.querySelector('.grid'));
     if (view.s >= MIN_GRID_SCALE) {

@@ -94,6 +94,37 @@ for (const card of cards) {
   if (!members) groups.set(card.group, (members = []));
   members.push(card);
 }
+/** @type {Map<string, Card[]>} change group -> its cards, changed the same way */
+const changeGroups = new Map();
+for (const card of cards) {
+  if (!card.changeGroup) continue;
+  let members = changeGroups.get(card.changeGroup);
+  if (!members) changeGroups.set(card.changeGroup, (members = []));
+  members.push(card);
+}
+/** @type {{ key: ChangeKindName, name: string }[]} The kind filter's kinds, in its order. */
+const KINDS = [
+  { key: 'moved', name: 'moved' },
+  { key: 'recoloured', name: 'recoloured' },
+  { key: 'added', name: 'added' },
+  { key: 'removed', name: 'removed' },
+  { key: 'antiAliasingOrNoise', name: 'anti-aliasing or noise only' },
+  { key: 'resized', name: 'resized' },
+  { key: 'changed', name: 'changed' },
+];
+/**
+ * Whether a card has a region of a kind.
+ * @param {ReviewCard} card
+ * @param {ChangeKindName} kind
+ */
+const hasKind = (card, kind) => (card.regionKinds || []).some((region) => region.kind === kind);
+/**
+ * The cards changed the same way as a card, itself included; just the card when it has none.
+ * @param {Card} card
+ * @returns {Card[]}
+ */
+const changeGroupOf = (card) => (card.changeGroup && changeGroups.get(card.changeGroup)) || [card];
+
 /** @type {Map<number, Card>} */
 const byId = new Map(cards.map((card) => [card.id, card]));
 /** Whether the merge already wrote the changes: decisions then keep or restore, not land. */
@@ -131,6 +162,10 @@ const state = {
   collapse: false,
   /** @type {string | null} the group shown alone ("show them"), or null */
   groupOnly: null,
+  /** @type {ChangeKindName | 'all'} the kind a card must have a region of */
+  kind: /** @type {ChangeKindName | 'all'} */ ('all'),
+  /** @type {string | null} the change group shown alone, or null */
+  changeGroupOnly: /** @type {string | null} */ (null),
   /** the index of the current card in `visible` */
   current: 0,
 };
@@ -151,7 +186,9 @@ function computeVisible() {
     state.outcomes.has(card.outcome)
     && (!query || card.lowerPath.includes(query))
     && (state.status === 'all' || statusOf(card) === state.status)
-    && (!state.groupOnly || card.group === state.groupOnly));
+    && (!state.groupOnly || card.group === state.groupOnly)
+    && (state.kind === 'all' || hasKind(card, state.kind))
+    && (!state.changeGroupOnly || card.changeGroup === state.changeGroupOnly));
   if (state.collapse && !state.groupOnly) {
     const seen = new Set();
     list = list.filter((card) => {

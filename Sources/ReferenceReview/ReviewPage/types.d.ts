@@ -37,6 +37,20 @@ interface FallbackFile {
 
 type Outcome = 'added' | 'updated' | 'conflict' | 'unstable' | 'orphan' | 'redundant';
 
+/** A kind of change, as ChangeKind.name spells it (ReferenceImageCore). */
+type ChangeKindName =
+  | 'moved' | 'recoloured' | 'added' | 'removed' | 'antiAliasingOrNoise' | 'resized' | 'changed';
+
+/** What kind of change one boxed region is (ChangeClassifier). */
+interface RegionKind {
+  kind: ChangeKindName;
+  /** The kind with its parameters, for people: "moved by (2, 1)", "recoloured #16A34A → #9333EA". */
+  label: string;
+  /** The region's box tightened to its changed pixels: [x, y, width, height]. */
+  box: [number, number, number, number];
+  changedPixels: number;
+}
+
 /**
  * One changed reference image, as the report describes it. On a landed report "before" is the
  * reference the merge replaced and "after" the one it wrote.
@@ -68,6 +82,16 @@ interface ReviewCard {
   maxChannelDifference?: number | null;
   /** Changed regions as [x, y, width, height] in image pixels. */
   regions?: [number, number, number, number][] | null;
+  /** What kind of change each region is, one per box of regions, in the same order. */
+  regionKinds?: RegionKind[] | null;
+  /**
+   * The change's fingerprint (ChangeFingerprint): cards with the same one changed the same way
+   * (the same kinds with the same parameters; the same pixels where a kind has none). Absent
+   * in older reports and where nothing was compared.
+   */
+  changeGroup?: string | null;
+  /** The change group's kinds in words: "recoloured #16A34A → #9333EA". */
+  changeGroupLabel?: string | null;
   meta?: string[] | null;
   rivals?: ReviewRival[] | null;
 }

@@ -9,6 +9,7 @@ STEPS_JSON is a list of steps, each an object with one of:
   {"press": ["j", "Shift+A", ...]}   keyboard presses on the page
   {"type": "text"}                   typed text (after "/" focuses the path filter)
   {"click": "css selector"}          a mouse click
+  {"select": ["css selector", "v"]}  chooses the option of value v in a <select>
   {"export": "name"}                 clicks "Download accepted paths"; the downloaded file's text
   {"state": "name"}                  the current card (panes, zoom, notes, its variant group's
                                      heading and what it compares with), counts, the variant
@@ -88,7 +89,15 @@ def current_state(page):
                    cardNote: card && card.querySelector('.note')
                      ? card.querySelector('.note').textContent : null,
                    cardMeta: card ? [...card.querySelectorAll('.meta li')].map(l => l.textContent) : [],
-                   downloadLabel: document.getElementById('download').textContent }; }""")
+                   downloadLabel: document.getElementById('download').textContent,
+                   kindLabels: card ? [...card.querySelectorAll('.kind-label')].map(t => t.textContent) : [],
+                   kindBoxes: card ? [...card.querySelectorAll('rect[data-kind]')].map(r => r.dataset.kind) : [],
+                   kindsNote: card && card.querySelector('.kinds-note')
+                     ? card.querySelector('.kinds-note').textContent : null,
+                   changeGroupNote: card && card.querySelector('.change-group-note')
+                     ? card.querySelector('.change-group-note').textContent : null,
+                   kindOptions: [...document.querySelectorAll('#kind-filter option')]
+                     .map(o => o.textContent + (o.disabled ? ' (disabled)' : '')) }; }""")
 
 
 def cards_in_document(page):
@@ -170,6 +179,8 @@ def main():
                 page.keyboard.type(step["type"])
             elif "click" in step:
                 page.click(step["click"])
+            elif "select" in step:
+                page.select_option(step["select"][0], step["select"][1])
             elif "export" in step:
                 with page.expect_download() as download:
                     page.click("#download")

@@ -1,0 +1,152 @@
+/// Boxes around the changed parts of a difference image, for the page to draw: the pixels
+/// the comparison marked as differing (painted pure red) are gathered into cells of a grid,
+/// touching cells merge into one box, and the grid coarsens until at most `limit` boxes remain.
+package enum ChangedRegions {
+  package static let limit = 64
+  static let cellSize = 16
+
+  /// The boxes, as [x, y, width, height] in the difference image's pixels.
+  /// - Parameters:
+  ///   - difference: The difference image (`ImageComparison.differenceImage`).
+  ///   - within: Where the marks can be (the comparison's bounding box); nil for everywhere.
+  package static func boxes(in difference: RGBAImage, within box: PixelBox? = nil) -> [[Int]] {
+    var grid = markedCells(difference, within: box)
+    var size = cellSize
+    while true {
+      let boxes = grid.components(size: size, width: difference.width, height: difference.height)
+      if boxes.count <= limit { return boxes }
+      // Twice the cell size merges neighbours: the count falls at least fourfold.
+      grid = grid.halved()
+      size *= 2
+    }
+  }
+
+  /// Which cells of a grid hold a mark, one byte per cell, row by row: a flat array rather than
+  /// a set, so that finding and merging the cells of a drifted image (thousands of them) costs
+  /// a few passes over a small buffer.
+  struct CellGrid {
+    let width: Int
+    let height: Int
+    var marked: [Bool]
+
+    init(width: Int, height: Int) {
+      self.width = width
+      self.height = height
+      marked = [Bool](repeating: false, count: width * height)
+    }
+
+    /// The grid of cells twice as large: a cell is marked when one of its four halves is.
+    func halved() -> CellGrid {
+      var coarse = CellGrid(width: (width + 1) / 2, height: (height + 1) / 2)
+      for y in 0..<height {
+        for x in 0..<width where marked[y * width + x] {
+          coarse.marked[(y / 2) * coarse.width + x / 2] = true
+        }
+      }
+      return coarse
+    }
+
+    /// Bounding boxes of the groups of marked cells that touch (also diagonally), in the order
+    /// of each group's first cell row by row (top to bottom), in pixels clipped to the image.
+    func components(size: Int, width imageWidth: Int, height imageHeight: Int) -> [[Int]] {
+      var unvisited = marked
+      var boxes: [[Int]] = []
+      var stack: [Int] = []
+      for start in unvisited.indices where unvisited[start] {
+        unvisited[start] = false
+        stack.append(start)
+        var (minX, minY) = (start % width, start / width)
+        var (maxX, maxY) = (minX, minY)
+        while let cell = stack.popLast() {
+          let (x, y) = (cell % width, cell / width)
+          (minX, minY) = (min(minX, x), min(minY, y))
+          (maxX, maxY) = (max(maxX, x), max(maxY, y))
+          for ny in max(y - 1, 0)...min(y + 1, height - 1) {
+            for nx in max(x - 1, 0)...min(x + 1, width - 1) where unvisited[ny * width + nx] {
+              unvisited[ny * width + nx] = false
+              stack.append(ny * width + nx)
+            }
+          }
+        }
+        let left = minX * size
+        let top = minY * size
+        boxes.append([
+          left, top, min((maxX + 1) * size, imageWidth) - left,
+          min((maxY + 1) * size, imageHeight) - top,
+        ])
+      }
+      return boxes
+    }
+  }
+
+  /// The cells of the finest grid holding a pixel of the differing colour.
+  private static func markedCells(_ image: RGBAImage, within box: PixelBox?) -> CellGrid {
+    let marked = DifferenceColor.differing
+    var grid = CellGrid(
+      width: (image.width + cellSize - 1) / cellSize,
+      height: (image.height + cellSize - 1) / cellSize)
+    let minX = box?.minX ?? 0
+    let maxX = box?.maxX ?? image.width - 1
+    let minY = box?.minY ?? 0
+    let maxY = box?.maxY ?? image.height - 1
+    guard minX <= maxX, minY <= maxY else { return grid }
+    image.pixels.withUnsafeBytes { bytes in
+      let words = bytes.baseAddress!.assumingMemoryBound(to: UInt32.self)
+      for y in minY...maxY {
+        let row = words + y * image.width
+        var x = minX
+        while let found = firstMarked(row, from: x, through: maxX, marked) {
+          grid.marked[(y / cellSize) * grid.width + found / cellSize] = true
+          // The rest of this cell's row adds nothing.
+          x = (found / cellSize + 1) * cellSize
+        }
+      }
+    }
+    return grid
+  }
+
+  /// The first column from `x` through `maxX` of a row whose word is `marked`; eight words
+  /// at a time, so unmarked stretches (most of a difference image) cost one compare per eight.
+  @inline(__always)
+  static func firstMarked(
+    _ row: UnsafePointer<UInt32>, from start: Int, through maxX: Int, _ marked: UInt32
+  ) -> Int? {
+    var x = start
+    let lanes = SIMD8<UInt32>(repeating: marked)
+    while x + 8 <= maxX + 1 {
+      let words = UnsafeRawPointer(row + x).loadUnaligned(as: SIMD8<UInt32>.self)
+      if any(words .== lanes) { break }
+      x += 8
+    }
+    while x <= maxX {
+      if row[x] == marked { return x }
+      x += 1
+    }
+    return nil
+  }
+
+  /// The last column from `minX` through `x` of a row whose word is `marked`.
+  @inline(__always)
+  static func lastMarked(
+    _ row: UnsafePointer<UInt32>, from minX: Int, through end: Int, _ marked: UInt32
+  ) -> Int? {
+    var x = end
+    let lanes = SIMD8<UInt32>(repeating: marked)
+    while x - 8 >= minX - 1 {
+      let words = UnsafeRawPointer(row + x - 7).loadUnaligned(as: SIMD8<UInt32>.self)
+      if any(words .== lanes) { break }
+      x -= 8
+    }
+    while x >= minX {
+      if row[x] == marked { return x }
+      x -= 1
+    }
+    return nil
+  }
+}
+
+/// The packed colours of difference images, as the comparison paints them.
+package enum DifferenceColor {
+  /// Opaque pure red, little-endian RGBA: what `ImageComparison` paints a differing pixel.
+  package static let differing: UInt32 = DifferenceColors.differing.packed
+}
