@@ -6,25 +6,11 @@ import XCTest
 
 /// A failing `assertImage` says what kind of change each region is, one short line per region
 /// between its sentence and the landing command, which stays last.
-final class ChangeKindMessageTests: XCTestCase {
+final class ChangeKindMessageTests: FailureCapturingTestCase {
   private var package: TemporaryPackage!
-  /// Failure messages recorded while `capturing` is set, instead of failing the test.
-  private var captured: [String] = []
-  private var capturing = false
 
   override func setUpWithError() throws {
     package = try TemporaryPackage(self)
-  }
-
-  override func recordFailure(
-    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
-    expected: Bool
-  ) {
-    guard capturing else {
-      return super.recordFailure(
-        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-    }
-    captured.append(description)
   }
 
   func testMismatch_movedAndRecoloured_oneLinePerRegionBeforeTheLandingCommand() throws {

@@ -7,26 +7,12 @@ import XCTest
 
 /// Assertions in a package that declares variants: compared with the most specific file that
 /// exists, stored as the running variant's own file, refused where nothing could use the render.
-final class VariantChainTests: XCTestCase {
+final class VariantChainTests: FailureCapturingTestCase {
   private var package: TemporaryPackage!
-  /// Failure messages recorded while `capturing` is set, instead of failing the test.
-  private var captured: [String] = []
-  private var capturing = false
 
   override func setUpWithError() throws {
     package = try TemporaryPackage(self)
     try declare(#"{"linux-arm64": ["linux"], "linux": [], "macos": []}"#, base: "linux-x86_64")
-  }
-
-  override func recordFailure(
-    withDescription description: String, inFile filePath: String, atLine lineNumber: Int,
-    expected: Bool
-  ) {
-    guard capturing else {
-      return super.recordFailure(
-        withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-    }
-    captured.append(description)
   }
 
   private func declare(_ variants: String, base: String) throws {

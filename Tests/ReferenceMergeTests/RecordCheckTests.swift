@@ -3,20 +3,20 @@ import ReferenceContracts
 import ReferenceMerge
 import XCTest
 
+/// Counts the progress a merge reports; reading sources reports each one.
+private final class CountingProgress: MergeProgress, @unchecked Sendable {
+  private let lock = NSLock()
+  private var stages: [String] = []
+  var reported: [String] { lock.withLock { stages } }
+  func update(_ stage: String, _ done: Int, _ total: Int) {
+    lock.withLock { stages.append(stage) }
+  }
+  func clear() {}
+}
+
 /// A merge whose inputs' records already prove it wrong stops before reading a source:
 /// nothing is read, staged or written, and the exit status is the refusal's.
 final class RecordCheckTests: XCTestCase {
-  /// Counts the progress the merge reports; reading sources reports each one.
-  private final class CountingProgress: MergeProgress, @unchecked Sendable {
-    private let lock = NSLock()
-    private var stages: [String] = []
-    var reported: [String] { lock.withLock { stages } }
-    func update(_ stage: String, _ done: Int, _ total: Int) {
-      lock.withLock { stages.append(stage) }
-    }
-    func clear() {}
-  }
-
   private func session(
     destination: URL, progress: CountingProgress, refusing: Bool
   ) -> MergeSession {
@@ -59,16 +59,6 @@ final class RecordCheckTests: XCTestCase {
 /// `--require-complete` refuses a run whose manifest says it was cut short from the manifests
 /// alone: no image is read or staged.
 final class DeclaredCompletionTests: XCTestCase {
-  private final class CountingProgress: MergeProgress, @unchecked Sendable {
-    private let lock = NSLock()
-    private var stages: [String] = []
-    var reported: [String] { lock.withLock { stages } }
-    func update(_ stage: String, _ done: Int, _ total: Int) {
-      lock.withLock { stages.append(stage) }
-    }
-    func clear() {}
-  }
-
   func testRequireComplete_refusesACutShortRunBeforeReadingAnyImage() throws {
     let merge = try MergeScenario(self)
     let finished = try merge.archive("finished.zip", ["a": .seed(1)])
