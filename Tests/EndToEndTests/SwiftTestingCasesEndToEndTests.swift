@@ -118,8 +118,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     let run = try fixture.test(
       ["--filter", "countBadge"], environment: ["CASE_FIXTURE_CHANGE": "1"])
     XCTAssertNotEqual(run.status, 0, run.all)
-    let line = try XCTUnwrap(
-      run.all.split(separator: "\n").first { $0.contains("count-42.png:") }, run.all)
+    let line = try XCTUnwrap(issueMessage(in: run.all, containing: "count-42.png:"), run.all)
     XCTAssertTrue(line.contains("[count → 42] \(badges)/count-42.png: "), String(line))
     for case_ in ["count=1", "count=42"] {
       let artifact = fixture.diffFolder.appendingPathComponent(
@@ -192,7 +191,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
     let run = try fixture.test(["--filter", "dotIcon"], environment: [:])
     XCTAssertNotEqual(run.status, 0, run.all)
     let line = try XCTUnwrap(
-      run.all.split(separator: "\n").first { $0.contains("\(path) is unreadable") }, run.all)
+      issueMessage(in: run.all, containing: "\(path) is unreadable"), run.all)
     XCTAssertFalse(line.contains("delete it"), String(line))
     let land = try XCTUnwrap(command(in: line, after: "once the tests have finished: "))
     let landed = try fixture.shell(land, environment: ["PATH": try swiftShimPath()])
@@ -319,9 +318,20 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
   }
 
   /// The command that follows `marker` on a message line, up to the next ` (` or `)`.
+  /// The whole message of the issue whose first line holds `text`: Swift Testing prints a
+  /// message's first line after "↳" and its other lines (a failure's region lines, the landing
+  /// command) below it, up to the next issue or result.
+  private func issueMessage(in output: String, containing text: String) -> Substring? {
+    let lines = output.split(separator: "\n")
+    guard let first = lines.firstIndex(where: { $0.contains(text) }) else { return nil }
+    let rest = lines[(first + 1)...].prefix { !$0.hasPrefix("✘") && !$0.hasPrefix("↳") }
+    return Substring(([lines[first]] + rest).joined(separator: "\n"))
+  }
+
   private func command(in line: Substring, after marker: String) -> String? {
     guard let start = line.range(of: marker) else { return nil }
     var rest = line[start.upperBound...]
+    if let end = rest.firstIndex(of: "\n") { rest = rest[..<end] }
     if let cut = rest.range(of: " (with the plugin") { rest = rest[..<cut.lowerBound] }
     if marker.hasPrefix("(") { rest = rest.dropLast() }
     return rest.trimmingCharacters(in: .whitespaces)
