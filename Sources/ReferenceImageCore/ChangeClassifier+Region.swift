@@ -12,6 +12,8 @@ struct RegionJudge {
     /// Changed pixels where the reference, or the render, shows background.
     var referenceBackground = 0
     var actualBackground = 0
+    /// The most common colour around the box in each image, when the box leaves any around it.
+    var background: (reference: UInt32, actual: UInt32)?
   }
 
   /// The share of the changed pixels a test may leave unexplained.
@@ -34,8 +36,16 @@ struct RegionJudge {
       return .antiAliasingOrNoise(largestDifference: survey.largestDifference)
     }
     let allowed = Self.allowance(count)
-    if count - survey.referenceBackground <= allowed { return .added }
-    if count - survey.actualBackground <= allowed { return .removed }
+    if count - survey.referenceBackground <= allowed,
+      keptContent(around: survey.background?.reference) <= allowed
+    {
+      return .added
+    }
+    if count - survey.actualBackground <= allowed,
+      keptContent(around: survey.background?.actual) <= allowed
+    {
+      return .removed
+    }
     if let mapping = recolouring(survey) { return .recoloured(mapping) }
     return .changed
   }
@@ -69,7 +79,7 @@ struct RegionJudge {
   /// One pass over the box: the changed pixels, the largest difference and the background
   /// counts.
   private func survey(background: (reference: UInt32, actual: UInt32)?) -> Survey {
-    var survey = Survey()
+    var survey = Survey(background: background)
     for y in box.minY...box.maxY {
       let actualRow = pair.actual.baseAddress! + y * pair.actualWidth
       let referenceRow = pair.reference.baseAddress! + y * pair.referenceWidth
@@ -102,6 +112,24 @@ struct RegionJudge {
       }
     }
     return survey
+  }
+
+  // MARK: - Added and removed
+
+  /// The box's unchanged pixels that are not `background`: content the change touched rather
+  /// than stood apart from. New content on empty background keeps none (a legend entry added);
+  /// a bolder font keeps every old stroke, so it is no addition.
+  private func keptContent(around background: UInt32?) -> Int {
+    guard let background else { return 0 }
+    var kept = 0
+    for y in box.minY...box.maxY {
+      for x in box.minX...box.maxX {
+        let word = pair.reference(x, y)
+        guard word == pair.actual(x, y) else { continue }
+        if !Word.isTransparent(word) && !Word.alike(word, background) { kept += 1 }
+      }
+    }
+    return kept
   }
 
   // MARK: - Moved

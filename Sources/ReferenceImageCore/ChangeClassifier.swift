@@ -14,7 +14,8 @@ import Foundation
 /// 3. every changed pixel an anti-aliased edge (its luma strictly between its neighbours'
 ///    darkest and brightest in one of the images): anti-aliasing;
 /// 4. the reference has background (the colour around the box, or transparency) at the changed
-///    pixels: added; the render has it: removed;
+///    pixels and the box keeps no other content: added; the same for the render: removed (a
+///    bolder font adds pixels only on background, but beside strokes that stay: changed);
 /// 5. each reference colour maps to one render colour, and no pixel of the main one stayed:
 ///    recoloured;
 /// 6. anything else: changed.

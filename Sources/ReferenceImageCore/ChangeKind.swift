@@ -8,9 +8,11 @@ public enum ChangeKind: Sendable, Hashable, CustomStringConvertible {
   case moved(dx: Int, dy: Int)
   /// The same pixels are foreground, their colours mapped one to one; the main mapping.
   case recoloured(ColourMapping)
-  /// Content where the reference has background (or transparency).
+  /// Content where the reference has background (or transparency), standing apart: no other
+  /// content of the reference stays inside the region.
   case added
-  /// Background (or transparency) where the reference has content.
+  /// Background (or transparency) where the reference has content, and no other content of
+  /// the render inside the region.
   case removed
   /// Every changed pixel is an anti-aliased edge pixel or within a few levels of the
   /// reference; the largest channel difference among them.

@@ -164,6 +164,20 @@ final class ChangeClassifierTests: XCTestCase {
     XCTAssertEqual(classify(image, reference).regions.map(\.kind), [.changed])
   }
 
+  func testClassify_textMadeBolder_isChangedNotAdded() throws {
+    // Faux bold, as a renderer without a bold face draws it: the text again one pixel right.
+    // Every changed pixel was background, but the old strokes stay inside the box: the text
+    // changed; nothing stands apart from what was there.
+    let reference = try canvas(120, 60) { drawText(&$0, atX: 10, y: 8) }
+    let image = try canvas(120, 60) {
+      drawText(&$0, atX: 11, y: 8)
+      drawText(&$0, atX: 10, y: 8)
+    }
+    let regions = classify(image, reference).regions
+    XCTAssertEqual(regions.map(\.kind), [.changed])
+    XCTAssertEqual(regions.first?.box.minX, 11, "the box holds only the new pixels")
+  }
+
   func testClassify_sizeChange_isResizedAndTheCommonAreaClassified() throws {
     let reference = try canvas(60, 40) { drawText(&$0, atX: 5, y: 5) }
     let image = try canvas(80, 40) { drawText(&$0, atX: 7, y: 6) }
