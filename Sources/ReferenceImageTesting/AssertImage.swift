@@ -209,8 +209,10 @@ struct ImageAssertion {
       failure.artifacts, difference: difference, location: location, testCase: owner.testCase)
     // One indented line per changed region, between the sentence and the landing command,
     // which stays last.
-    let regions = failure.changeLines(image: image, differenceImage: difference)
-      .map { "\n  " + $0 }.joined()
+    let regions = failure.changeLines(
+      image: image, differenceImage: difference, comparison: comparison
+    )
+    .map { "\n  " + $0 }.joined()
     let separator = regions.isEmpty ? "; " : "\n"
     let landing = kept && landable ? separator + landingAdvice(location) : ""
     // A case says which it is in its own words too: logs and annotations show the message alone.

@@ -22,11 +22,15 @@ extension ImageDecision.Failure {
   /// - Parameters:
   ///   - image: The rendered image.
   ///   - differenceImage: The mismatch's difference image (`differenceImage(image:comparison:)`).
+  ///   - comparison: The comparison the assertion used: its ignored regions change no kind.
   /// - Returns: The lines.
-  func changeLines(image: RGBAImage, differenceImage: RGBAImage?) -> [String] {
+  func changeLines(image: RGBAImage, differenceImage: RGBAImage?, comparison: ImageComparison)
+    -> [String]
+  {
     guard case .mismatch(let reference, _, _) = self, let differenceImage else { return [] }
     return ChangeClassifier.classify(
-      image, reference: reference, differenceImage: differenceImage
+      comparison.asCompared(image, reference: reference), reference: reference,
+      differenceImage: differenceImage
     ).lines()
   }
 }

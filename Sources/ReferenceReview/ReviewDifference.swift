@@ -91,11 +91,13 @@ package struct ReviewDifference: Sendable {
         + ChangedRegions.boxes(
           in: difference, within: ChangeClassifier.commonBox(image, reference))
     }
+    // What the comparison saw: the ignored regions change neither a kind nor a group.
+    let compared = rule.asCompared(image, reference: reference)
     let kinds = ChangeClassifier.classify(
-      image, reference: reference, differenceImage: difference, boxes: regions)
+      compared, reference: reference, differenceImage: difference, boxes: regions)
     return ReviewDifference(
       result: result, png: try encode(difference), size: difference.size,
       regions: regions, kinds: kinds,
-      fingerprint: ChangeFingerprint.of(kinds, image: image, reference: reference))
+      fingerprint: ChangeFingerprint.of(kinds, image: compared, reference: reference))
   }
 }

@@ -54,13 +54,42 @@ final class ChangeKindMessageTests: FailureCapturingTestCase {
     XCTAssertEqual(regionLines.last, "  and 2 more regions")
   }
 
+  func testMismatch_ignoredClockInsideARegion_changesNotItsKind() throws {
+    // Two lines of text moved by (2, 1), one box; between them a clock the test ignores.
+    let clock = IgnoredRegion(x: 47, y: 8, width: 10, height: 7)
+    let reference = try picture(textAt: (10, 8), secondTextAt: 58)
+    var image = try picture(textAt: (12, 9), secondTextAt: 60)
+    for y in clock.y..<(clock.y + clock.height) {
+      for x in clock.x..<(clock.x + clock.width) {
+        image[x, y] = .init(red: 90, green: 90, blue: 90)
+      }
+    }
+    let message = try fail(
+      image, reference: reference, mode: "failed",
+      comparison: ImageComparison.exact.ignoring([clock]))
+
+    let regionLines = message.split(separator: "\n").filter { $0.hasPrefix("  region") }
+    XCTAssertEqual(regionLines, ["  region x 10…93, y 8…14: moved by (2, 1)"], message)
+  }
+
   // MARK: - Helpers
 
   /// A 40 × 6 block of text-like marks at a place, and a filled square of a colour.
   private func picture(
-    textAt origin: (x: Int, y: Int), shape: RGBAColor? = nil, width: Int = 100
+    textAt origin: (x: Int, y: Int), secondTextAt second: Int? = nil, shape: RGBAColor? = nil,
+    width: Int = 100
   ) throws -> RGBAImage {
     var image = try RGBAImage(width: width, height: 48, color: .white)
+    drawText(&image, at: origin)
+    if let second { drawText(&image, at: (second, origin.y)) }
+    if let shape {
+      for y in 20..<36 { for x in 70..<86 { image[x, y] = shape } }
+    }
+    return image
+  }
+
+  /// A 34 × 6 block of text-like marks, the same marks wherever it is drawn.
+  private func drawText(_ image: inout RGBAImage, at origin: (x: Int, y: Int)) {
     var state: UInt32 = 12_345
     for y in 0..<6 {
       for x in 0..<34 where x % 7 != 6 {
@@ -68,14 +97,13 @@ final class ChangeKindMessageTests: FailureCapturingTestCase {
         if (state >> 16) % 3 == 0 { image[origin.x + x, origin.y + y] = .black }
       }
     }
-    if let shape {
-      for y in 20..<36 { for x in 70..<86 { image[x, y] = shape } }
-    }
-    return image
   }
 
   /// Runs a failing assertion of `image` against `reference` in `mode`, returning its message.
-  private func fail(_ image: RGBAImage, reference: RGBAImage, mode: String) throws -> String {
+  private func fail(
+    _ image: RGBAImage, reference: RGBAImage, mode: String,
+    comparison: ImageComparison = .exact
+  ) throws -> String {
     let location = try package.location("chart")
     try FileManager.default.createDirectory(
       at: location.url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -87,7 +115,7 @@ final class ChangeKindMessageTests: FailureCapturingTestCase {
         "IMAGE_DIFF_DIR": output.appendingPathComponent("diffs").path,
       ]))
     var assertion = ImageAssertion(
-      image: image, name: "chart", comparison: .exact, bound: .none, referenceFolder: nil,
+      image: image, name: "chart", comparison: comparison, bound: .none, referenceFolder: nil,
       context: TestContext(fileID: #fileID, filePath: #filePath, line: #line, column: #column),
       coordinator: coordinator)
     assertion.testFile = package.testFile()

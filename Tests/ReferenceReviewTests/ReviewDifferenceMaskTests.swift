@@ -33,4 +33,36 @@ final class ReviewDifferenceMaskTests: XCTestCase {
       image, reference, comparison: ComparisonRecord(.exact, bound: .none))
     XCTAssertEqual(unmasked.result.differences?.differingPixelCount, 1 + 20 * 8)
   }
+
+  func testIgnoredClockInsideABox_changesNotItsKind() throws {
+    // Two lines of text moved by (2, 1) make one box; between them a clock the test ignores.
+    let clock = IgnoredRegion(x: 47, y: 8, width: 10, height: 7)
+    var reference = try RGBAImage(width: 100, height: 30, color: .white)
+    drawText(&reference, at: (10, 8))
+    drawText(&reference, at: (58, 8))
+    var image = try RGBAImage(width: 100, height: 30, color: .white)
+    drawText(&image, at: (12, 9))
+    drawText(&image, at: (60, 9))
+    for y in clock.y..<(clock.y + clock.height) {
+      for x in clock.x..<(clock.x + clock.width) {
+        image[x, y] = RGBAColor(red: 90, green: 90, blue: 90)
+      }
+    }
+    let record = ComparisonRecord(ImageComparison.exact.ignoring([clock]), bound: .none)
+
+    let difference = try ReviewDifference.make(image, reference, comparison: record)
+
+    XCTAssertEqual(difference.kinds.map(\.kind), [.moved(dx: 2, dy: 1)])
+  }
+
+  /// A 34 × 6 block of text-like marks, the same marks wherever it is drawn.
+  private func drawText(_ image: inout RGBAImage, at origin: (x: Int, y: Int)) {
+    var state: UInt32 = 12_345
+    for y in 0..<6 {
+      for x in 0..<34 where x % 7 != 6 {
+        state = state &* 1_103_515_245 &+ 12_345
+        if (state >> 16) % 3 == 0 { image[origin.x + x, origin.y + y] = .black }
+      }
+    }
+  }
 }
