@@ -30,6 +30,10 @@ struct InventoryScanner {
     /// change anything, so its contents are skipped, and an up-to-date tree costs little more
     /// than hashing its own files.
     var skipped: String?
+    /// The paths whose bytes the destination was found to hold: an up-to-date archive's
+    /// entries are asked about twice (`ArchiveFile` lists them, then visits them), and the
+    /// destination is asked once.
+    var held: Set<String> = []
     var batch = DecodeBatch()
     /// Whether the source holds `ReportRequest.earlierReferencesMarker`.
     var isEarlierReferences = false
@@ -69,9 +73,10 @@ struct InventoryScanner {
   private func wantsData(_ path: String, _ reading: Reading) -> Bool {
     guard let record = reading.records[path], let destination else { return true }
     guard let recorded = SHA256Digest(hex: record.pngSHA256) else { return true }
-    let wanted = destination.pngDigest(path) != recorded
-    reading.skipped = wanted ? nil : path
-    return wanted
+    let held = reading.held.contains(path) || destination.pngDigest(path) == recorded
+    if held { reading.held.insert(path) }
+    reading.skipped = held ? path : nil
+    return !held
   }
 
   /// Takes one entry: the manifest, or an image to vouch for, batch for decoding, or keep for
@@ -94,7 +99,7 @@ struct InventoryScanner {
       reading.images[entry.path] = .init(
         path: entry.path, pngSHA256: recordedDigest(record.pngSHA256),
         pixelSHA256: recordedDigest(record.pixelSHA256),
-        width: record.width, height: record.height, test: record.owner)
+        width: record.width, height: record.height, test: record.owner, destinationHeldIt: true)
       return
     }
     if reading.manifest == nil && !reading.manifestExpected {

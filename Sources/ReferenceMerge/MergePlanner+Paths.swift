@@ -153,6 +153,7 @@ extension MergePlanner {
   private func outcome(of image: SourceInventory.Image, destination: Destination)
     -> (MergePlan.Outcome, before: SHA256Digest?)
   {
+    if image.destinationHeldIt { return (.unchanged, image.pixelSHA256) }
     guard let digest = destination.pngDigest(image.path) else { return (.added, nil) }
     if digest == image.pngSHA256 { return (.unchanged, image.pixelSHA256) }
     switch destination.pixelIdentity(image.path) {

@@ -66,7 +66,6 @@ public struct MergePlanner: Sendable {
         &paths.items, declaration: declaration, inventories: inventories,
         destination: destination)
     }
-    destination.forgetDigests()
     // The items hold what the rest of the merge needs of each image: the inventories' lists
     // are let go, so a merge of many archives does not hold every image twice.
     for index in inventories.indices { inventories[index].images = [] }
@@ -75,6 +74,7 @@ public struct MergePlanner: Sendable {
     let items = countConflictingPixels(paths.items, inventories: inventories)
     paths.items = []
     let destinationProblems = unwritable(items, destination: destination)
+    destination.forgetDigests()
     // Updating a pointer would hide that the real image was never fetched, and its "before"
     // is unknown: these paths are refused, naming `git lfs pull`.
     let gitLFSPointers: [String] = items.lazy.filter { $0.outcome == .updated }.map(\.path)
@@ -101,7 +101,8 @@ public struct MergePlanner: Sendable {
     var errors: [MergeError] = []
     for item in items {
       do {
-        try destination.checkWritable(item.path)
+        try destination.checkWritable(
+          item.path, knownRegularFile: item.chosen?.image.destinationHeldIt == true)
       } catch {
         errors.append(error)
       }

@@ -181,6 +181,8 @@ final class DigestCache: @unchecked Sendable {
     guard let bytes = calls.readAll(handle, size: status.size), bytes.count == status.size
     else { return }
     writtenAt = status.modified
+    // Sized once: a table grown by doubling would hold up to twice the entries.
+    entries.reserveCapacity(bytes.lazy.filter { $0 == UInt8(ascii: "\n") }.count)
     for line in bytes.split(separator: UInt8(ascii: "\n")) {
       let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5)
       // A line of the older format ends with a path, not a key: skipped, so that file is
