@@ -56,7 +56,7 @@ public struct MergePlanner: Sendable {
     let ledger = RunLedger(inventories, limits: options.limits)
     let runs = ledger.decide(&inventories)
     let earlierRuns = ledger.earlierRunStarts(inventories)
-    var paths = decidePaths(inventories, destination: destination)
+    var paths = decidePaths(&inventories, destination: destination)
     let variants = Result { () throws(VariantError) in
       try ReferenceVariants.read(packageRoot: destination.root)
     }
@@ -66,9 +66,6 @@ public struct MergePlanner: Sendable {
         &paths.items, declaration: declaration, inventories: inventories,
         destination: destination)
     }
-    // The items hold what the rest of the merge needs of each image: the inventories' lists
-    // are let go, so a merge of many archives does not hold every image twice.
-    for index in inventories.indices { inventories[index].images = [] }
     // Moved out, not shared: the plan's items are changed in place later, and a second
     // reference to them would make that a copy of every item.
     let items = countConflictingPixels(paths.items, inventories: inventories)
