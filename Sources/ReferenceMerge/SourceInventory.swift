@@ -85,8 +85,8 @@ public struct SourceInventory: Sendable {
   public let manifest: ArchiveManifest?
   /// Its images, sorted by path. An array, not a table by path: the plan finds images by
   /// position, and a hash table's free slots cost a merge of many archives more than the
-  /// images themselves. Empty in a plan's inventories: once the plan is decided, its items
-  /// hold what the merge needs of each image (`imageCount` still counts them).
+  /// images themselves. Empty in a plan's inventories: planning moves the list into the table
+  /// its items point into (`MergePlan.ReadImages`); `imageCount` still counts them.
   public internal(set) var images: [Image]
   /// How many images the source holds.
   public let imageCount: Int
