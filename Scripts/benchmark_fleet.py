@@ -159,6 +159,26 @@ def measure(folder, merge_refs):
     lost_shards = [os.path.join(lost, os.path.basename(s)) for s in shards]
     figures["lost"] = timed(command + lost_shards + [destination], os.path.join(folder, "lost.log"))
     shutil.rmtree(lost)
+    figures["bsdtar"] = extract_all(folder, shards)
+    return figures
+
+
+def extract_all(folder, shards):
+    """The peer: what a user without merge-refs runs, `bsdtar -xf` of every archive into the
+    package in turn (no checks, no provenance, later archives overwrite), under one
+    /usr/bin/time, whose CPU and peak include every bsdtar it waited for."""
+    peer = os.path.join(folder, "bsdtar-destination")
+    shutil.rmtree(peer, ignore_errors=True)
+    os.makedirs(peer)
+    archives = sorted(
+        os.path.join(shard, "archives", name) for shard in shards
+        for name in os.listdir(os.path.join(shard, "archives")))
+    listing = os.path.join(folder, "archives.txt")
+    with open(listing, "w") as out:
+        out.write("\n".join(archives) + "\n")
+    script = 'while IFS= read -r zip; do bsdtar -xf "$zip" -C "$1" || exit 1; done < "$2"'
+    figures = timed(["sh", "-c", script, "sh", peer, listing], os.path.join(folder, "bsdtar.log"))
+    shutil.rmtree(peer)
     return figures
 
 
@@ -202,6 +222,8 @@ def main():
         ("one archive lost: wall time to the refusal", "lost", 2, "{:.2f} s"),
         ("one archive lost: CPU", "lost", 1, "{:.2f} s"),
         ("one archive lost: lines printed", "lost", 4, "{:,.0f}"),
+        ("peer, bsdtar -xf of every archive: CPU", "bsdtar", 1, "{:.1f} s"),
+        ("peer, bsdtar -xf of every archive: peak memory", "bsdtar", 3, "{:.0f} MB"),
     ]
     for label, case, index, form in rows:
         values = [results[scale][1][case][index] for scale in scales]
@@ -212,6 +234,10 @@ def main():
         print(f"| {label} | {cells}{ratio} |")
     first = results[base][1]
     print(f"rerun / first merge, CPU: {first['rerun'][1] / first['first'][1]:.2f}")
+    for scale in scales:
+        figures = results[scale][1]
+        print(f"{scale}x, first merge / bsdtar: CPU {figures['first'][1] / figures['bsdtar'][1]:.2f}x,"
+              f" peak memory {figures['first'][3] / figures['bsdtar'][3]:.2f}x")
 
 
 if __name__ == "__main__":
