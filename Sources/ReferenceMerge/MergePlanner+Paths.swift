@@ -320,13 +320,15 @@ extension MergePlanner {
   /// all of its orphans' pixels to, when there is one: a renamed test file or suite, whose
   /// history `git mv` keeps. Only abandoned folders' orphans are identified, so a usual merge
   /// reads nothing more.
+  /// - Parameter produced: The plan's items; only the added ones are read, in place (a
+  ///   filtered copy cost a first merge of many archives a second plan).
   func abandonedFolders(
-    _ folders: [String], orphans: [MergePlan.Item], added: [MergePlan.Item],
+    _ folders: [String], orphans: [MergePlan.Item], produced: [MergePlan.Item],
     destination: Destination
   ) -> [MergePlan.AbandonedFolder] {
     guard !folders.isEmpty else { return [] }
     var addedFolders: [SHA256Digest: Set<String>] = [:]
-    for item in added {
+    for item in produced where item.outcome == .added {
       guard let pixels = item.after else { continue }
       addedFolders[pixels, default: []].insert(Destination.split(item.path).folder)
     }

@@ -29,8 +29,10 @@ extension MergePlanner {
     sortByPath(&plan.items)
     leaveOutExcluded(&plan)
     plan.problems += staleApprovals(&plan)
-    let updated = Set(plan.items(.updated).map(\.path))
-    plan.problems += plan.gitLFSPointers.filter(updated.contains).map {
+    let pointers = Set(plan.gitLFSPointers)
+    let updatedPointers: [String] = plan.items.lazy.filter { $0.outcome == .updated }.map(\.path)
+      .filter(pointers.contains)
+    plan.problems += updatedPointers.map {
       .gitLFSPointer(path: plan.destination.appendingPathComponent($0).path)
     }
     plan.warnings = plan.incompleteSources.map {
@@ -94,7 +96,7 @@ extension MergePlanner {
       scope: scope)
     plan.keptForSkippedTests = found.kept
     plan.abandonedFolders = abandonedFolders(
-      found.abandoned, orphans: found.orphans, added: plan.items(.added),
+      found.abandoned, orphans: found.orphans, produced: plan.items,
       destination: destination)
     plan.items += found.orphans
   }

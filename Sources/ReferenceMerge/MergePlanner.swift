@@ -70,15 +70,19 @@ public struct MergePlanner: Sendable {
     // The items hold what the rest of the merge needs of each image: the inventories' lists
     // are let go, so a merge of many archives does not hold every image twice.
     for index in inventories.indices { inventories[index].images = [] }
-    var plan = MergePlan(
-      destination: destination.root, inventories: inventories, badSources: bad,
-      destinationProblems: unwritable(paths.items, destination: destination),
-      items: countConflictingPixels(paths.items, inventories: inventories),
-      orphanSearchDone: false)
+    // Moved out, not shared: the plan's items are changed in place later, and a second
+    // reference to them would make that a copy of every item.
+    let items = countConflictingPixels(paths.items, inventories: inventories)
+    paths.items = []
+    let destinationProblems = unwritable(items, destination: destination)
     // Updating a pointer would hide that the real image was never fetched, and its "before"
     // is unknown: these paths are refused, naming `git lfs pull`.
-    plan.gitLFSPointers = paths.items.filter { $0.outcome == .updated }.map(\.path)
+    let gitLFSPointers: [String] = items.lazy.filter { $0.outcome == .updated }.map(\.path)
       .filter(destination.isGitLFSPointer)
+    var plan = MergePlan(
+      destination: destination.root, inventories: inventories, badSources: bad,
+      destinationProblems: destinationProblems, items: consume items, orphanSearchDone: false)
+    plan.gitLFSPointers = gitLFSPointers
     plan.unarchivedChanged = paths.unarchivedChanged
     plan.changedSinceComparison = paths.changedSinceComparison
     plan.superseded = runs.superseded

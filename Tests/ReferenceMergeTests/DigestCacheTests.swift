@@ -79,6 +79,43 @@ final class DigestCacheTests: XCTestCase {
       try Destination(root: package).pngSHA256("a/b.png"), SHA256.hex(Array("longer bytes".utf8)))
   }
 
+  func testDigest_lineOfTheOlderFormat_isHashedAgain() throws {
+    let cache = package.appendingPathComponent(".build/\(DigestCache.fileName)")
+    try cacheOneFile("aaaa", modified: 1_000_000_000)
+    // The older format ended each line with the path: such a line, even one whose status
+    // matches, is not trusted, so a wrong digest in it is never answered.
+    let status = try XCTUnwrap(try Destination(root: package).status("a/b.png"))
+    let wrong = SHA256.hex(Array("not these bytes".utf8))
+    try Data("\(status.device) \(status.inode) 4 \(status.modified) \(wrong) a/b.png\n".utf8)
+      .write(to: cache)
+    try setModificationTime(cache, 2_000_000_000)
+    let reads = Counter()
+
+    let digest = try Destination(root: package, calls: countingCalls(reads)).pngSHA256("a/b.png")
+
+    XCTAssertEqual(digest, SHA256.hex(Array("aaaa".utf8)))
+    XCTAssertEqual(reads.value, 2, "the cache file, then the file itself")
+  }
+
+  func testSave_fileLearnedAgain_keepsOnlyItsNewLine() throws {
+    let file = package.appendingPathComponent("a/b.png")
+    let cache = package.appendingPathComponent(".build/\(DigestCache.fileName)")
+    try cacheOneFile("aaaa", modified: 1_000_000_000)
+    try Data("longer bytes".utf8).write(to: file)
+    try setModificationTime(file, 1_000_000_001)
+    let changed = try Destination(root: package)
+    XCTAssertEqual(changed.pngSHA256("a/b.png"), SHA256.hex(Array("longer bytes".utf8)))
+    changed.saveDigests()
+    let reads = Counter()
+
+    let lines = try String(contentsOf: cache, encoding: .utf8).split(separator: "\n")
+    let digest = try Destination(root: package, calls: countingCalls(reads)).pngSHA256("a/b.png")
+
+    XCTAssertEqual(lines.count, 1, "the stale line is not written again: \(lines)")
+    XCTAssertEqual(digest, SHA256.hex(Array("longer bytes".utf8)))
+    XCTAssertEqual(reads.value, 1, "answered from the new line")
+  }
+
   func testDigest_packageWithoutBuildFolder_keepsNoCache() throws {
     let bare = try makeTemporaryFolder(self)
     let destination = try Destination(root: bare)

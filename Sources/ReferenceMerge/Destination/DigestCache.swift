@@ -10,9 +10,14 @@ import ReferenceImageCore
 /// time is older than the cache file's own, since a file changed in the same clock tick as the
 /// cache was written could keep its time stamp and size. Such files are hashed again.
 final class DigestCache: @unchecked Sendable {
+  /// One file's digest, found by its path's key and trusted only while the file is the same
+  /// (device, inode, size, time). The key is a hash, not the path: two paths that share a key
+  /// are still two files with two inodes, so a shared key costs a hash, never a wrong digest.
   struct Entry {
+    var key: UInt64
     var device: UInt64
     var inode: UInt64
+    /// -1 once the file was learned again (`remember`): the newer line is already written.
     var size: Int
     var modified: Int64
     var digest: SHA256Digest
@@ -24,8 +29,10 @@ final class DigestCache: @unchecked Sendable {
   private let calls: FileCalls
   private let buildFolder: Int32
   private let lock = NSLock()
-  /// The entries read from the cache file.
-  private var entries: [String: Entry] = [:]
+  /// The entries read from the cache file, sorted by key, one per key: a flat table, 72 bytes
+  /// an entry. A table by path cost a rerun of many archives about 300 bytes an image
+  /// (`Scripts/benchmark-fleet`).
+  private var entries: [Entry] = []
   /// The next cache file, written as entries are learned (a later line for a path wins when
   /// the file is read) and renamed into place by `save()`. Kept on disk, not in memory: a
   /// merge of many archives learns tens of thousands of entries.
@@ -58,7 +65,9 @@ final class DigestCache: @unchecked Sendable {
   func digest(_ path: String, status: FileStatus) -> SHA256Digest? {
     lock.lock()
     defer { lock.unlock() }
-    guard let entry = entries[path], entry.device == status.device, entry.inode == status.inode,
+    guard let index = index(of: Self.key(path)) else { return nil }
+    let entry = entries[index]
+    guard entry.device == status.device, entry.inode == status.inode,
       entry.size == status.size, entry.modified == status.modified,
       status.modified < writtenAt
     else { return nil }
@@ -70,13 +79,31 @@ final class DigestCache: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     guard !saved && !broken else { return }
-    entries.removeValue(forKey: path)
+    let key = Self.key(path)
+    if let index = index(of: key) { entries[index].size = -1 }
     add(
-      path,
       Entry(
-        device: status.device, inode: status.inode, size: status.size, modified: status.modified,
-        digest: digest))
+        key: key, device: status.device, inode: status.inode, size: status.size,
+        modified: status.modified, digest: digest))
     changed = true
+  }
+
+  /// The key of a path: its 64-bit FNV-1a hash, the same in every run.
+  static func key(_ path: String) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    return hash
+  }
+
+  /// The position of a key's entry, by binary search; the caller holds `lock`.
+  private func index(of key: UInt64) -> Int? {
+    var low = 0
+    var high = entries.count
+    while low < high {
+      let middle = (low + high) / 2
+      if entries[middle].key < key { low = middle + 1 } else { high = middle }
+    }
+    return low < entries.count && entries[low].key == key ? low : nil
   }
 
   /// Writes the cache when something was learned: the entries read that were not learned again
@@ -86,13 +113,13 @@ final class DigestCache: @unchecked Sendable {
   func save() {
     lock.lock()
     defer {
-      entries = [:]
+      entries = []
       chunk = []
       saved = true
       lock.unlock()
     }
     guard changed && !saved else { return }
-    for (path, entry) in entries where !broken { add(path, entry) }
+    for entry in entries where entry.size >= 0 && !broken { add(entry) }
     flush()
     guard let pending, !broken else {
       discardPending()
@@ -107,11 +134,11 @@ final class DigestCache: @unchecked Sendable {
   }
 
   /// Adds an entry's line, writing the lines out every 64 KiB; the caller holds `lock`.
-  private func add(_ path: String, _ entry: Entry) {
+  private func add(_ entry: Entry) {
     chunk += "\(entry.device) \(entry.inode) \(entry.size) \(entry.modified) ".utf8
     chunk += entry.digest.hex.utf8
     chunk.append(UInt8(ascii: " "))
-    chunk += path.utf8
+    chunk += String(entry.key, radix: 16).utf8
     chunk.append(UInt8(ascii: "\n"))
     if chunk.count >= 1 << 16 { flush() }
   }
@@ -156,15 +183,37 @@ final class DigestCache: @unchecked Sendable {
     writtenAt = status.modified
     for line in bytes.split(separator: UInt8(ascii: "\n")) {
       let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5)
+      // A line of the older format ends with a path, not a key: skipped, so that file is
+      // hashed once more.
       guard fields.count == 6,
         let device = UInt64(String(decoding: fields[0], as: UTF8.self)),
         let inode = UInt64(String(decoding: fields[1], as: UTF8.self)),
         let size = Int(String(decoding: fields[2], as: UTF8.self)),
         let modified = Int64(String(decoding: fields[3], as: UTF8.self)),
-        let digest = SHA256Digest(hex: String(decoding: fields[4], as: UTF8.self))
+        let digest = SHA256Digest(hex: String(decoding: fields[4], as: UTF8.self)),
+        let key = UInt64(String(decoding: fields[5], as: UTF8.self), radix: 16)
       else { continue }
-      entries[String(decoding: fields[5], as: UTF8.self)] = Entry(
-        device: device, inode: inode, size: size, modified: modified, digest: digest)
+      entries.append(
+        Entry(
+          key: key, device: device, inode: inode, size: size, modified: modified,
+          digest: digest))
     }
+    keepLastOfEachKey()
+  }
+
+  /// Sorts the entries by key and keeps, of entries with one key, the last line read: the
+  /// file is written in the order files were learned, so a later line is newer.
+  private func keepLastOfEachKey() {
+    entries.sort { $0.key < $1.key }  // stable: lines with one key keep their order
+    var kept = 0
+    for index in entries.indices {
+      if kept > 0 && entries[kept - 1].key == entries[index].key {
+        entries[kept - 1] = entries[index]
+      } else {
+        entries[kept] = entries[index]
+        kept += 1
+      }
+    }
+    entries.removeLast(entries.count - kept)
   }
 }
