@@ -176,14 +176,25 @@ struct StrictJSONReader {
     return value
   }
 
-  /// Reads a number as a finite `Double`, parsed as `JSONDecoder` parses it (`strtod`).
+  /// Reads a number as a `Double`, parsed as `JSONDecoder` parses it (`strtod`). Numbers
+  /// beyond `Double`'s normal range are left to it: it refuses `1e999` and `1e-3100` (which
+  /// `strtod` reads as infinity and zero), and `-0.0e5` too (a zero with a nonzero digit, its
+  /// exponent's, read as an underflow); of zeros only `0` and `0.0…` are read here.
   mutating func double() throws(Unsure) -> Double {
     skipWhitespace()
     let start = index
     try skipNumber()
-    let text = String(decoding: bytes[start..<index], as: UTF8.self)
-    guard let value = Double(text), value.isFinite else { throw Unsure() }
+    let number = bytes[start..<index]
+    guard let value = Double(String(decoding: number, as: UTF8.self)), value.isFinite,
+      value.isNormal || (value.isZero && Self.isPlainZero(number))
+    else { throw Unsure() }
     return value
+  }
+
+  /// Whether a number is written `0` or `0.` and zeros: no sign, no exponent.
+  private static func isPlainZero(_ number: Slice<UnsafeRawBufferPointer>) -> Bool {
+    number.first == UInt8(ascii: "0")
+      && number.allSatisfy { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") }
   }
 
   /// Reads `true` or `false`.
