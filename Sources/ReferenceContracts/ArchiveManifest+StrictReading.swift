@@ -21,12 +21,24 @@ extension ArchiveManifest {
     }
   }
 
-  private enum Field: String, CaseIterable {
+  /// The keys the strict reader reads, by type. A key it does not know is skipped, as
+  /// `JSONDecoder` skips it: a test holds these against each type's stored properties, so a
+  /// field added to a type is added here too, not read as nil.
+  package static let strictlyReadKeys: [String: [String]] = [
+    "ArchiveManifest": fields.names, "Image": Image.fields.names,
+    "FailedComparison": FailedComparison.fields.names,
+    "UnchangedImage": UnchangedImage.fields.names, "ReferenceUse": ReferenceUse.fields.names,
+    "TestDuration": TestDuration.fields.names, "Coverage": Coverage.fields.names,
+    "Worker": Worker.fields.names, "ComparisonRecord": ComparisonRecord.fields.names,
+    "IgnoredRegion": IgnoredRegion.fields.names,
+  ]
+
+  fileprivate enum Field: String, CaseIterable {
     case formatVersion, toolVersion, runID, run, worker, mode, startedAt, endedAt, completion
     case tests, images, unchangedImages, verifiedReferences, referenceUses, testDurations
     case skippedTests, coverage, replicas, variants
   }
-  private static let fields = Reader.Fields(Field.allCases)
+  fileprivate static let fields = Reader.Fields(Field.allCases)
 
   private init(reading reader: inout Reader) throws(Unsure) {
     var formatVersion: Int?
@@ -93,11 +105,11 @@ extension ArchiveManifest {
 }
 
 extension ArchiveManifest.Image {
-  private enum Field: String, CaseIterable {
+  fileprivate enum Field: String, CaseIterable {
     case path, test, testCase, width, height, byteCount, pngSHA256, pixelSHA256
     case failedComparison, comparison
   }
-  private static let fields = Reader.Fields(Field.allCases)
+  fileprivate static let fields = Reader.Fields(Field.allCases)
 
   fileprivate init(reading reader: inout Reader) throws(Unsure) {
     var path, test, testCase, pngSHA256, pixelSHA256: String?
@@ -136,10 +148,10 @@ extension ArchiveManifest.Image {
 }
 
 extension ArchiveManifest.FailedComparison {
-  private enum Field: String, CaseIterable {
+  fileprivate enum Field: String, CaseIterable {
     case referencePixelSHA256, comparison, verdict, differingPixels, totalPixels, file, line
   }
-  private static let fields = Reader.Fields(Field.allCases)
+  fileprivate static let fields = Reader.Fields(Field.allCases)
 
   fileprivate init(reading reader: inout Reader) throws(Unsure) {
     var referencePixelSHA256, comparison, verdict, file: String?
@@ -169,10 +181,10 @@ extension ArchiveManifest.FailedComparison {
 }
 
 extension ArchiveManifest.UnchangedImage {
-  private enum Field: String, CaseIterable {
+  fileprivate enum Field: String, CaseIterable {
     case path, test, testCase, width, height, pixelSHA256, pngSHA256, comparison
   }
-  private static let fields = Reader.Fields(Field.allCases)
+  fileprivate static let fields = Reader.Fields(Field.allCases)
 
   fileprivate init(reading reader: inout Reader) throws(Unsure) {
     var path, test, testCase, pixelSHA256, pngSHA256: String?
@@ -204,10 +216,10 @@ extension ArchiveManifest.UnchangedImage {
 }
 
 extension ArchiveManifest.ReferenceUse {
-  private enum Field: String, CaseIterable {
+  fileprivate enum Field: String, CaseIterable {
     case path, test, testCase, file, line, verdict
   }
-  private static let fields = Reader.Fields(Field.allCases)
+  fileprivate static let fields = Reader.Fields(Field.allCases)
 
   fileprivate init(reading reader: inout Reader) throws(Unsure) {
     var path, test, testCase, file: String?
@@ -231,10 +243,10 @@ extension ArchiveManifest.ReferenceUse {
 }
 
 extension ArchiveManifest.TestDuration {
-  private enum Field: String, CaseIterable {
+  fileprivate enum Field: String, CaseIterable {
     case test, seconds
   }
-  private static let fields = Reader.Fields(Field.allCases)
+  fileprivate static let fields = Reader.Fields(Field.allCases)
 
   fileprivate init(reading reader: inout Reader) throws(Unsure) {
     var test: String?
@@ -251,10 +263,10 @@ extension ArchiveManifest.TestDuration {
 }
 
 extension ArchiveManifest.Coverage {
-  private enum Field: String, CaseIterable {
+  fileprivate enum Field: String, CaseIterable {
     case scope, arguments
   }
-  private static let fields = Reader.Fields(Field.allCases)
+  fileprivate static let fields = Reader.Fields(Field.allCases)
 
   fileprivate init(reading reader: inout Reader) throws(Unsure) {
     var scope: Scope?
@@ -271,10 +283,10 @@ extension ArchiveManifest.Coverage {
 }
 
 extension ArchiveManifest.Worker {
-  private enum Field: String, CaseIterable {
+  fileprivate enum Field: String, CaseIterable {
     case host, pid, os, swiftVersion, ci
   }
-  private static let fields = Reader.Fields(Field.allCases)
+  fileprivate static let fields = Reader.Fields(Field.allCases)
 
   fileprivate init(reading reader: inout Reader) throws(Unsure) {
     var host, os, swiftVersion: String?
@@ -295,11 +307,11 @@ extension ArchiveManifest.Worker {
 }
 
 extension ComparisonRecord {
-  private enum Field: String, CaseIterable {
+  fileprivate enum Field: String, CaseIterable {
     case version, kind, tolerance, threshold, includeAntiAliasing, requiredAccuracy
     case maximumDifferingPixels, ignoredRegions, shiftTolerance
   }
-  private static let fields = Reader.Fields(Field.allCases)
+  fileprivate static let fields = Reader.Fields(Field.allCases)
 
   fileprivate init(reading reader: inout Reader) throws(Unsure) {
     var version, tolerance, maximumDifferingPixels, shiftTolerance: Int?
@@ -341,10 +353,10 @@ extension ComparisonRecord {
 }
 
 extension IgnoredRegion {
-  private enum Field: String, CaseIterable {
+  fileprivate enum Field: String, CaseIterable {
     case x, y, width, height
   }
-  private static let fields = Reader.Fields(Field.allCases)
+  fileprivate static let fields = Reader.Fields(Field.allCases)
 
   fileprivate init(reading reader: inout Reader) throws(Unsure) {
     var x, y, width, height: Int?

@@ -98,6 +98,29 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
     XCTAssertTrue(outcomes.contains(.refused))
   }
 
+  func testStrictReader_readsEveryStoredProperty() throws {
+    // A property the strict reader does not know would be skipped as an unknown key and read
+    // as nil, silently: every type's stored properties are its keys.
+    let manifest = try ArchiveManifest.decode(ArchiveManifest.encodedForEdges(), source: "a.zip")
+    let image = try XCTUnwrap(manifest.images.first)
+    let values: [String: Any] = [
+      "ArchiveManifest": manifest, "Image": image,
+      "FailedComparison": try XCTUnwrap(image.failedComparison),
+      "UnchangedImage": try XCTUnwrap(manifest.unchangedImages?.first),
+      "ReferenceUse": try XCTUnwrap(manifest.referenceUses?.first),
+      "TestDuration": try XCTUnwrap(manifest.testDurations?.first),
+      "Coverage": try XCTUnwrap(manifest.coverage), "Worker": manifest.worker,
+      "ComparisonRecord": try XCTUnwrap(image.comparison),
+      "IgnoredRegion": try XCTUnwrap(image.comparison?.ignoredRegions?.first),
+    ]
+    XCTAssertEqual(Set(values.keys), Set(ArchiveManifest.strictlyReadKeys.keys))
+    for (type, value) in values {
+      let properties = Mirror(reflecting: value).children.compactMap(\.label)
+      XCTAssertEqual(
+        Set(ArchiveManifest.strictlyReadKeys[type] ?? []), Set(properties), type)
+    }
+  }
+
   func testNewerFormatVersion_isRefusedByItsNumber_onBothPaths() throws {
     let base = try String(decoding: ArchiveManifest.encodedForEdges(), as: UTF8.self)
     let newer = base.replacingOccurrences(
