@@ -30,6 +30,10 @@ struct InventoryScanner {
     /// change anything, so its contents are skipped, and an up-to-date tree costs little more
     /// than hashing its own files. With it, its record's PNG digest, read once.
     var skipped: (path: String, pngSHA256: SHA256Digest)?
+    /// The paths whose bytes the destination was found to hold: an up-to-date archive's
+    /// entries are asked about twice (`ArchiveFile` lists them, then visits them), and the
+    /// destination is asked once.
+    var held: Set<String> = []
     var batch = DecodeBatch()
     /// Whether the source holds `ReportRequest.earlierReferencesMarker`.
     var isEarlierReferences = false
@@ -69,9 +73,10 @@ struct InventoryScanner {
   private func wantsData(_ path: String, _ reading: Reading) -> Bool {
     guard let record = reading.records[path], let destination else { return true }
     guard let recorded = SHA256Digest(hex: record.pngSHA256) else { return true }
-    let wanted = destination.pngDigest(path) != recorded
-    reading.skipped = wanted ? nil : (path, recorded)
-    return wanted
+    let held = reading.held.contains(path) || destination.pngDigest(path) == recorded
+    if held { reading.held.insert(path) }
+    reading.skipped = held ? (path, recorded) : nil
+    return !held
   }
 
   /// Takes one entry: the manifest, or an image to vouch for, batch for decoding, or keep for
@@ -97,7 +102,7 @@ struct InventoryScanner {
       reading.images[entry.path] = .init(
         path: entry.path, pngSHA256: skipped.pngSHA256,
         pixelSHA256: recordedDigest(record.pixelSHA256),
-        width: record.width, height: record.height, test: record.owner)
+        width: record.width, height: record.height, test: record.owner, destinationHeldIt: true)
       return
     }
     try check(entry, source: source)

@@ -37,20 +37,67 @@ public struct MergePlan: Sendable {
   }
 
   /// One destination path.
+  ///
+  /// Most items chose an image the plan read: they hold its place in `ReadImages`, a table
+  /// every item shares, not a copy of it, and the rest (rivals, a replaced digest) apart, for
+  /// the few items that have any. An item that held its image cost a merge of many archives
+  /// 192 bytes an image, beside the sources' own lists while planning; this one costs 32
+  /// (`Scripts/benchmark-fleet`).
   public struct Item: Sendable {
-    /// The package-relative path.
-    public var path: String
+    /// The table of the chosen image, or nil for an item built from values.
+    private let read: ReadImages?
+    /// Everything else an item may have; nil for the usual added, updated or unchanged path.
+    private var details: Details?
+    /// The chosen image's place in `read`.
+    private let place: Place
     /// The decision.
     public var outcome: Outcome
+
+    /// An item from values: orphans, conflicts, unstable renders, redundant variants.
+    init(
+      path: String, outcome: Outcome, chosen: Candidate?, rivals: [Candidate],
+      conflictingPixels: Int?, resolvedByNewest: Bool
+    ) {
+      read = nil
+      place = Place(source: 0, image: 0)
+      self.outcome = outcome
+      details = Details(
+        path: path, chosen: chosen, rivals: rivals, conflictingPixels: conflictingPixels,
+        resolvedByNewest: resolvedByNewest, replaced: nil)
+    }
+
+    /// An item whose chosen image is the one at `place` in `read`.
+    init(
+      outcome: Outcome, read: ReadImages, place: Place, rivals: [Candidate],
+      resolvedByNewest: Bool, replaced: SHA256Digest?
+    ) {
+      self.read = read
+      self.place = place
+      self.outcome = outcome
+      if !rivals.isEmpty || resolvedByNewest || replaced != nil {
+        details = Details(
+          path: nil, chosen: nil, rivals: rivals, conflictingPixels: nil,
+          resolvedByNewest: resolvedByNewest, replaced: replaced)
+      }
+    }
+
+    /// The package-relative path.
+    public var path: String { read?[place].path ?? details?.path ?? "" }
     /// The candidate that will be written (added, updated), or that matched (unchanged).
-    public var chosen: Candidate?
+    public var chosen: Candidate? {
+      guard let read else { return details?.chosen }
+      return read.candidate(at: place)
+    }
     /// Every candidate with distinct pixels, for conflicts (newest first).
-    public var rivals: [Candidate]
+    public var rivals: [Candidate] { details?.rivals ?? [] }
     /// For conflicts: how many pixels differ between the first two rivals (nil if sizes
     /// differ).
-    public var conflictingPixels: Int?
+    public var conflictingPixels: Int? {
+      get { details?.conflictingPixels }
+      set { details = Details(details, conflictingPixels: newValue) }
+    }
     /// Whether the sources disagreed and `--on-conflict newest` picked one.
-    public var resolvedByNewest: Bool
+    public var resolvedByNewest: Bool { details?.resolvedByNewest ?? false }
     /// The pixel digest of the destination file the decision was made on: the chosen image's
     /// for unchanged paths, the file's own for updated ones (nil when it holds no image, such
     /// as a Git LFS pointer), nil for added paths, conflicts, unstable renders and orphans.
@@ -58,24 +105,94 @@ public struct MergePlan: Sendable {
     public var before: SHA256Digest? {
       switch outcome {
       case .unchanged: after
-      case .updated: replaced?.pixels
+      case .updated: details?.replaced
       case .added, .conflict, .orphan, .unstable, .redundant: nil
       }
     }
-    /// For updated paths, the destination's pixels, by reference: most items are added or
-    /// unchanged, whose "before" is known without it, and a digest kept in every item cost a
-    /// merge of 100 archives 2 MB more (`Scripts/benchmark-merge --memory-only`).
-    var replaced: ReplacedPixels? = nil
     /// The pixel digest the decision lands or keeps: the chosen image's.
-    public var after: SHA256Digest? { chosen?.image.pixelSHA256 }
+    public var after: SHA256Digest? {
+      guard let read else { return details?.chosen?.image.pixelSHA256 }
+      return read[place].pixelSHA256
+    }
   }
 
-  /// The pixel digest of a destination file an update replaces.
-  final class ReplacedPixels: Sendable {
-    /// The digest.
-    let pixels: SHA256Digest
+  /// What few items have beyond their chosen image, shared by reference.
+  final class Details: Sendable {
+    /// The path of an item built from values.
+    let path: String?
+    /// The chosen candidate of an item built from values.
+    let chosen: Candidate?
+    let rivals: [Candidate]
+    let conflictingPixels: Int?
+    let resolvedByNewest: Bool
+    /// For updated paths, the destination's pixels (see `Item.before`).
+    let replaced: SHA256Digest?
 
-    init(_ pixels: SHA256Digest) { self.pixels = pixels }
+    init(
+      path: String?, chosen: Candidate?, rivals: [Candidate], conflictingPixels: Int?,
+      resolvedByNewest: Bool, replaced: SHA256Digest?
+    ) {
+      self.path = path
+      self.chosen = chosen
+      self.rivals = rivals
+      self.conflictingPixels = conflictingPixels
+      self.resolvedByNewest = resolvedByNewest
+      self.replaced = replaced
+    }
+
+    /// A copy of `details` (or empty ones) with another count of conflicting pixels.
+    convenience init(_ details: Details?, conflictingPixels: Int?) {
+      self.init(
+        path: details?.path, chosen: details?.chosen, rivals: details?.rivals ?? [],
+        conflictingPixels: conflictingPixels,
+        resolvedByNewest: details?.resolvedByNewest ?? false, replaced: details?.replaced)
+    }
+  }
+
+  /// Every image the plan's sources hold, source by source, in one table that the items share:
+  /// each source's list is moved in, not copied, so planning never holds an image twice.
+  final class ReadImages: Sendable {
+    /// Each source's images, by index into `inventories`.
+    let lists: [[SourceInventory.Image]]
+
+    /// Moves the images out of `inventories`, leaving their lists empty.
+    init(movingFrom inventories: inout [SourceInventory]) {
+      var lists: [[SourceInventory.Image]] = []
+      lists.reserveCapacity(inventories.count)
+      for index in inventories.indices {
+        lists.append(inventories[index].images)
+        inventories[index].images = []
+      }
+      self.lists = lists
+    }
+
+    /// The image at a place.
+    subscript(place: Place) -> SourceInventory.Image {
+      lists[Int(place.source)][Int(place.image)]
+    }
+
+    /// The image at a place, with its source.
+    func candidate(at place: Place) -> Candidate {
+      Candidate(sourceIndex: Int(place.source), image: self[place])
+    }
+
+    /// Every place, source after source.
+    var places: [Place] {
+      var places: [Place] = []
+      places.reserveCapacity(lists.reduce(0) { $0 + $1.count })
+      for (source, list) in lists.enumerated() {
+        for image in list.indices {
+          places.append(Place(source: Int32(source), image: Int32(image)))
+        }
+      }
+      return places
+    }
+  }
+
+  /// Where an image is in `ReadImages`.
+  struct Place: Sendable, Equatable {
+    var source: Int32
+    var image: Int32
   }
 
   /// A source that could not be used, and why.

@@ -19,25 +19,20 @@ extension MergePlanner {
   /// whose destination no longer holds its pixels (see `MergePlan.unarchivedChanged`), and
   /// those whose render was kept by a failed comparison with a reference the destination no
   /// longer holds (`MergePlan.changedSinceComparison`).
-  func decidePaths(_ inventories: [SourceInventory], destination: Destination)
+  /// The sources' image lists are moved into the items' shared table (`MergePlan.ReadImages`)
+  /// and left empty.
+  func decidePaths(_ inventories: inout [SourceInventory], destination: Destination)
     -> PathDecisions
   {
-    // Every image of every source, by position, sorted by path: each path's candidates are
-    // then one run of neighbours. A table of candidate lists per path cost a merge of many
-    // archives an array and a table slot for every image.
-    let total = inventories.reduce(0) { $0 + $1.images.count }
-    var positions: [(source: Int32, image: Int32)] = []
-    positions.reserveCapacity(total)
-    for (source, inventory) in inventories.enumerated() {
-      for image in inventory.images.indices { positions.append((Int32(source), Int32(image))) }
-    }
-    let image = { (position: (source: Int32, image: Int32)) in
-      inventories[Int(position.source)].images[Int(position.image)]
-    }
-    // Stable, and each inventory is already sorted: a single source costs one pass.
-    positions.sort { image($0).path < image($1).path }
+    let read = MergePlan.ReadImages(movingFrom: &inventories)
+    // Every image's place, sorted by path: each path's candidates are then one run of
+    // neighbours. A table of candidate lists per path cost a merge of many archives an array
+    // and a table slot for every image. Stable, and each source's images are already sorted:
+    // a single source costs one pass.
+    var positions = read.places
+    positions.sort { read[$0].path < read[$1].path }
     let isFirstOfPath = { (index: Int) in
-      index == 0 || image(positions[index]).path != image(positions[index - 1]).path
+      index == 0 || read[positions[index]].path != read[positions[index - 1]].path
     }
     // Sized once: an array grown by doubling would hold up to twice the plan.
     var items: [MergePlan.Item] = []
@@ -48,10 +43,8 @@ extension MergePlanner {
     while start < positions.count {
       var end = start + 1
       while end < positions.count && !isFirstOfPath(end) { end += 1 }
-      let candidates = positions[start..<end].map {
-        MergePlan.Candidate(sourceIndex: Int($0.source), image: image($0))
-      }
-      let item = decide(candidates, inventories: inventories, destination: destination)
+      let item = decide(
+        positions[start..<end], read: read, inventories: inventories, destination: destination)
       if let chosen = item.chosen, !chosen.image.isArchived, item.outcome != .unchanged {
         unarchivedChanged.append(item.path)
       } else if let change = referenceChange(item, destination: destination) {
@@ -85,53 +78,52 @@ extension MergePlanner {
     return .init(path: item.path, compared: failure.referencePixels, now: now)
   }
 
-  /// The decision for one path, from every source's image for it.
+  /// The decision for one path, from every source's image for it (their places in `read`).
   private func decide(
-    _ all: [MergePlan.Candidate], inventories: [SourceInventory], destination: Destination
+    _ all: ArraySlice<MergePlan.Place>, read: MergePlan.ReadImages,
+    inventories: [SourceInventory], destination: Destination
   ) -> MergePlan.Item {
-    let path = all[0].image.path
+    let path = read[all[all.startIndex]].path
     // Newest first; among equals, the later source on the command line wins.
     let ordered = all.sorted {
-      let (a, b) = (
-        inventories[$0.sourceIndex].generatedAt, inventories[$1.sourceIndex].generatedAt
-      )
-      return a != b ? a > b : $0.sourceIndex > $1.sourceIndex
+      let (a, b) = (Int($0.source), Int($1.source))
+      let (aAt, bAt) = (inventories[a].generatedAt, inventories[b].generatedAt)
+      return aAt != bAt ? aAt > bAt : a > b
     }
-    var rivals: [MergePlan.Candidate] = []
-    for candidate in ordered
-    where !rivals.contains(where: { $0.image.pixelSHA256 == candidate.image.pixelSHA256 }) {
-      rivals.append(candidate)
+    var rivals: [MergePlan.Place] = []
+    for place in ordered
+    where !rivals.contains(where: { read[$0].pixelSHA256 == read[place].pixelSHA256 }) {
+      rivals.append(place)
     }
+    let candidates = rivals.count > 1 ? rivals.map(read.candidate(at:)) : []
     // Replicas disagree: whatever the conflict policy, no render of a nondeterministic test is
     // a reference.
-    if rivals.count > 1 && areReplicas(rivals, inventories: inventories) {
+    if rivals.count > 1 && areReplicas(candidates, inventories: inventories) {
       return MergePlan.Item(
-        path: path, outcome: .unstable, chosen: nil, rivals: rivals, conflictingPixels: nil,
+        path: path, outcome: .unstable, chosen: nil, rivals: candidates, conflictingPixels: nil,
         resolvedByNewest: false)
     }
     if rivals.count > 1 && options.onConflict == .fail {
       return MergePlan.Item(
-        path: path, outcome: .conflict, chosen: nil, rivals: rivals,
+        path: path, outcome: .conflict, chosen: nil, rivals: candidates,
         conflictingPixels: nil, resolvedByNewest: false)
     }
-    let chosen = archivedIfAny(like: ordered[0], among: ordered)
-    let (outcome, before) = outcome(of: chosen.image, destination: destination)
+    let chosen = archivedIfAny(like: ordered[0], among: ordered, read: read)
+    let (outcome, before) = outcome(of: read[chosen], destination: destination)
     return MergePlan.Item(
-      path: path, outcome: outcome, chosen: chosen, rivals: rivals.count > 1 ? rivals : [],
-      conflictingPixels: nil, resolvedByNewest: rivals.count > 1,
-      replaced: outcome == .updated ? before.map(MergePlan.ReplacedPixels.init) : nil)
+      outcome: outcome, read: read, place: chosen, rivals: candidates,
+      resolvedByNewest: rivals.count > 1, replaced: outcome == .updated ? before : nil)
   }
 
-  /// `chosen`, or a candidate with the same pixels that holds them in its source: a run that
+  /// `chosen`, or a place with the same pixels that holds them in its source: a run that
   /// recorded the image unchanged and one that archived it agree, and only the archived one
   /// can be written if the destination has changed since.
-  private func archivedIfAny(like chosen: MergePlan.Candidate, among all: [MergePlan.Candidate])
-    -> MergePlan.Candidate
-  {
-    guard !chosen.image.isArchived else { return chosen }
-    return all.first {
-      $0.image.isArchived && $0.image.pixelSHA256 == chosen.image.pixelSHA256
-    } ?? chosen
+  private func archivedIfAny(
+    like chosen: MergePlan.Place, among all: [MergePlan.Place], read: MergePlan.ReadImages
+  ) -> MergePlan.Place {
+    guard !read[chosen].isArchived else { return chosen }
+    return all.first { read[$0].isArchived && read[$0].pixelSHA256 == read[chosen].pixelSHA256 }
+      ?? chosen
   }
 
   /// Whether disagreeing renders are replicas: one test's renders from runs that repeat the
@@ -153,6 +145,7 @@ extension MergePlanner {
   private func outcome(of image: SourceInventory.Image, destination: Destination)
     -> (MergePlan.Outcome, before: SHA256Digest?)
   {
+    if image.destinationHeldIt { return (.unchanged, image.pixelSHA256) }
     guard let digest = destination.pngDigest(image.path) else { return (.added, nil) }
     if digest == image.pngSHA256 { return (.unchanged, image.pixelSHA256) }
     switch destination.pixelIdentity(image.path) {

@@ -56,7 +56,7 @@ public struct MergePlanner: Sendable {
     let ledger = RunLedger(inventories, limits: options.limits)
     let runs = ledger.decide(&inventories)
     let earlierRuns = ledger.earlierRunStarts(inventories)
-    var paths = decidePaths(inventories, destination: destination)
+    var paths = decidePaths(&inventories, destination: destination)
     let variants = Result { () throws(VariantError) in
       try ReferenceVariants.read(packageRoot: destination.root)
     }
@@ -66,15 +66,12 @@ public struct MergePlanner: Sendable {
         &paths.items, declaration: declaration, inventories: inventories,
         destination: destination)
     }
-    destination.forgetDigests()
-    // The items hold what the rest of the merge needs of each image: the inventories' lists
-    // are let go, so a merge of many archives does not hold every image twice.
-    for index in inventories.indices { inventories[index].images = [] }
     // Moved out, not shared: the plan's items are changed in place later, and a second
     // reference to them would make that a copy of every item.
     let items = countConflictingPixels(paths.items, inventories: inventories)
     paths.items = []
     let destinationProblems = unwritable(items, destination: destination)
+    destination.forgetDigests()
     // Updating a pointer would hide that the real image was never fetched, and its "before"
     // is unknown: these paths are refused, naming `git lfs pull`.
     let gitLFSPointers: [String] = items.lazy.filter { $0.outcome == .updated }.map(\.path)
@@ -101,7 +98,8 @@ public struct MergePlanner: Sendable {
     var errors: [MergeError] = []
     for item in items {
       do {
-        try destination.checkWritable(item.path)
+        try destination.checkWritable(
+          item.path, knownRegularFile: item.chosen?.image.destinationHeldIt == true)
       } catch {
         errors.append(error)
       }

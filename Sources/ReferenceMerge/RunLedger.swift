@@ -146,31 +146,40 @@ struct RunLedger {
   private func sharedReferences(
     _ inventories: [SourceInventory], counts: (Int, String) -> Bool
   ) -> [MergePlan.SharedReference] {
-    var firstTest: [String: String] = [:]
-    var shared = Set<String>()
+    // Candidates first, by path key (`PathKey`): a table of every path's string cost a merge
+    // of many archives 100 bytes an image. A key two paths share may make a candidate that
+    // is not shared; the owners gathered by path below tell them apart. A shared path is
+    // never missed: one of its two tests differs from whatever test its key found first.
+    var firstTest: [UInt64: String] = [:]
+    firstTest.reserveCapacity(inventories.reduce(0) { $0 + $1.images.count })
+    var candidates = Set<UInt64>()
     forEachOwner(inventories, counts: counts) { path, test, _ in
-      if let first = firstTest[path] {
-        if first != test { shared.insert(path) }
+      let key = PathKey.of(path)
+      if let first = firstTest[key] {
+        if first != test { candidates.insert(key) }
       } else {
-        firstTest[path] = test
+        firstTest[key] = test
       }
     }
-    guard !shared.isEmpty else { return [] }
+    firstTest = [:]
+    guard !candidates.isEmpty else { return [] }
+    let isCandidate = { (path: String) in candidates.contains(PathKey.of(path)) }
     var owners: [String: [String: String]] = [:]  // path → test → how it used the path
     forEachOwner(inventories, counts: counts) { path, test, description in
-      guard shared.contains(path), owners[path, default: [:]][test] == nil else { return }
+      guard isCandidate(path), owners[path, default: [:]][test] == nil else { return }
       owners[path, default: [:]][test] = description()
     }
     // The uses of rendered images were let go while reading: their places are read again from
     // the manifests of the sources that render a shared path, which are few.
     for (index, inventory) in inventories.enumerated()
-    where inventory.images.contains(where: { shared.contains($0.path) }) {
+    where inventory.images.contains(where: { isCandidate($0.path) }) {
       for use in Self.uses(of: inventory.source, limits: limits)
-      where shared.contains(use.path) && counts(index, use.path) {
+      where isCandidate(use.path) && counts(index, use.path) {
         owners[use.path, default: [:]][use.owner] = "\(use.place), \(use.verdict.rawValue)"
       }
     }
-    return owners.map { .init(path: $0.key, owners: $0.value.values.sorted()) }
+    return owners.filter { $0.value.count > 1 }
+      .map { .init(path: $0.key, owners: $0.value.values.sorted()) }
       .sorted { $0.path < $1.path }
   }
 

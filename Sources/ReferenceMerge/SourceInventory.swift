@@ -24,6 +24,10 @@ public struct SourceInventory: Sendable {
     /// False for an image the run recorded unchanged (`unchangedImages`): the source holds no
     /// entry for it, so it can only ever be unchanged, never written.
     public var isArchived = true
+    /// Whether the destination held exactly these PNG bytes when the source was read, so its
+    /// entry was not even opened: the path is unchanged, and no one asks the destination again
+    /// (which would cost a rerun of many archives a table of every path's digest).
+    var destinationHeldIt = false
     /// For the render of a failed comparison: what it was compared with; it lands only over
     /// that reference.
     public var failedComparison: FailedComparison? = nil

@@ -217,6 +217,40 @@ extension DestinationTests {
     return (source, try snapshot(package))
   }
 
+  func testRerun_upToDateBuiltPackage_asksEachReferenceOnceAndReadsNone() throws {
+    try FileManager.default.createDirectory(
+      at: package.appendingPathComponent(".build"), withIntermediateDirectories: true)
+    let source = try run(of: 4)
+    XCTAssertEqual(session().run(sourcePaths: [source.path]).status, .success)
+    // Older than the cache file to come, so the cache may vouch for them (git's racy rule).
+    for index in 0..<4 {
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
+        ofItemAtPath: package.appendingPathComponent("\(folder)/image\(index).png").path)
+    }
+    XCTAssertEqual(session().run(sourcePaths: [source.path]).status, .success)
+    let asked = NameCounts()
+    var calls = FileCalls.system
+    let (statAt, openAt) = (calls.statAt, calls.openAt)
+    calls.statAt = { folder, name in
+      asked.add("stat \(name)")
+      return statAt(folder, name)
+    }
+    calls.openAt = { folder, name, flags in
+      asked.add("open \(name)")
+      return openAt(folder, name, flags)
+    }
+
+    let outcome = session(calls: calls).run(sourcePaths: [source.path])
+
+    XCTAssertEqual(outcome.summary.unchanged, 4, outcome.summary.text())
+    // The digest cache answers each reference from one status; the plan does not ask again.
+    for index in 0..<4 {
+      XCTAssertEqual(asked.count("stat image\(index).png"), 1, asked.description)
+      XCTAssertEqual(asked.count("open image\(index).png"), 0, asked.description)
+    }
+  }
+
   func testMerge_permissionDeniedMovingIntoPlace_namesTheReferenceCauseAndFix() throws {
     let (source, before) = try referencesAndArchive()
 
@@ -367,5 +401,30 @@ private final class Flag: @unchecked Sendable {
     condition.lock()
     while !finished { condition.wait() }
     condition.unlock()
+  }
+}
+
+/// How many times each name was asked for, from any thread.
+private final class NameCounts: @unchecked Sendable, CustomStringConvertible {
+  private let lock = NSLock()
+  private var counts: [String: Int] = [:]
+
+  func add(_ name: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    counts[name, default: 0] += 1
+  }
+
+  func count(_ name: String) -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return counts[name] ?? 0
+  }
+
+  var description: String {
+    lock.lock()
+    defer { lock.unlock() }
+    return counts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(
+      separator: ", ")
   }
 }

@@ -24,10 +24,6 @@ package final class Destination: @unchecked Sendable {
   private var folders: [String: Int32?] = [:]
   private var beneathWorks = true
   private var digests: [String: SHA256Digest?] = [:]
-  /// What kind of file the planner already found at paths (nil: nothing there), so checking
-  /// them again costs no system call. Kinds, not whole statuses: a table of statuses cost a
-  /// rerun of many archives 150 bytes an image.
-  private var kinds: [String: FileStatus.Kind?] = [:]
   /// Digests of files from earlier runs, when the package has a `.build` folder to keep them.
   let digestCache: DigestCache?
 
@@ -121,11 +117,14 @@ package final class Destination: @unchecked Sendable {
 
   /// Checks that a path can be written safely: a valid entry path, no symbolic link on the
   /// way, and not a link itself.
+  /// - Parameter knownRegularFile: Whether the path was read as a regular file beneath the
+  ///   root (no link on the way), so it needs no system call.
   /// - Throws: `MergeError.refusedEntry` naming the link.
-  package func checkWritable(_ path: String) throws(MergeError) {
+  package func checkWritable(_ path: String, knownRegularFile: Bool = false) throws(MergeError) {
     if let reason = EntryPath.validate(path) {
       throw .refusedEntry(source: root.path, entry: path, reason: reason)
     }
+    guard !knownRegularFile else { return }
     do throws(MergeError) {
       if try knownKind(path) == .symbolicLink { throw refused(path, at: path) }
     } catch {
@@ -135,18 +134,15 @@ package final class Destination: @unchecked Sendable {
     }
   }
 
+  /// The kind of file at a path. A path with a known digest is a regular file, so checking a
+  /// path the planner read costs no system call; a table of what else was learned about each
+  /// path cost a rerun of many archives 150 bytes an image.
   private func knownKind(_ path: String) throws(MergeError) -> FileStatus.Kind? {
     lock.lock()
-    let known = kinds[path]
+    let known = digests[path]
     lock.unlock()
-    if let known { return known }
+    if case .some(.some) = known { return .regularFile }
     return try status(path)?.kind
-  }
-
-  private func learn(_ path: String, _ status: FileStatus?) {
-    lock.lock()
-    kinds[path] = status?.kind
-    lock.unlock()
   }
 
   /// The bytes and status of the regular file at a path; nil when there is none (a link, a
@@ -155,13 +151,9 @@ package final class Destination: @unchecked Sendable {
     let (folderPath, name) = Self.split(path)
     guard let folder = try? folder(folderPath, create: false, for: path) else { return nil }
     let handle = calls.openAt(folder, name, O_RDONLY | O_NOFOLLOW)
-    guard handle >= 0 else {
-      if errno == ENOENT { learn(path, nil) }
-      return nil
-    }
+    guard handle >= 0 else { return nil }
     defer { _ = calls.close(handle) }
     guard let status = calls.statHandle(handle), status.kind == .regularFile else { return nil }
-    learn(path, status)
     return calls.readAll(handle, size: status.size).map { ($0, status) }
   }
 
@@ -179,29 +171,31 @@ package final class Destination: @unchecked Sendable {
       return known
     }
     lock.unlock()
-    let digest = computePNGSHA256(path)
-    lock.lock()
-    // A path in a folder known to be missing is answered again without a system call:
-    // remembering it would cost a merge into a new tree a table entry for every image.
-    if digest != nil || folders[Self.split(path).folder] != .some(nil) {
+    let (digest, hashed) = computePNGSHA256(path)
+    // Only what cost reading the file is remembered: a path the digest cache answers, or where
+    // no file is, is answered again by a system call or two, and remembering every path cost
+    // a rerun of many archives a table entry for every image.
+    if hashed {
+      lock.lock()
       digests[path] = digest
+      lock.unlock()
     }
-    lock.unlock()
     return digest
   }
 
-  private func computePNGSHA256(_ path: String) -> SHA256Digest? {
+  /// The digest, and whether the file was read to get it.
+  private func computePNGSHA256(_ path: String) -> (SHA256Digest?, hashed: Bool) {
     if let digestCache {
-      guard let status = try? status(path) else { return nil }
-      learn(path, status)
-      guard status.kind == .regularFile else { return nil }
-      if let digest = digestCache.digest(path, status: status) { return digest }
-      guard let (bytes, read) = read(path) else { return nil }
+      guard let status = try? status(path) else { return (nil, false) }
+      guard status.kind == .regularFile else { return (nil, false) }
+      if let digest = digestCache.digest(path, status: status) { return (digest, false) }
+      guard let (bytes, read) = read(path) else { return (nil, false) }
       let digest = SHA256Digest(of: bytes)
       digestCache.remember(path, status: read, digest: digest)
-      return digest
+      return (digest, true)
     }
-    return read(path).map { SHA256Digest(of: $0.bytes) }
+    guard let (bytes, _) = read(path) else { return (nil, false) }
+    return (SHA256Digest(of: bytes), true)
   }
 
   /// What a destination file holds, as far as comparing pixels goes.

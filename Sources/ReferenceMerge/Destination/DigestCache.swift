@@ -65,7 +65,7 @@ final class DigestCache: @unchecked Sendable {
   func digest(_ path: String, status: FileStatus) -> SHA256Digest? {
     lock.lock()
     defer { lock.unlock() }
-    guard let index = index(of: Self.key(path)) else { return nil }
+    guard let index = index(of: PathKey.of(path)) else { return nil }
     let entry = entries[index]
     guard entry.device == status.device, entry.inode == status.inode,
       entry.size == status.size, entry.modified == status.modified,
@@ -79,20 +79,13 @@ final class DigestCache: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     guard !saved && !broken else { return }
-    let key = Self.key(path)
+    let key = PathKey.of(path)
     if let index = index(of: key) { entries[index].size = -1 }
     add(
       Entry(
         key: key, device: status.device, inode: status.inode, size: status.size,
         modified: status.modified, digest: digest))
     changed = true
-  }
-
-  /// The key of a path: its 64-bit FNV-1a hash, the same in every run.
-  static func key(_ path: String) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-    return hash
   }
 
   /// The position of a key's entry, by binary search; the caller holds `lock`.
@@ -181,6 +174,8 @@ final class DigestCache: @unchecked Sendable {
     guard let bytes = calls.readAll(handle, size: status.size), bytes.count == status.size
     else { return }
     writtenAt = status.modified
+    // Sized once: a table grown by doubling would hold up to twice the entries.
+    entries.reserveCapacity(bytes.lazy.filter { $0 == UInt8(ascii: "\n") }.count)
     for line in bytes.split(separator: UInt8(ascii: "\n")) {
       let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5)
       // A line of the older format ends with a path, not a key: skipped, so that file is
