@@ -108,11 +108,23 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
 
   /// A digest from 64 lowercase hex digits (the form `SHA256.hex` prints), else nil.
   public init?(hex: String) {
-    guard hex.utf8.count == 64 else { return nil }
-    var values: [UInt64] = []
-    values.reserveCapacity(4)
+    // Read in place, word by word: a merge reads two digests per manifest record, and an array
+    // per digest was a heap allocation each.
+    var hex = hex
+    let words = hex.withUTF8 { digits -> (UInt64, UInt64, UInt64, UInt64)? in
+      guard digits.count == 64, let word0 = Self.word(digits, 0), let word1 = Self.word(digits, 1),
+        let word2 = Self.word(digits, 2), let word3 = Self.word(digits, 3)
+      else { return nil }
+      return (word0, word1, word2, word3)
+    }
+    guard let words else { return nil }
+    (word0, word1, word2, word3) = words
+  }
+
+  /// The `index`th 16 lowercase hex digits of `digits` as a word, else nil.
+  private static func word(_ digits: UnsafeBufferPointer<UInt8>, _ index: Int) -> UInt64? {
     var value: UInt64 = 0
-    for (position, character) in hex.utf8.enumerated() {
+    for character in digits[index * 16..<index * 16 + 16] {
       let nibble: UInt8
       switch character {
       case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")
@@ -120,12 +132,8 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
       default: return nil
       }
       value = value << 4 | UInt64(nibble)
-      if position % 16 == 15 {
-        values.append(value)
-        value = 0
-      }
     }
-    (word0, word1, word2, word3) = (values[0], values[1], values[2], values[3])
+    return value
   }
 
   /// 64 lowercase hex digits.

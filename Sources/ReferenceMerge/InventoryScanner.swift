@@ -28,8 +28,8 @@ struct InventoryScanner {
     var early: [String: (pngSHA256: SHA256Digest, width: Int, height: Int)] = [:]
     /// The entry whose manifest record matches the destination file byte for byte: it cannot
     /// change anything, so its contents are skipped, and an up-to-date tree costs little more
-    /// than hashing its own files.
-    var skipped: String?
+    /// than hashing its own files. With it, its record's PNG digest, read once.
+    var skipped: (path: String, pngSHA256: SHA256Digest)?
     /// The paths whose bytes the destination was found to hold: an up-to-date archive's
     /// entries are asked about twice (`ArchiveFile` lists them, then visits them), and the
     /// destination is asked once.
@@ -75,7 +75,7 @@ struct InventoryScanner {
     guard let recorded = SHA256Digest(hex: record.pngSHA256) else { return true }
     let held = reading.held.contains(path) || destination.pngDigest(path) == recorded
     if held { reading.held.insert(path) }
-    reading.skipped = held ? path : nil
+    reading.skipped = held ? (path, recorded) : nil
     return !held
   }
 
@@ -94,14 +94,18 @@ struct InventoryScanner {
     guard !reading.holds(entry.path) else {
       throw refuse(source, entry.path, "the path appears twice")
     }
-    try check(entry, source: source)
-    if reading.skipped == entry.path, let record = reading.records[entry.path] {
+    if let skipped = reading.skipped, skipped.path == entry.path,
+      let record = reading.records[entry.path]
+    {
+      // Its path passed the same rules as its record's, when the manifest was read.
+      try checkKind(entry, source: source)
       reading.images[entry.path] = .init(
-        path: entry.path, pngSHA256: recordedDigest(record.pngSHA256),
+        path: entry.path, pngSHA256: skipped.pngSHA256,
         pixelSHA256: recordedDigest(record.pixelSHA256),
         width: record.width, height: record.height, test: record.owner, destinationHeldIt: true)
       return
     }
+    try check(entry, source: source)
     if reading.manifest == nil && !reading.manifestExpected {
       // Hashed, staged and decoded on every core, a batch at a time, while the next batch is
       // read: this thread only reads.
@@ -140,13 +144,21 @@ struct InventoryScanner {
     shareTestNames(&decoded)
     // Record paths name files to land and folders to search for orphans: the same rules as
     // entry paths hold for them.
-    for path in decoded.images.map(\.path) + decoded.verifiedReferences {
-      if let reason = EntryPath.validate(path) {
-        throw refuse(source, path, "a manifest record: \(reason)")
-      }
+    for path in decoded.images.lazy.map(\.path) {
+      try validateRecord(path, source: source)
+    }
+    for path in decoded.verifiedReferences {
+      try validateRecord(path, source: source)
     }
     reading.manifest = decoded
     reading.records = Dictionary(decoded.images.map { ($0.path, $0) }) { first, _ in first }
+  }
+
+  /// Refuses a manifest record's path that breaks the entry rules.
+  private func validateRecord(_ path: String, source: MergeSource) throws(MergeError) {
+    if let reason = EntryPath.validate(path) {
+      throw refuse(source, path, "a manifest record: \(reason)")
+    }
   }
 
   /// The images met before the manifest: vouched for by their records, or, for those the
@@ -289,6 +301,11 @@ struct InventoryScanner {
   /// The rules every image entry follows: a safe path, a regular file, a `.png` name.
   private func check(_ entry: ArchiveEntry, source: MergeSource) throws(MergeError) {
     if let reason = EntryPath.validate(entry.path) { throw refuse(source, entry.path, reason) }
+    try checkKind(entry, source: source)
+  }
+
+  /// The rules beside the path's: a regular file with a `.png` name.
+  private func checkKind(_ entry: ArchiveEntry, source: MergeSource) throws(MergeError) {
     switch entry.kind {
     case .regularFile: break
     case .symbolicLink: throw refuse(source, entry.path, "it is a symbolic link")
