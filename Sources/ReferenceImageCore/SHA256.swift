@@ -111,14 +111,16 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
     // Read in place, word by word: a merge reads two digests per manifest record, and an array
     // per digest was a heap allocation each.
     var hex = hex
-    let words = hex.withUTF8 { digits -> (UInt64, UInt64, UInt64, UInt64)? in
-      guard digits.count == 64, let word0 = Self.word(digits, 0), let word1 = Self.word(digits, 1),
-        let word2 = Self.word(digits, 2), let word3 = Self.word(digits, 3)
-      else { return nil }
-      return (word0, word1, word2, word3)
-    }
-    guard let words else { return nil }
-    (word0, word1, word2, word3) = words
+    guard let digest = hex.withUTF8({ SHA256Digest(hexDigits: $0) }) else { return nil }
+    self = digest
+  }
+
+  /// A digest from 64 lowercase hexadecimal digits read in place, such as a field of a file.
+  package init?(hexDigits digits: UnsafeBufferPointer<UInt8>) {
+    guard digits.count == 64, let word0 = Self.word(digits, 0), let word1 = Self.word(digits, 1),
+      let word2 = Self.word(digits, 2), let word3 = Self.word(digits, 3)
+    else { return nil }
+    (self.word0, self.word1, self.word2, self.word3) = (word0, word1, word2, word3)
   }
 
   /// The `index`th 16 lowercase hex digits of `digits` as a word, else nil.

@@ -53,6 +53,17 @@ final class DigestCacheTests: XCTestCase {
     XCTAssertEqual(reads.value, 1, "only the cache file itself is read")
   }
 
+  func testDigest_fileOlderThan1970_answeredWithoutReading() throws {
+    // A negative modification time, as a file restored with its old time stamps may have.
+    try cacheOneFile("first", modified: -1_000_000)
+    let reads = Counter()
+
+    let digest = try Destination(root: package, calls: countingCalls(reads)).pngSHA256("a/b.png")
+
+    XCTAssertEqual(digest, SHA256.hex(Array("first".utf8)))
+    XCTAssertEqual(reads.value, 1, "only the cache file itself is read")
+  }
+
   func testDigest_fileAsNewAsTheCache_isHashedAgain() throws {
     let file = package.appendingPathComponent("a/b.png")
     let cache = package.appendingPathComponent(".build/\(DigestCache.fileName)")
