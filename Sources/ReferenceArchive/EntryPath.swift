@@ -3,40 +3,75 @@ package enum EntryPath {
   /// Checks a path from an archive, a folder source or a manifest record.
   /// - Returns: nil when the path is safe, else the reason it is refused.
   package static func validate(_ path: String) -> String? {
-    // On UTF-8 bytes: merges check every path of every source and of the destination, and
-    // Character-level counting and splitting cost more than the rest of an up-to-date merge.
+    // On UTF-8 bytes, in one pass: merges check every path of every source and of the
+    // destination, and counting Characters, splitting, or a pass per rule cost an up-to-date
+    // merge of 500,000 images a twentieth of its time.
     let bytes = path.utf8
     guard let first = bytes.first else { return "the path is empty" }
     if first == UInt8(ascii: "/") || first == UInt8(ascii: "\\") { return "the path is absolute" }
-    if bytes.contains(UInt8(ascii: "\\")) { return "the path contains a backslash" }
-    if bytes.contains(0) { return "the path contains a NUL byte" }
+    var scan = PathScan()
+    for byte in bytes { scan.read(byte) }
+    scan.endComponent()
+    if scan.backslash { return "the path contains a backslash" }
+    if scan.nul { return "the path contains a NUL byte" }
     // Paths end up in terminals, logs and the review page, where escape sequences act.
-    if hasControlCharacter(bytes) { return "the path contains control characters" }
-    if bytes.count > 1024 && path.count > 1024 { return "the path is longer than 1024 characters" }
-    let components = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-    let dot = UInt8(ascii: ".")
-    if components.contains(where: { $0.count == 2 && $0.allSatisfy { $0 == dot } }) {
-      return "the path climbs out with '..'"
-    }
-    if components.contains(where: { $0.isEmpty || ($0.count == 1 && $0.first == dot) }) {
-      return "the path has empty or '.' components"
-    }
-    if let drive = components.first, drive.last == UInt8(ascii: ":"),
-      Substring(drive).count == 2
-    {
+    if scan.control { return "the path contains control characters" }
+    if scan.length > 1024 && path.count > 1024 { return "the path is longer than 1024 characters" }
+    if scan.climbs { return "the path climbs out with '..'" }
+    if scan.emptyOrDot { return "the path has empty or '.' components" }
+    if scan.firstEndsWithColon, Substring(bytes.prefix(scan.firstLength ?? 0)).count == 2 {
       return "the path starts with a drive letter"
     }
     return nil
   }
 
-  /// C0 and DEL as single bytes; C1 (U+0080–U+009F) as its UTF-8 form, 0xC2 0x80–0x9F.
-  private static func hasControlCharacter(_ bytes: String.UTF8View) -> Bool {
-    var afterC2 = false
-    for byte in bytes {
-      if byte < 0x20 || byte == 0x7F || (afterC2 && (0x80...0x9F).contains(byte)) { return true }
+  /// What one pass over a path's bytes finds, for `validate`'s rules.
+  private struct PathScan {
+    var length = 0
+    var backslash = false
+    var nul = false
+    var control = false
+    /// A component is "..".
+    var climbs = false
+    /// A component is empty or ".".
+    var emptyOrDot = false
+    /// The first component's length in bytes, once it ended.
+    var firstLength: Int?
+    /// Whether the first component ends with ":", as a drive letter's does.
+    var firstEndsWithColon = false
+    private var afterC2 = false
+    private var componentLength = 0
+    private var componentDots = 0
+    private var lastByte: UInt8 = 0
+
+    mutating func read(_ byte: UInt8) {
+      length += 1
+      if byte == UInt8(ascii: "\\") { backslash = true }
+      if byte == 0 { nul = true }
+      // C0, DEL and C1 (U+0080–U+009F, written C2 80–C2 9F).
+      if byte < 0x20 || byte == 0x7F || (afterC2 && (0x80...0x9F).contains(byte)) {
+        control = true
+      }
       afterC2 = byte == 0xC2
+      if byte == UInt8(ascii: "/") {
+        endComponent()
+      } else {
+        componentLength += 1
+        if byte == UInt8(ascii: ".") { componentDots += 1 }
+        lastByte = byte
+      }
     }
-    return false
+
+    mutating func endComponent() {
+      if componentLength == 2 && componentDots == 2 { climbs = true }
+      if componentLength == 0 || (componentLength == 1 && componentDots == 1) { emptyOrDot = true }
+      if firstLength == nil {
+        firstLength = componentLength
+        firstEndsWithColon = componentLength > 0 && lastByte == UInt8(ascii: ":")
+      }
+      componentLength = 0
+      componentDots = 0
+    }
   }
 
   /// C0 (U+0000–U+001F), DEL (U+007F) and C1 (U+0080–U+009F).
