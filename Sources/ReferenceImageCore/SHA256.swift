@@ -125,8 +125,14 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
 
   /// The `index`th 16 lowercase hex digits of `digits` as a word, else nil.
   private static func word(_ digits: UnsafeBufferPointer<UInt8>, _ index: Int) -> UInt64? {
+    hexWord(UnsafeBufferPointer(rebasing: digits[index * 16..<index * 16 + 16]))
+  }
+
+  /// The value of 1 to 16 lowercase hexadecimal digits read in place; nil for anything else.
+  package static func hexWord(_ digits: UnsafeBufferPointer<UInt8>) -> UInt64? {
+    guard (1...16).contains(digits.count) else { return nil }
     var value: UInt64 = 0
-    for character in digits[index * 16..<index * 16 + 16] {
+    for character in digits {
       let nibble: UInt8
       switch character {
       case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = character - UInt8(ascii: "0")

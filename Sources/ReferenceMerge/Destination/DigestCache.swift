@@ -262,17 +262,6 @@ private struct LineFields {
   }
 
   private mutating func hexadecimal() -> UInt64? {
-    guard let digits = field(), !digits.isEmpty, digits.count <= 16 else { return nil }
-    var value: UInt64 = 0
-    for digit in digits {
-      let nibble: UInt8
-      switch digit {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit - UInt8(ascii: "a") + 10
-      default: return nil
-      }
-      value = value << 4 | UInt64(nibble)
-    }
-    return value
+    field().flatMap(SHA256Digest.hexWord)
   }
 }
