@@ -5,7 +5,7 @@ package enum EntryPath {
   package static func validate(_ path: String) -> String? {
     // On UTF-8 bytes, in one pass: merges check every path of every source and of the
     // destination, and counting Characters, splitting, or a pass per rule cost an up-to-date
-    // merge of 500,000 images a twentieth of its time.
+    // merge of 500,000 images 6% of its time (`perf record`).
     let bytes = path.utf8
     guard let first = bytes.first else { return "the path is empty" }
     if first == UInt8(ascii: "/") || first == UInt8(ascii: "\\") { return "the path is absolute" }

@@ -147,7 +147,7 @@ struct RunLedger {
     _ inventories: [SourceInventory], counts: (Int, String) -> Bool
   ) -> [MergePlan.SharedReference] {
     // Candidates first, by path key (`PathKey`): a table of every path's string cost a merge
-    // of many archives 100 bytes an image. A key two paths share may make a candidate that
+    // of many archives about 130 bytes an image (`valgrind --tool=massif`, 50,000 images). A key two paths share may make a candidate that
     // is not shared; the owners gathered by path below tell them apart. A shared path is
     // never missed: one of its two tests differs from whatever test its key found first.
     var firstTest: [UInt64: String] = [:]
