@@ -26,14 +26,12 @@ struct InventoryScanner {
     /// decoded, in a second pass, so entry order never turns a merge into a decode of every
     /// image.
     var early: [String: (pngSHA256: SHA256Digest, width: Int, height: Int)] = [:]
-    /// The entry whose manifest record matches the destination file byte for byte: it cannot
-    /// change anything, so its contents are skipped, and an up-to-date tree costs little more
-    /// than hashing its own files. With it, its record's PNG digest, read once.
-    var skipped: (path: String, pngSHA256: SHA256Digest)?
-    /// The paths whose bytes the destination was found to hold: an up-to-date archive's
-    /// entries are asked about twice (`ArchiveFile` lists them, then visits them), and the
+    /// The entries whose manifest record matches the destination file byte for byte, with the
+    /// record's PNG digest: they cannot change anything, so their contents are skipped, and an
+    /// up-to-date tree costs little more than hashing its own files. An up-to-date archive's
+    /// entries are asked about twice (`ArchiveFile` lists them, then visits them); the
     /// destination is asked once.
-    var held: Set<String> = []
+    var held: [String: SHA256Digest] = [:]
     var batch = DecodeBatch()
     /// Whether the source holds `ReportRequest.earlierReferencesMarker`.
     var isEarlierReferences = false
@@ -71,12 +69,13 @@ struct InventoryScanner {
   /// Whether an entry's bytes are needed: not when its manifest record matches the destination
   /// file byte for byte.
   private func wantsData(_ path: String, _ reading: Reading) -> Bool {
-    guard let record = reading.records[path], let destination else { return true }
-    guard let recorded = SHA256Digest(hex: record.pngSHA256) else { return true }
-    let held = reading.held.contains(path) || destination.pngDigest(path) == recorded
-    if held { reading.held.insert(path) }
-    reading.skipped = held ? (path, recorded) : nil
-    return !held
+    guard reading.held[path] == nil else { return false }
+    guard let record = reading.records[path], let destination,
+      let recorded = SHA256Digest(hex: record.pngSHA256),
+      destination.pngDigest(path) == recorded
+    else { return true }
+    reading.held[path] = recorded
+    return false
   }
 
   /// Takes one entry: the manifest, or an image to vouch for, batch for decoding, or keep for
@@ -94,13 +93,11 @@ struct InventoryScanner {
     guard !reading.holds(entry.path) else {
       throw refuse(source, entry.path, "the path appears twice")
     }
-    if let skipped = reading.skipped, skipped.path == entry.path,
-      let record = reading.records[entry.path]
-    {
+    if let pngSHA256 = reading.held[entry.path], let record = reading.records[entry.path] {
       // Its path passed the same rules as its record's, when the manifest was read.
       try checkKind(entry, source: source)
       reading.images[entry.path] = .init(
-        path: entry.path, pngSHA256: skipped.pngSHA256,
+        path: entry.path, pngSHA256: pngSHA256,
         pixelSHA256: recordedDigest(record.pixelSHA256),
         width: record.width, height: record.height, test: record.owner, destinationHeldIt: true)
       return

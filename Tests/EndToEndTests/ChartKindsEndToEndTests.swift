@@ -200,25 +200,14 @@ final class ChartKindsEndToEndTests: XCTestCase {
   /// Runs the page tests' Playwright driver on the report with `steps`.
   private func drive(_ index: URL, steps: [[String: Any]]) throws -> PageResult {
     let checkout = FixturePackage.checkout
-    let python = checkout.appendingPathComponent(".build/dev-tools/venv/bin/python")
-    guard FileManager.default.isExecutableFile(atPath: python.path) else {
-      throw XCTSkip("Playwright is not installed: run Scripts/install-dependencies --python-tools")
-    }
-    guard
-      let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: {
-        FileManager.default.isExecutableFile(atPath: $0)
-      })
-    else {
-      throw XCTSkip(
-        "chromium is not installed (apt-get install chromium); Scripts/test installs it")
-    }
+    let tools = try PageTools(checkout: checkout)
     let work = try makeTemporaryFolder(self)
     let stepsFile = work.appendingPathComponent("steps.json")
     try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
     var environment = ProcessInfo.processInfo.environment
-    environment["CHROMIUM"] = chromium
+    environment["CHROMIUM"] = tools.chromium
     let run = try runProcess(
-      python.path,
+      tools.python,
       [
         checkout.appendingPathComponent(
           "Tests/ReferenceReviewTests/__Fixtures__/review-page/review_page_driver.py"

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceContracts
 @_exported import TestSupport
 import XCTest
 
@@ -77,6 +78,18 @@ final class FixturePackage: @unchecked Sendable {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: archiveFolder.path)) ?? []
     return names.filter { $0.hasSuffix(".zip") }.sorted().map {
       archiveFolder.appendingPathComponent($0)
+    }
+  }
+
+  /// Unpacks every archive into the package with plain `unzip`, the manifest left out, and
+  /// removes it: references recorded as a user without merge-refs would land them.
+  func unpackArchives(file: StaticString = #filePath, line: UInt = #line) throws {
+    for archive in try archives() {
+      let unzip = try runProcess(
+        "/usr/bin/unzip",
+        ["-o", "-q", archive.path, "-x", ArchiveManifest.entryName, "-d", root.path])
+      XCTAssertEqual(unzip.status, 0, unzip.all, file: file, line: line)
+      try FileManager.default.removeItem(at: archive)
     }
   }
 

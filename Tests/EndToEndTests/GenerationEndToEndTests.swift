@@ -226,13 +226,7 @@ final class GenerationEndToEndTests: XCTestCase {
   private func generateAndUnpack(_ arguments: [String]) throws {
     let run = try fixture.test(arguments, environment: ["IMAGE_GENERATION_MODE": "1"])
     XCTAssertEqual(run.status, 0, run.all)
-    for archive in try fixture.archives() {
-      let unzip = try runProcess(
-        "/usr/bin/unzip",
-        ["-o", "-q", archive.path, "-x", ArchiveManifest.entryName, "-d", fixture.root.path])
-      XCTAssertEqual(unzip.status, 0, unzip.all)
-      try FileManager.default.removeItem(at: archive)
-    }
+    try fixture.unpackArchives()
   }
 
   private func readManifest(_ archive: URL) throws -> ArchiveManifest {

@@ -13,13 +13,7 @@ final class GitLFSEndToEndTests: XCTestCase {
       ["--disable-swift-testing", "--filter", "BarChartTests"],
       environment: ["IMAGE_GENERATION_MODE": "1"])
     XCTAssertEqual(generate.status, 0, generate.all)
-    for archive in try fixture.archives() {
-      let unzip = try runProcess(
-        "/usr/bin/unzip",
-        ["-o", "-q", archive.path, "-x", ArchiveManifest.entryName, "-d", fixture.root.path])
-      XCTAssertEqual(unzip.status, 0, unzip.all)
-      try FileManager.default.removeItem(at: archive)
-    }
+    try fixture.unpackArchives()
     let bars = fixture.root.appendingPathComponent(
       "Tests/ChartTests/__References__/BarChartTests/bars.png")
     let png = try Data(contentsOf: bars)

@@ -217,24 +217,13 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
   /// Opens the review page, accepts the first card (swatch 7) and rejects the second
   /// (swatch 33), and downloads the decision file.
   private func driveReview(_ index: URL, scratch: URL) throws -> ReviewResult {
-    let python = checkout.appendingPathComponent(".build/dev-tools/venv/bin/python")
-    guard FileManager.default.isExecutableFile(atPath: python.path) else {
-      throw XCTSkip("Playwright is not installed: run Scripts/install-dependencies --python-tools")
-    }
-    guard
-      let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: {
-        FileManager.default.isExecutableFile(atPath: $0)
-      })
-    else {
-      throw XCTSkip(
-        "chromium is not installed (apt-get install chromium); Scripts/test installs it")
-    }
+    let tools = try PageTools(checkout: checkout)
     let steps = scratch.appendingPathComponent("review-steps.json")
     try Data(#"[{"press": ["a", "r"]}, {"export": "decided"}]"#.utf8).write(to: steps)
     var environment = ProcessInfo.processInfo.environment
-    environment["CHROMIUM"] = chromium
+    environment["CHROMIUM"] = tools.chromium
     let run = try runProcess(
-      python.path,
+      tools.python,
       [
         checkout.appendingPathComponent(
           "Tests/ReferenceReviewTests/__Fixtures__/review-page/review_page_driver.py"

@@ -120,13 +120,7 @@ final class SwiftTestingAttachmentsEndToEndTests: XCTestCase {
   private func recordReferences() throws {
     let run = try fixture.test(filter, environment: ["IMAGE_GENERATION_MODE": "1"])
     XCTAssertEqual(run.status, 0, run.all)
-    for archive in try fixture.archives() {
-      let unzip = try runProcess(
-        "/usr/bin/unzip",
-        ["-o", "-q", archive.path, "-x", ArchiveManifest.entryName, "-d", fixture.root.path])
-      XCTAssertEqual(unzip.status, 0, unzip.all)
-      try FileManager.default.removeItem(at: archive)
-    }
+    try fixture.unpackArchives()
   }
 
   /// The article's first two commands, with `bars` rendered differently; the tests are

@@ -726,32 +726,9 @@ final class ReviewPageTests: XCTestCase {
     var description: String { "\(label) at \(x),\(y) \(width)×\(height)" }
   }
 
-  private func python() throws -> String {
-    let python = Self.packageRoot.appendingPathComponent(".build/dev-tools/venv/bin/python").path
-    guard FileManager.default.isExecutableFile(atPath: python) else {
-      throw MissingTool(
-        description: "\(python) is missing: run Scripts/install-dependencies --python-tools "
-          + "(Scripts/test does) to install Playwright")
-    }
-    return python
-  }
-
-  struct MissingTool: Error, CustomStringConvertible { var description: String }
-
-  private func chromium() throws -> String {
-    let found = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
-      FileManager.default.isExecutableFile(atPath: $0)
-    }
-    guard let found else {
-      throw XCTSkip(
-        "chromium is not installed (apt-get install chromium); Scripts/test installs it")
-    }
-    return found
-  }
-
   /// Runs the driver on `report` with `steps` and decodes what it printed.
   func drive(_ report: Report, steps: [[String: Any]]) throws -> DriverResult {
-    let chromium = try chromium()
+    let tools = try PageTools(checkout: Self.packageRoot)
     let work = try makeTemporaryFolder(self)
     let stepsFile = work.appendingPathComponent("steps.json")
     // REVIEW_PAGE_SHOTS=FOLDER keeps the screenshots there, to look at them.
@@ -760,9 +737,9 @@ final class ReviewPageTests: XCTestCase {
     }
     try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
     var environment = ProcessInfo.processInfo.environment
-    environment["CHROMIUM"] = chromium
+    environment["CHROMIUM"] = tools.chromium
     let run = try runProcess(
-      try python(),
+      tools.python,
       [
         Self.driver.path, report.index.path,
         stepsFile.path, (shots ?? work.appendingPathComponent("shots")).path,
