@@ -240,10 +240,7 @@ public struct MergeSession: Sendable {
     }
     // What the report's cards found, for the summaries to lead with.
     conclusion.summary.changeGroups = report.changeGroups
-    for index in conclusion.summary.changes.indices {
-      conclusion.summary.changes[index].kinds =
-        report.regionKinds[conclusion.summary.changes[index].path]
-    }
+    conclusion.summary.changes.regionKinds = report.regionKinds
     return conclusion
   }
 

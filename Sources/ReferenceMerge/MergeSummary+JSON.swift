@@ -133,7 +133,7 @@ extension MergeSummary {
     json.endArray()
   }
 
-  private func write(_ changes: [Change], to json: inout JSONStream) {
+  private func write(_ changes: some Sequence<Change>, to json: inout JSONStream) {
     json.beginArray()
     for change in changes {
       json.beginObject()

@@ -108,7 +108,7 @@ public struct MergeSummary: Decodable, Sendable {
   /// Reference folders no test of the runs uses any more (`MergePlan.AbandonedFolder`).
   public var abandonedFolders: [MergePlan.AbandonedFolder] = []
   public var sources: [Source] = []
-  public var changes: [Change] = []
+  public var changes: ChangeList = []
   /// Changes left out by `--include`, with the outcome they would have had.
   public var skipped: [Change] = []
   /// Renders that a later run superseded: never written.
@@ -209,11 +209,7 @@ public struct MergeSummary: Decodable, Sendable {
   private mutating func listChanges(_ plan: MergePlan, unreached: Set<String>) {
     let formatter = ISO8601DateFormatter()
     let change = Self.changeMaker(plan, unreached: unreached, formatter: formatter)
-    // Visited in place and sized once: a filtered copy of the plan's items, or an array grown
-    // by doubling, would be a peak of their own.
-    let changed = plan.items.lazy.filter { $0.outcome != .unchanged }
-    changes.reserveCapacity(changed.count)
-    changes.append(contentsOf: changed.map(change))
+    changes = ChangeList(deriving: plan.items, make: change)
     skipped = plan.skipped.map(change)
     superseded = plan.superseded.map {
       Superseded(
@@ -228,7 +224,7 @@ public struct MergeSummary: Decodable, Sendable {
   /// for the one holder most changes have.
   private static func changeMaker(
     _ plan: MergePlan, unreached: Set<String>, formatter: ISO8601DateFormatter
-  ) -> (MergePlan.Item) -> Change {
+  ) -> @Sendable (MergePlan.Item) -> Change {
     let earlierRuns = plan.earlierRuns.mapValues { formatter.string(from: $0) }
     let names = plan.inventories.map(\.source.description)
     let workers = plan.inventories.map(\.workerSummary)

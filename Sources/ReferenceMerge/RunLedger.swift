@@ -147,25 +147,33 @@ struct RunLedger {
     _ inventories: [SourceInventory], counts: (Int, String) -> Bool
   ) -> [MergePlan.SharedReference] {
     // Candidates first, by path key (`PathKey`): a table of every path's string cost a merge
-    // of many archives about 130 bytes an image (`valgrind --tool=massif`, 50,000 images). A key two paths share may make a candidate that
-    // is not shared; the owners gathered by path below tell them apart. A shared path is
-    // never missed: one of its two tests differs from whatever test its key found first.
-    var firstTest: [UInt64: String] = [:]
-    firstTest.reserveCapacity(inventories.reduce(0) { $0 + $1.images.count })
-    var candidates = Set<UInt64>()
-    forEachOwner(inventories, counts: counts) { path, test, _ in
-      let key = PathKey.of(path)
-      if let first = firstTest[key] {
-        if first != test { candidates.insert(key) }
-      } else {
-        firstTest[key] = test
-      }
+    // of many archives about 130 bytes an image, and a table of each key's first test 50
+    // (`valgrind --tool=massif`, 500,000 images); a sorted list of where each use's test is
+    // named costs 16. A key two paths share may make a candidate that is not shared; the
+    // owners gathered by path below tell them apart. A shared path is never missed: its
+    // uses have one key, and their tests are compared by name.
+    var uses: [Use] = []
+    uses.reserveCapacity(inventories.reduce(0) { $0 + $1.images.count })
+    forEachOwner(inventories, counts: counts) { path, _, use, _ in
+      uses.append(Use(key: PathKey.of(path), source: use.source, slot: use.slot))
     }
-    firstTest = [:]
+    uses.sort { $0.key < $1.key }
+    var candidates = Set<UInt64>()
+    var start = 0
+    while start < uses.count {
+      var end = start + 1
+      while end < uses.count && uses[end].key == uses[start].key { end += 1 }
+      let first = Self.test(of: uses[start], in: inventories)
+      if uses[start + 1..<end].contains(where: { Self.test(of: $0, in: inventories) != first }) {
+        candidates.insert(uses[start].key)
+      }
+      start = end
+    }
+    uses = []
     guard !candidates.isEmpty else { return [] }
     let isCandidate = { (path: String) in candidates.contains(PathKey.of(path)) }
     var owners: [String: [String: String]] = [:]  // path → test → how it used the path
-    forEachOwner(inventories, counts: counts) { path, test, description in
+    forEachOwner(inventories, counts: counts) { path, test, _, description in
       guard isCandidate(path), owners[path, default: [:]][test] == nil else { return }
       owners[path, default: [:]][test] = description()
     }
@@ -201,21 +209,43 @@ struct RunLedger {
     return uses
   }
 
-  /// Calls `body` with each counted use of a path: its test and a description of the use.
+  /// Where a counted use's test is named, and its path's key.
+  private struct Use {
+    var key: UInt64
+    /// The inventory's position.
+    var source: Int32
+    /// The use's position among the manifest's `referenceUses`, then (after them) the image's
+    /// among the inventory's images.
+    var slot: Int32
+  }
+
+  /// The test a use names.
+  private static func test(of use: Use, in inventories: [SourceInventory]) -> String {
+    let inventory = inventories[Int(use.source)]
+    let uses = inventory.manifest?.referenceUses ?? []
+    let slot = Int(use.slot)
+    return slot < uses.count ? uses[slot].owner : inventory.images[slot - uses.count].test ?? ""
+  }
+
+  /// Calls `body` with each counted use of a path: its test, where the test is named, and a
+  /// description of the use.
   private func forEachOwner(
     _ inventories: [SourceInventory], counts: (Int, String) -> Bool,
-    _ body: (String, String, () -> String) -> Void
+    _ body: (String, String, Use, () -> String) -> Void
   ) {
     for (index, inventory) in inventories.enumerated() {
-      for use in inventory.manifest?.referenceUses ?? [] where counts(index, use.path) {
-        body(use.path, use.owner) { "\(use.place), \(use.verdict.rawValue)" }
+      let uses = inventory.manifest?.referenceUses ?? []
+      for (slot, use) in uses.enumerated() where counts(index, use.path) {
+        let named = Use(key: 0, source: Int32(index), slot: Int32(slot))
+        body(use.path, use.owner, named) { "\(use.place), \(use.verdict.rawValue)" }
       }
       // The uses kept beside an image are other owners' (the inventory let its own go), so the
       // image's owner is counted too: a case whose render was archived and a case refused
       // for the same path in one process are two owners.
-      for image in inventory.images {
+      for (position, image) in inventory.images.enumerated() {
         guard let test = image.test else { continue }
-        body(image.path, test) { "\(test), rendered" }
+        let named = Use(key: 0, source: Int32(index), slot: Int32(uses.count + position))
+        body(image.path, test, named) { "\(test), rendered" }
       }
     }
   }

@@ -113,4 +113,26 @@ final class RunLedgerTests: XCTestCase {
       XCTAssertFalse(merge.exists("chart"), "case \(index)")
     }
   }
+
+  func testTwoTestsRenderOnePath_shared_oneTestInTwoShardsIsNot_amongManyPaths() throws {
+    // Many single-owner paths around them, so the shared path is one run among many.
+    let others = (0..<300).map { "icon\($0)" }
+    for (shard, slice) in [("1", others[..<150]), ("2", others[150...])] {
+      try merge.archive("shard\(shard).zip", shard: shard) { builder in
+        for name in slice { try builder.add(self.merge.path(name), try Pixels.seed(7).image()) }
+        try builder.add(self.merge.path("shared"), try Pixels.seed(1).image())
+        try builder.add(self.merge.path("twice"), try Pixels.seed(2).image())
+        builder.owners[self.merge.path("shared")] = "ChartTests.test\(shard)()"
+        builder.owners[self.merge.path("twice")] = "ChartTests.testTwice()"
+      }
+    }
+
+    let verdict = merge.plan()
+
+    XCTAssertEqual(verdict.problems, ["sharedReference"])
+    XCTAssertEqual(verdict.refusedPaths, ["shared"], "a test rendering in two shards owns it")
+    let message = verdict.conclusion.problems.map(\.description).joined()
+    XCTAssertTrue(message.contains("ChartTests.test1()"), message)
+    XCTAssertTrue(message.contains("ChartTests.test2()"), message)
+  }
 }
