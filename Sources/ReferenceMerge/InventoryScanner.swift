@@ -72,7 +72,7 @@ struct InventoryScanner {
     guard reading.held[path] == nil else { return false }
     guard let record = reading.records[path], let destination,
       let recorded = SHA256Digest(hex: record.pngSHA256),
-      destination.pngDigest(path) == recorded
+      destination.holds(path, digest: recorded)
     else { return true }
     reading.held[path] = recorded
     return false
@@ -251,10 +251,14 @@ struct InventoryScanner {
       guard images[record.path] == nil else {
         throw refuse(source, record.path, "the path appears twice")
       }
-      images[record.path] = .init(
+      var image = SourceInventory.Image(
         path: record.path, pngSHA256: recordedDigest(record.pngSHA256),
         pixelSHA256: recordedDigest(record.pixelSHA256), width: record.width,
         height: record.height, test: record.owner, isArchived: false)
+      // Asked now, while the digest cache answers: the plan asks only after it is let go.
+      image.destinationHeldIt =
+        destination?.holds(record.path, digest: image.pngSHA256) ?? false
+      images[record.path] = image
     }
   }
 
@@ -290,7 +294,8 @@ struct InventoryScanner {
   private func stager(_ source: MergeSource) -> DecodeBatch.Stager {
     let (staging, destination) = (staging, destination)
     return { bytes, pngSHA256, path in
-      guard let staging, destination?.pngDigest(path) != pngSHA256 else { return }
+      // Asked in a dry run too: the plan asks again, after the digest cache is let go.
+      guard destination?.pngDigestAskedAgain(path) != pngSHA256, let staging else { return }
       staging.stage(bytes, source: source, path: path)
     }
   }

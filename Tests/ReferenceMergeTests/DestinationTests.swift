@@ -251,6 +251,54 @@ extension DestinationTests {
     }
   }
 
+  func testUpdate_builtPackage_neverHashesAReferenceTheCacheAnswered() throws {
+    // Six references cached; then a run that renders two of them anew, archives two as they
+    // are, and records two unchanged. The digest cache is let go once the run is read.
+    try FileManager.default.createDirectory(
+      at: package.appendingPathComponent(".build"), withIntermediateDirectories: true)
+    XCTAssertEqual(session().run(sourcePaths: [try run(of: 6).path]).status, .success)
+    var references: [[UInt8]] = []
+    for index in 0..<6 {
+      let url = package.appendingPathComponent("\(folder)/image\(index).png")
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: url.path)
+      references.append(Array(try Data(contentsOf: url)))
+    }
+    XCTAssertEqual(session().run(sourcePaths: [try run(of: 6).path]).status, .success)
+    let source = try merge.archive("update.zip") { builder in
+      for index in 0..<4 {
+        try builder.add(
+          self.merge.path("image\(index)"), try noiseImage(seed: index < 2 ? 50 + index : index))
+      }
+      // The second recorded with other bytes of the same pixels: decided by decoding.
+      for index in 4..<6 {
+        builder.addUnchanged(
+          self.merge.path("image\(index)"), try noiseImage(seed: index),
+          reference: index == 4 ? references[index] : Array("other bytes".utf8))
+      }
+    }
+    let opened = NameCounts()
+    var calls = FileCalls.system
+    let openAt = calls.openAt
+    calls.openAt = { folder, name, flags in
+      opened.add(name)
+      return openAt(folder, name, flags)
+    }
+    var dryRun = MergeSession(options: MergeOptions(), destination: package, writesNothing: true)
+    dryRun.fileCalls = calls
+
+    let outcome = dryRun.run(sourcePaths: [source.path])
+
+    XCTAssertEqual(outcome.summary.updated, 2, outcome.summary.text())
+    XCTAssertEqual(outcome.summary.unchanged, 4, outcome.summary.text())
+    for index in 0..<6 {
+      XCTAssertEqual(
+        opened.count("image\(index).png"), [2, 2, 0, 0, 0, 1][index],
+        "image\(index): read only to decide (its pixels; an update's Git LFS pointer check),"
+          + " never hashed again: \(opened)")
+    }
+  }
+
   func testMerge_permissionDeniedMovingIntoPlace_namesTheReferenceCauseAndFix() throws {
     let (source, before) = try referencesAndArchive()
 

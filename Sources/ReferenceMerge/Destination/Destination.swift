@@ -165,6 +165,27 @@ package final class Destination: @unchecked Sendable {
 
   /// The SHA-256 of the PNG bytes at a path, as kept for comparisons; see `pngSHA256(_:)`.
   package func pngDigest(_ path: String) -> SHA256Digest? {
+    // Only what cost reading the file is remembered: a path the digest cache answers, or where
+    // no file is, is answered again by a system call or two, and remembering every path cost
+    // a rerun of many archives a table entry for every image.
+    digest(path) { _, hashed in hashed }
+  }
+
+  /// Whether the file at a path holds exactly the PNG bytes of this digest. A file that holds
+  /// other bytes is remembered as well: the planner asks for its digest again after the digest
+  /// cache is let go (`settleDigests()`), while a file that holds them is never asked again.
+  package func holds(_ path: String, digest expected: SHA256Digest) -> Bool {
+    digest(path) { digest, hashed in hashed || (digest != nil && digest != expected) } == expected
+  }
+
+  /// The digest of the file at a path, asked for a source's entry that will be asked again:
+  /// remembered whatever it is, since the digest cache may be let go before.
+  package func pngDigestAskedAgain(_ path: String) -> SHA256Digest? {
+    digest(path) { digest, _ in digest != nil }
+  }
+
+  /// The digest, remembered when `keep` says so from it and whether the file was read.
+  private func digest(_ path: String, keep: (SHA256Digest?, Bool) -> Bool) -> SHA256Digest? {
     lock.lock()
     if let known = digests[path] {
       lock.unlock()
@@ -172,15 +193,19 @@ package final class Destination: @unchecked Sendable {
     }
     lock.unlock()
     let (digest, hashed) = computePNGSHA256(path)
-    // Only what cost reading the file is remembered: a path the digest cache answers, or where
-    // no file is, is answered again by a system call or two, and remembering every path cost
-    // a rerun of many archives a table entry for every image.
-    if hashed {
+    if keep(digest, hashed) {
       lock.lock()
       digests[path] = digest
       lock.unlock()
     }
     return digest
+  }
+
+  /// Lets go of the digest cache's entries once the sources are read (`DigestCache.settle`):
+  /// what the merge asks afterwards was remembered when the sources were read, or costs a
+  /// hash.
+  package func settleDigests() {
+    digestCache?.settle()
   }
 
   /// The digest, and whether the file was read to get it.

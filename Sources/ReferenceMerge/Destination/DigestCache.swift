@@ -45,6 +45,11 @@ final class DigestCache: @unchecked Sendable {
   private var writtenAt: Int64 = .min
   private var changed = false
   private var saved = false
+  /// Set by `settle()` when nothing had been learned yet: the cache file's lines are carried
+  /// into the next file by `save()`, read again then instead of held meanwhile.
+  private var carriesFile = false
+  /// The keys learned since `settle()` while `carriesFile`: their old lines are not carried.
+  private var learnedSinceSettling: [UInt64] = []
 
   /// Opens the cache of a package, or returns nil when the package has no `.build` folder
   /// (a destination that is not a built package gets no cache file).
@@ -81,6 +86,7 @@ final class DigestCache: @unchecked Sendable {
     guard !saved && !broken else { return }
     let key = PathKey.of(path)
     if let index = index(of: key) { entries[index].size = -1 }
+    if carriesFile { learnedSinceSettling.append(key) }
     add(
       Entry(
         key: key, device: status.device, inode: status.inode, size: status.size,
@@ -99,6 +105,23 @@ final class DigestCache: @unchecked Sendable {
     return low < entries.count && entries[low].key == key ? low : nil
   }
 
+  /// Lets go of the entries once the sources are read, when the merge asks for every file it
+  /// read them for: a rerun of 500,000 images held them, 36 MB, through its peak
+  /// (`valgrind --tool=massif`). The entries still wanted are carried into the next cache file
+  /// now when it will be written anyway, else by `save()` from the file. Later questions are
+  /// answered by hashing the file.
+  func settle() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !saved && !entries.isEmpty else { return }
+    if changed {
+      for entry in entries where entry.size >= 0 && !broken { add(entry) }
+    } else {
+      carriesFile = true
+    }
+    entries = []
+  }
+
   /// Writes the cache when something was learned: the entries read that were not learned again
   /// follow the learned ones, then the file is renamed into place. A cache that cannot be
   /// written costs the next run time, not correctness, so failures are ignored. Saved once,
@@ -113,6 +136,7 @@ final class DigestCache: @unchecked Sendable {
     }
     guard changed && !saved else { return }
     for entry in entries where entry.size >= 0 && !broken { add(entry) }
+    if carriesFile { carryStoredEntries() }
     flush()
     guard let pending, !broken else {
       discardPending()
@@ -165,30 +189,87 @@ final class DigestCache: @unchecked Sendable {
 
   /// Reads the cache file; a missing or damaged one is an empty cache.
   private func load() {
+    // Sized once, from a first pass counting the lines: a table grown by doubling would hold
+    // up to twice the entries.
+    var lines = 0
+    guard forEachStoredLine({ _ in lines += 1 }) != nil else { return }
+    entries.reserveCapacity(lines)
+    let read = forEachStoredLine { line in
+      var fields = LineFields(line)
+      if let entry = fields.entry() { entries.append(entry) }
+    }
+    guard let read else {
+      entries = []
+      return
+    }
+    writtenAt = read.modified
+    keepLastOfEachKey()
+  }
+
+  /// Writes again the cache file's entries that were not learned since `settle()`, in the
+  /// file's order (a later line for a key still wins); the caller holds `lock`.
+  private func carryStoredEntries() {
+    learnedSinceSettling.sort()
+    _ = forEachStoredLine { line in
+      var fields = LineFields(line)
+      guard let entry = fields.entry(), !broken,
+        !Self.contains(learnedSinceSettling, entry.key)
+      else { return }
+      add(entry)
+    }
+  }
+
+  /// Whether a sorted list holds a key, by binary search.
+  private static func contains(_ sorted: [UInt64], _ key: UInt64) -> Bool {
+    var low = 0
+    var high = sorted.count
+    while low < high {
+      let middle = (low + high) / 2
+      if sorted[middle] < key { low = middle + 1 } else { high = middle }
+    }
+    return low < sorted.count && sorted[low] == key
+  }
+
+  /// Calls `body` with each line of the cache file, without its line feed, reading 1 MiB at a
+  /// time: the file of 500,000 entries is 60 MB. Read in place: a string of every field took
+  /// 4% of an up-to-date rerun (`perf record`).
+  /// - Returns: The file's status; nil when there is no cache file, or reading it failed
+  ///   (after the lines read before).
+  private func forEachStoredLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> FileStatus? {
     let handle = calls.openAt(buildFolder, Self.fileName, O_RDONLY | O_NOFOLLOW)
-    guard handle >= 0 else { return }
+    guard handle >= 0 else { return nil }
     defer { _ = calls.close(handle) }
     guard let status = calls.statHandle(handle), status.kind == .regularFile,
       status.size < 1 << 30
-    else { return }
-    guard let bytes = calls.readAll(handle, size: status.size), bytes.count == status.size
-    else { return }
-    writtenAt = status.modified
-    // Sized once: a table grown by doubling would hold up to twice the entries.
-    entries.reserveCapacity(bytes.lazy.filter { $0 == UInt8(ascii: "\n") }.count)
-    // Read in place, field by field: a cache of 500,000 files made a string of every field
-    // and took 4% of an up-to-date rerun (`perf record`).
-    bytes.withUnsafeBufferPointer { buffer in
+    else { return nil }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    var held = 0  // bytes of a line begun in the previous chunk, at the buffer's start
+    while true {
+      let count = buffer.withUnsafeMutableBytes { bytes in
+        calls.read(handle, UnsafeMutableRawBufferPointer(rebasing: bytes[held...]))
+      }
+      if count < 0 && errno == EINTR { continue }
+      if count < 0 { return nil }
+      if count == 0 { break }
+      let end = held + count
       var start = 0
-      while start < buffer.count {
-        var end = start
-        while end < buffer.count && buffer[end] != UInt8(ascii: "\n") { end += 1 }
-        var line = LineFields(UnsafeBufferPointer(rebasing: buffer[start..<end]))
-        if let entry = line.entry() { entries.append(entry) }
-        start = end + 1
+      buffer.withUnsafeBufferPointer { bytes in
+        while let feed = bytes[start..<end].firstIndex(of: UInt8(ascii: "\n")) {
+          body(UnsafeBufferPointer(rebasing: bytes[start..<feed]))
+          start = feed + 1
+        }
+      }
+      held = end - start
+      // A line longer than the buffer is no entry: it is dropped.
+      if held == buffer.count { held = 0 }
+      buffer.withUnsafeMutableBytes { bytes in
+        _ = memmove(bytes.baseAddress!, bytes.baseAddress! + start, held)
       }
     }
-    keepLastOfEachKey()
+    if held > 0 {
+      buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<held])) }
+    }
+    return status
   }
 
   /// Sorts the entries by key and keeps, of entries with one key, the last line read: the
