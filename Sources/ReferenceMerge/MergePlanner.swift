@@ -74,9 +74,10 @@ public struct MergePlanner: Sendable {
     let destinationProblems = unwritable(items, destination: destination)
     destination.forgetDigests()
     // Updating a pointer would hide that the real image was never fetched, and its "before"
-    // is unknown: these paths are refused, naming `git lfs pull`.
-    let gitLFSPointers: [String] = items.lazy.filter { $0.outcome == .updated }.map(\.path)
-      .filter(destination.isGitLFSPointer)
+    // is unknown: these paths are refused, naming `git lfs pull`. A file whose pixels were
+    // read (`before`) is no pointer, so only the others are read again.
+    let gitLFSPointers: [String] = items.lazy.filter { $0.outcome == .updated && $0.before == nil }
+      .map(\.path).filter(destination.isGitLFSPointer)
     var plan = MergePlan(
       destination: destination.root, inventories: inventories, badSources: bad,
       destinationProblems: destinationProblems, items: consume items, orphanSearchDone: false)
