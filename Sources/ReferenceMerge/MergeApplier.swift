@@ -103,6 +103,8 @@ public struct MergeApplier: Sendable {
   ) throws(MergeError) {
     var wanted: [Int: [String: MergePlan.Item]] = [:]
     var done = 0
+    // Sized once: a list grown by doubling held up to twice the paths of a large merge.
+    result.written.reserveCapacity(count)
     for item in writes {
       guard let chosen = item.chosen else { continue }
       let source = plan.inventories[chosen.sourceIndex].source
