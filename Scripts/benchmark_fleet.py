@@ -10,6 +10,8 @@ For each scale N the package has N*T test methods of K icons each (16 x 16, dist
 split into S shards. Measured with /usr/bin/time -v, stdout to a file as in a CI log:
   - first merge: CPU (user+sys), peak memory, lines and bytes printed;
   - the up-to-date rerun: the same;
+  - a tenth of the references changed in the package (each overwritten with its neighbour's
+    bytes), merged again: the same, and the count of updates it reports;
   - one listed archive deleted from one shard: exit status, CPU and wall time until the
     refusal, lines printed.
 The table ends with each figure's ratio to the smallest scale's. The generated package and
@@ -150,6 +152,9 @@ def measure(folder, merge_refs):
     figures = {}
     figures["first"] = timed(command + shards + [destination], os.path.join(folder, "first.log"))
     figures["rerun"] = timed(command + shards + [destination], os.path.join(folder, "rerun.log"))
+    changed = change_a_tenth(destination)
+    figures["update"] = timed(command + shards + [destination], os.path.join(folder, "update.log"))
+    check_updated(os.path.join(folder, "update.log"), changed)
     # One listed archive lost: a copy of the shard folders with hard links, one archive removed.
     lost = os.path.join(folder, "lost")
     shutil.rmtree(lost, ignore_errors=True)
@@ -161,6 +166,32 @@ def measure(folder, merge_refs):
     shutil.rmtree(lost)
     figures["bsdtar"] = extract_all(folder, shards)
     return figures
+
+
+def change_a_tenth(destination):
+    """Overwrites every tenth reference (in path order) with the bytes of the next one, a
+    valid PNG of other pixels, as a branch that changed many renders would: the merge must
+    hash, decode and replace each. Returns how many were changed."""
+    paths = sorted(
+        os.path.join(root, name) for root, _, names in os.walk(os.path.join(destination, "Tests"))
+        for name in names if name.endswith(".png"))
+    changed = 0
+    for index in range(0, len(paths) - 1, 10):
+        with open(paths[index + 1], "rb") as neighbour:
+            other = neighbour.read()
+        with open(paths[index], "wb") as out:
+            out.write(other)
+        changed += 1
+    return changed
+
+
+def check_updated(log, expected):
+    """Refuses a figure measured on the wrong work: the merge's last line must count every
+    changed reference as updated."""
+    last = open(log, encoding="utf-8").read().strip().splitlines()[-1]
+    match = re.search(r"(\d+) updated", last)
+    if not match or int(match.group(1)) != expected:
+        sys.exit(f"the update merge did not update the {expected} changed references: {last}")
 
 
 def extract_all(folder, shards):
@@ -218,6 +249,9 @@ def main():
         ("up-to-date rerun: CPU", "rerun", 1, "{:.1f} s"),
         ("up-to-date rerun: peak memory", "rerun", 3, "{:.0f} MB"),
         ("up-to-date rerun: lines printed", "rerun", 4, "{:,.0f}"),
+        ("a tenth changed, merged again: CPU", "update", 1, "{:.1f} s"),
+        ("a tenth changed, merged again: peak memory", "update", 3, "{:.0f} MB"),
+        ("a tenth changed, merged again: lines printed", "update", 4, "{:,.0f}"),
         ("one archive lost: exit status", "lost", 0, "{:.0f}"),
         ("one archive lost: wall time to the refusal", "lost", 2, "{:.2f} s"),
         ("one archive lost: CPU", "lost", 1, "{:.2f} s"),
@@ -234,6 +268,7 @@ def main():
         print(f"| {label} | {cells}{ratio} |")
     first = results[base][1]
     print(f"rerun / first merge, CPU: {first['rerun'][1] / first['first'][1]:.2f}")
+    print(f"a tenth changed / first merge, CPU: {first['update'][1] / first['first'][1]:.2f}")
     for scale in scales:
         figures = results[scale][1]
         print(f"{scale}x, first merge / bsdtar: CPU {figures['first'][1] / figures['bsdtar'][1]:.2f}x,"
