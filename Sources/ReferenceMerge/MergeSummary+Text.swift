@@ -88,12 +88,12 @@ extension MergeSummary {
   }
 
   private func problemLines(verbose: Bool, _ body: (String) -> Void) {
-    let conflictList = changes.lazy.filter { $0.outcome == .conflict }
+    let conflictList = changes.matching(.conflict)
     if !conflictList.isEmpty {
       body("conflicts (sources disagree; nothing was written):")
       list(conflictList, verbose: verbose, body) { "  \($0.path): \(describe($0))" }
     }
-    let unstableList = changes.lazy.filter { $0.outcome == .unstable }
+    let unstableList = changes.matching(.unstable)
     if !unstableList.isEmpty {
       body("unstable (replicated runs of one test rendered different pixels; not written):")
       list(unstableList, verbose: verbose, body) { "  \($0.path): \(describe($0))" }
@@ -120,12 +120,12 @@ extension MergeSummary {
   /// listed apart, so no heading claims a file that was not written.
   private func changeLines(verbose: Bool, _ body: (String) -> Void) {
     for outcome in [MergePlan.Outcome.added, .updated, .orphan, .redundant] {
-      let changed = changes.lazy.filter { $0.outcome == outcome && $0.notWritten != true }
+      let changed = changes.matching(outcome, notWritten: false)
       guard !changed.isEmpty else { continue }
       body(heading(outcome))
       list(changed, verbose: verbose, body, changeLine)
     }
-    let unreached = changes.lazy.filter { $0.notWritten == true }
+    let unreached = changes.matching(nil, notWritten: true)
     if !unreached.isEmpty {
       body("not written (a write failed first; these files are as they were):")
       list(unreached, verbose: verbose, body) { "  \($0.path) (\($0.outcome))" }
@@ -238,7 +238,7 @@ extension MergeSummary {
   /// The redundant variant files `--prune` deleted: it deletes them beside the orphans, each
   /// kind counted where the line names it. A deletion a failed write did not reach is not.
   private var prunedRedundant: Int {
-    pruned == 0 ? 0 : changes.count { $0.outcome == .redundant && $0.notWritten != true }
+    pruned == 0 ? 0 : changes.matching(.redundant, notWritten: false).count
   }
 
   /// " (2 pruned)", or nothing when none were.

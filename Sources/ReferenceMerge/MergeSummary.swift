@@ -209,7 +209,7 @@ public struct MergeSummary: Decodable, Sendable {
   private mutating func listChanges(_ plan: MergePlan, unreached: Set<String>) {
     let formatter = ISO8601DateFormatter()
     let change = Self.changeMaker(plan, unreached: unreached, formatter: formatter)
-    changes = ChangeList(deriving: plan.items, make: change)
+    changes = ChangeList(deriving: plan.items, unreached: unreached, make: change)
     skipped = plan.skipped.map(change)
     superseded = plan.superseded.map {
       Superseded(

@@ -36,11 +36,11 @@ struct CIOutputs {
 
   /// The summary's errors, then a line per conflict and per unstable render.
   private func problemLines(_ summary: MergeSummary) -> [String] {
-    let conflicts = summary.changes.lazy.filter { $0.outcome == .conflict }.map {
+    let conflicts = summary.changes.matching(.conflict).map {
       "conflict\(Self.ofVariant($0)): sources disagree about \($0.path) "
         + "(\($0.sources.joined(separator: " vs ")))"
     }
-    let unstable = summary.changes.lazy.filter { $0.outcome == .unstable }.map {
+    let unstable = summary.changes.matching(.unstable).map {
       "unstable\(Self.ofVariant($0)): replicated runs rendered \($0.path) differently "
         + "(\($0.workers.joined(separator: " vs ")))"
     }
