@@ -294,8 +294,11 @@ struct InventoryScanner {
   private func stager(_ source: MergeSource) -> DecodeBatch.Stager {
     let (staging, destination) = (staging, destination)
     return { bytes, pngSHA256, path in
-      // Asked in a dry run too: the plan asks again, after the digest cache is let go.
-      guard destination?.pngDigestAskedAgain(path) != pngSHA256, let staging else { return }
+      // Asked in a dry run too, and a file that holds the bytes remembered: the plan asks
+      // again, after the digest cache is let go.
+      guard destination?.holds(path, digest: pngSHA256, remembering: true) != true,
+        let staging
+      else { return }
       staging.stage(bytes, source: source, path: path)
     }
   }

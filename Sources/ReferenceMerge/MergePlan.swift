@@ -39,16 +39,18 @@ public struct MergePlan: Sendable {
   /// One destination path.
   ///
   /// Most items chose an image the plan read: they hold its place in `ReadImages`, a table
-  /// every item shares, not a copy of it, and the rest (rivals, a replaced digest) apart, for
-  /// the few items that have any. An item that held its image cost a merge of many archives
-  /// 192 bytes an image, beside the sources' own lists while planning; this one costs 32
-  /// (`valgrind --tool=massif` of the 50,000-image merge of `Scripts/benchmark-fleet`: the
-  /// items' array, 9.6 MB before, 1.6 MB after).
+  /// every item shares, not a copy of it, and the rest apart: an update's replaced digest in an
+  /// object of its own, rivals and the like for the few items that have them. An item that held
+  /// its image cost a merge of many archives 192 bytes an image, beside the sources' own lists
+  /// while planning; this one costs 32 (`valgrind --tool=massif` of the 50,000-image merge of
+  /// `Scripts/benchmark-fleet`: the items' array, 9.6 MB before, 1.6 MB after). An update's
+  /// digest in `Details` cost it about 220 bytes; alone, it costs 48 (the same merge with every
+  /// reference changed: 11.0 MB of its peak before).
   public struct Item: Sendable {
     /// The table of the chosen image, or nil for an item built from values.
     private let read: ReadImages?
-    /// Everything else an item may have; nil for the usual added, updated or unchanged path.
-    private var details: Details?
+    /// Everything else an item may have.
+    private var extra: Extra
     /// The chosen image's place in `read`.
     private let place: Place
     /// The decision.
@@ -62,9 +64,10 @@ public struct MergePlan: Sendable {
       read = nil
       place = Place(source: 0, image: 0)
       self.outcome = outcome
-      details = Details(
-        path: path, chosen: chosen, rivals: rivals, conflictingPixels: conflictingPixels,
-        resolvedByNewest: resolvedByNewest, replaced: nil)
+      extra = .details(
+        Details(
+          path: path, chosen: chosen, rivals: rivals, conflictingPixels: conflictingPixels,
+          resolvedByNewest: resolvedByNewest, replaced: nil))
     }
 
     /// An item whose chosen image is the one at `place` in `read`.
@@ -75,11 +78,19 @@ public struct MergePlan: Sendable {
       self.read = read
       self.place = place
       self.outcome = outcome
-      if !rivals.isEmpty || resolvedByNewest || replaced != nil {
-        details = Details(
-          path: nil, chosen: nil, rivals: rivals, conflictingPixels: nil,
-          resolvedByNewest: resolvedByNewest, replaced: replaced)
+      if !rivals.isEmpty || resolvedByNewest {
+        extra = .details(
+          Details(
+            path: nil, chosen: nil, rivals: rivals, conflictingPixels: nil,
+            resolvedByNewest: resolvedByNewest, replaced: replaced))
+      } else {
+        extra = replaced.map { .replaced(Replaced(digest: $0)) } ?? .none
       }
+    }
+
+    /// The details, when the item has more than a replaced digest.
+    private var details: Details? {
+      if case .details(let details) = extra { details } else { nil }
     }
 
     /// The package-relative path.
@@ -95,7 +106,7 @@ public struct MergePlan: Sendable {
     /// differ).
     public var conflictingPixels: Int? {
       get { details?.conflictingPixels }
-      set { details = Details(details, conflictingPixels: newValue) }
+      set { extra = .details(Details(details, conflictingPixels: newValue, replaced: replaced)) }
     }
     /// Whether the sources disagreed and `--on-conflict newest` picked one.
     public var resolvedByNewest: Bool { details?.resolvedByNewest ?? false }
@@ -106,8 +117,16 @@ public struct MergePlan: Sendable {
     public var before: SHA256Digest? {
       switch outcome {
       case .unchanged: after
-      case .updated: details?.replaced
+      case .updated: replaced
       case .added, .conflict, .orphan, .unstable, .redundant: nil
+      }
+    }
+    /// For updated paths, the destination's pixels (see `before`).
+    private var replaced: SHA256Digest? {
+      switch extra {
+      case .none: nil
+      case .replaced(let replaced): replaced.digest
+      case .details(let details): details.replaced
       }
     }
     /// The pixel digest the decision lands or keeps: the chosen image's.
@@ -115,6 +134,23 @@ public struct MergePlan: Sendable {
       guard let read else { return details?.chosen?.image.pixelSHA256 }
       return read[place].pixelSHA256
     }
+  }
+
+  /// What an item has beyond its chosen image, by reference: one word in the item.
+  enum Extra: Sendable {
+    /// The usual added or unchanged path.
+    case none
+    /// An updated path with nothing else: the destination's pixel digest.
+    case replaced(Replaced)
+    /// Everything else.
+    case details(Details)
+  }
+
+  /// An update's replaced pixel digest alone (`Item.before`).
+  final class Replaced: Sendable {
+    let digest: SHA256Digest
+
+    init(digest: SHA256Digest) { self.digest = digest }
   }
 
   /// What few items have beyond their chosen image, shared by reference.
@@ -142,11 +178,11 @@ public struct MergePlan: Sendable {
     }
 
     /// A copy of `details` (or empty ones) with another count of conflicting pixels.
-    convenience init(_ details: Details?, conflictingPixels: Int?) {
+    convenience init(_ details: Details?, conflictingPixels: Int?, replaced: SHA256Digest?) {
       self.init(
         path: details?.path, chosen: details?.chosen, rivals: details?.rivals ?? [],
         conflictingPixels: conflictingPixels,
-        resolvedByNewest: details?.resolvedByNewest ?? false, replaced: details?.replaced)
+        resolvedByNewest: details?.resolvedByNewest ?? false, replaced: replaced)
     }
   }
 

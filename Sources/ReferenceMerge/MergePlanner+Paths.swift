@@ -145,10 +145,14 @@ extension MergePlanner {
   private func outcome(of image: SourceInventory.Image, destination: Destination)
     -> (MergePlan.Outcome, before: SHA256Digest?)
   {
-    if image.destinationHeldIt { return (.unchanged, image.pixelSHA256) }
-    guard let digest = destination.pngDigest(image.path) else { return (.added, nil) }
-    if digest == image.pngSHA256 { return (.unchanged, image.pixelSHA256) }
-    switch destination.pixelIdentity(image.path) {
+    if image.destinationHeldIt || destination.rememberedDigest(image.path) == image.pngSHA256 {
+      return (.unchanged, image.pixelSHA256)
+    }
+    // Read once, for its digest and, when that differs, its pixels: the digest cache is let go
+    // by now (`Destination.settleDigests`), and hashing first read every changed file twice.
+    guard let bytes = destination.read(image.path)?.bytes else { return (.added, nil) }
+    if SHA256Digest(of: bytes) == image.pngSHA256 { return (.unchanged, image.pixelSHA256) }
+    switch Destination.pixelIdentity(of: bytes) {
     case .image(let width, let height, let pixelSHA256):
       let before = SHA256Digest(hex: pixelSHA256)
       let samePixels = width == image.width && height == image.height && before == image.pixelSHA256
@@ -156,7 +160,7 @@ extension MergePlanner {
     case .gitLFSPointer(let pointer):
       let same = pointer.objectID == "sha256:\(image.pngSHA256.hex)"
       return same ? (.unchanged, image.pixelSHA256) : (.updated, nil)
-    case .undecodable, nil:
+    case .undecodable:
       return (.updated, nil)
     }
   }

@@ -251,6 +251,41 @@ extension DestinationTests {
     }
   }
 
+  func testRerun_sourceWithoutManifest_readsNoReference() throws {
+    // An archive of an older version: no record vouches for its entries, so each is read and
+    // the destination asked while reading; the plan, after the digest cache is let go, must
+    // not read the reference to ask again.
+    try FileManager.default.createDirectory(
+      at: package.appendingPathComponent(".build"), withIntermediateDirectories: true)
+    let source = try merge.archive("old.zip") { builder in
+      for index in 0..<4 {
+        try builder.add(self.merge.path("image\(index)"), try noiseImage(seed: index))
+      }
+      builder.includesManifest = false
+    }
+    XCTAssertEqual(session().run(sourcePaths: [source.path]).status, .success)
+    for index in 0..<4 {
+      try FileManager.default.setAttributes(
+        [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
+        ofItemAtPath: package.appendingPathComponent("\(folder)/image\(index).png").path)
+    }
+    XCTAssertEqual(session().run(sourcePaths: [source.path]).status, .success)
+    let opened = NameCounts()
+    var calls = FileCalls.system
+    let openAt = calls.openAt
+    calls.openAt = { folder, name, flags in
+      opened.add(name)
+      return openAt(folder, name, flags)
+    }
+
+    let outcome = session(calls: calls).run(sourcePaths: [source.path])
+
+    XCTAssertEqual(outcome.summary.unchanged, 4, outcome.summary.text())
+    for index in 0..<4 {
+      XCTAssertEqual(opened.count("image\(index).png"), 0, "image\(index): \(opened)")
+    }
+  }
+
   func testUpdate_builtPackage_neverHashesAReferenceTheCacheAnswered() throws {
     // Six references cached; then a run that renders two of them anew, archives two as they
     // are, and records two unchanged. The digest cache is let go once the run is read.
@@ -291,6 +326,15 @@ extension DestinationTests {
 
     XCTAssertEqual(outcome.summary.updated, 2, outcome.summary.text())
     XCTAssertEqual(outcome.summary.unchanged, 4, outcome.summary.text())
+    // An update keeps the pixels it replaces (approvals and the review's "before"), in one
+    // small object beside a 32-byte item.
+    let items = try XCTUnwrap(outcome.plan).items
+    for index in 0..<2 {
+      let item = try XCTUnwrap(items.first { $0.path == merge.path("image\(index)") })
+      XCTAssertEqual(item.before, SHA256Digest(of: try noiseImage(seed: index).pixels))
+      XCTAssertEqual(item.after, SHA256Digest(of: try noiseImage(seed: 50 + index).pixels))
+    }
+    XCTAssertEqual(MemoryLayout<MergePlan.Item>.stride, 32)
     for index in 0..<6 {
       XCTAssertEqual(
         opened.count("image\(index).png"), [1, 1, 0, 0, 0, 1][index],

@@ -171,17 +171,23 @@ package final class Destination: @unchecked Sendable {
     digest(path) { _, hashed in hashed }
   }
 
-  /// Whether the file at a path holds exactly the PNG bytes of this digest. A file that holds
-  /// other bytes is remembered as well: the planner asks for its digest again after the digest
-  /// cache is let go (`settleDigests()`), while a file that holds them is never asked again.
-  package func holds(_ path: String, digest expected: SHA256Digest) -> Bool {
-    digest(path) { digest, hashed in hashed || (digest != nil && digest != expected) } == expected
+  /// Whether the file at a path holds exactly the PNG bytes of this digest.
+  /// - Parameter remembering: Whether a file that holds them is remembered, for an image that
+  ///   cannot carry the answer itself (`SourceInventory.Image.destinationHeldIt`): the planner
+  ///   asks again after the digest cache is let go (`settleDigests()`). A file that holds other
+  ///   bytes never is: the planner reads it once then, for its pixels, and remembering every
+  ///   such file cost a merge that changes every reference a table entry for each.
+  package func holds(_ path: String, digest expected: SHA256Digest, remembering: Bool = false)
+    -> Bool
+  {
+    digest(path) { digest, hashed in hashed || (remembering && digest == expected) } == expected
   }
 
-  /// The digest of the file at a path, asked for a source's entry that will be asked again:
-  /// remembered whatever it is, since the digest cache may be let go before.
-  package func pngDigestAskedAgain(_ path: String) -> SHA256Digest? {
-    digest(path) { digest, _ in digest != nil }
+  /// The digest remembered for a path this run, without asking the file system.
+  package func rememberedDigest(_ path: String) -> SHA256Digest? {
+    lock.lock()
+    defer { lock.unlock() }
+    return digests[path] ?? nil
   }
 
   /// The digest, remembered when `keep` says so from it and whether the file was read.
@@ -237,7 +243,11 @@ package final class Destination: @unchecked Sendable {
   /// pixels are identified: the file's own pixel digest chunk answers when its IDAT digest
   /// vouches for it, else the file is decoded; a Git LFS pointer is never taken for an image.
   package func pixelIdentity(_ path: String) -> PixelIdentity? {
-    guard let bytes = read(path)?.bytes else { return nil }
+    read(path).map { Self.pixelIdentity(of: $0.bytes) }
+  }
+
+  /// What a file's bytes hold, as far as comparing pixels goes; see `pixelIdentity(_:)`.
+  static func pixelIdentity(of bytes: [UInt8]) -> PixelIdentity {
     if let pointer = GitLFSPointer(bytes) { return .gitLFSPointer(pointer) }
     if let digest = PNGPixelDigest.read(fromPNG: bytes) {
       return .image(width: digest.width, height: digest.height, pixelSHA256: digest.pixelSHA256)

@@ -286,6 +286,14 @@ final class DigestCache: @unchecked Sendable {
       }
     }
     entries.removeLast(entries.count - kept)
+    // A merge that updated files wrote two lines for each (hashed, then written): the table
+    // sized by lines would keep room for twice the entries.
+    if entries.capacity > entries.count + entries.count / 4 {
+      var exact: [Entry] = []
+      exact.reserveCapacity(entries.count)
+      exact.append(contentsOf: entries)
+      entries = exact
+    }
   }
 }
 
