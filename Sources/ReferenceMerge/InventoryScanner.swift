@@ -32,6 +32,11 @@ struct InventoryScanner {
     /// entries are asked about twice (`ArchiveFile` lists them, then visits them); the
     /// destination is asked once.
     var held: [String: SHA256Digest] = [:]
+    /// The destination's digests of the entries whose record it does not match (nil where it
+    /// has no file), asked once while the entries are listed: the entry is staged, or not,
+    /// without asking again. Remembering them in the destination cost a merge that changes
+    /// every reference a table entry for each through its peak.
+    var differing: [String: SHA256Digest?] = [:]
     var batch = DecodeBatch()
     /// Whether the source holds `ReportRequest.earlierReferencesMarker`.
     var isEarlierReferences = false
@@ -70,10 +75,14 @@ struct InventoryScanner {
   /// file byte for byte.
   private func wantsData(_ path: String, _ reading: Reading) -> Bool {
     guard reading.held[path] == nil else { return false }
-    guard let record = reading.records[path], let destination,
-      let recorded = SHA256Digest(hex: record.pngSHA256),
-      destination.holds(path, digest: recorded)
+    guard reading.differing[path] == nil, let record = reading.records[path], let destination,
+      let recorded = SHA256Digest(hex: record.pngSHA256)
     else { return true }
+    let actual = destination.pngDigest(path)
+    guard actual == recorded else {
+      reading.differing[path] = .some(actual)
+      return true
+    }
     reading.held[path] = recorded
     return false
   }
@@ -109,7 +118,9 @@ struct InventoryScanner {
       return try addToBatch(entry, pngSHA256: nil, reading)
     }
     let pngSHA256 = SHA256Digest(of: entry.bytes)
-    stageIfChanged(entry.bytes, pngSHA256: pngSHA256, source: source, path: entry.path)
+    stageIfChanged(
+      entry.bytes, pngSHA256: pngSHA256, source: source, path: entry.path,
+      destinationDigest: reading.differing.removeValue(forKey: entry.path))
     if reading.manifest == nil {
       let size = try headerSize(entry, source: source)
       reading.early[entry.path] = (pngSHA256, size.width, size.height)
@@ -284,10 +295,15 @@ struct InventoryScanner {
   }
 
   /// Keeps an entry for applying when the destination does not already hold these bytes.
+  /// - Parameter known: The destination's digest, when it was asked while listing (nil inside
+  ///   where it has no file).
   private func stageIfChanged(
-    _ bytes: [UInt8], pngSHA256: SHA256Digest, source: MergeSource, path: String
+    _ bytes: [UInt8], pngSHA256: SHA256Digest, source: MergeSource, path: String,
+    destinationDigest known: SHA256Digest??
   ) {
-    stager(source)(bytes, pngSHA256, path)
+    guard let known else { return stager(source)(bytes, pngSHA256, path) }
+    guard known != pngSHA256, let staging else { return }
+    staging.stage(bytes, source: source, path: path)
   }
 
   /// `stageIfChanged` for the entries of `source`, callable from the decoding threads.

@@ -286,6 +286,32 @@ extension DestinationTests {
     }
   }
 
+  func testUpdate_referenceTouchedSinceTheCache_readOnceToHashAndOnceForItsPixels() throws {
+    // The cache cannot vouch for a file changed since it was written: reading the source hashes
+    // it once, and the planner reads it once more for its pixels, never a third time.
+    try FileManager.default.createDirectory(
+      at: package.appendingPathComponent(".build"), withIntermediateDirectories: true)
+    XCTAssertEqual(session().run(sourcePaths: [try run(of: 2).path]).status, .success)
+    let touched = package.appendingPathComponent("\(folder)/image0.png")
+    try Data(try PNGEncoder().encode(try noiseImage(seed: 70))).write(to: touched)
+    let source = try run(of: 2, seed: 80, name: "new.zip")
+    let opened = NameCounts()
+    var calls = FileCalls.system
+    let openAt = calls.openAt
+    calls.openAt = { folder, name, flags in
+      opened.add(name)
+      return openAt(folder, name, flags)
+    }
+    var dryRun = MergeSession(options: MergeOptions(), destination: package, writesNothing: true)
+    dryRun.fileCalls = calls
+
+    let outcome = dryRun.run(sourcePaths: [source.path])
+
+    XCTAssertEqual(outcome.summary.updated, 2, outcome.summary.text())
+    XCTAssertEqual(opened.count("image0.png"), 2, "\(opened)")
+    XCTAssertEqual(opened.count("image1.png"), 1, "the cache vouches for it: \(opened)")
+  }
+
   func testUpdate_builtPackage_neverHashesAReferenceTheCacheAnswered() throws {
     // Six references cached; then a run that renders two of them anew, archives two as they
     // are, and records two unchanged. The digest cache is let go once the run is read.

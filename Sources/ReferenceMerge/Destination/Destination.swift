@@ -164,11 +164,11 @@ package final class Destination: @unchecked Sendable {
   }
 
   /// The SHA-256 of the PNG bytes at a path, as kept for comparisons; see `pngSHA256(_:)`.
+  /// Not remembered: the sources' reading asks once per entry and carries the answer, and
+  /// remembering every file read cost a merge that changes every reference a table entry for
+  /// each (remembering every path, a rerun one for every image).
   package func pngDigest(_ path: String) -> SHA256Digest? {
-    // Only what cost reading the file is remembered: a path the digest cache answers, or where
-    // no file is, is answered again by a system call or two, and remembering every path cost
-    // a rerun of many archives a table entry for every image.
-    digest(path) { _, hashed in hashed }
+    digest(path) { _ in false }
   }
 
   /// Whether the file at a path holds exactly the PNG bytes of this digest.
@@ -180,7 +180,7 @@ package final class Destination: @unchecked Sendable {
   package func holds(_ path: String, digest expected: SHA256Digest, remembering: Bool = false)
     -> Bool
   {
-    digest(path) { digest, hashed in hashed || (remembering && digest == expected) } == expected
+    digest(path) { remembering && $0 == expected } == expected
   }
 
   /// The digest remembered for a path this run, without asking the file system.
@@ -190,16 +190,16 @@ package final class Destination: @unchecked Sendable {
     return digests[path] ?? nil
   }
 
-  /// The digest, remembered when `keep` says so from it and whether the file was read.
-  private func digest(_ path: String, keep: (SHA256Digest?, Bool) -> Bool) -> SHA256Digest? {
+  /// The digest, remembered when `keep` says so.
+  private func digest(_ path: String, keep: (SHA256Digest?) -> Bool) -> SHA256Digest? {
     lock.lock()
     if let known = digests[path] {
       lock.unlock()
       return known
     }
     lock.unlock()
-    let (digest, hashed) = computePNGSHA256(path)
-    if keep(digest, hashed) {
+    let digest = computePNGSHA256(path)
+    if keep(digest) {
       lock.lock()
       digests[path] = digest
       lock.unlock()
@@ -214,19 +214,17 @@ package final class Destination: @unchecked Sendable {
     digestCache?.settle()
   }
 
-  /// The digest, and whether the file was read to get it.
-  private func computePNGSHA256(_ path: String) -> (SHA256Digest?, hashed: Bool) {
+  /// The digest: the digest cache's, when it vouches for the file, else the file's, learned.
+  private func computePNGSHA256(_ path: String) -> SHA256Digest? {
     if let digestCache {
-      guard let status = try? status(path) else { return (nil, false) }
-      guard status.kind == .regularFile else { return (nil, false) }
-      if let digest = digestCache.digest(path, status: status) { return (digest, false) }
-      guard let (bytes, read) = read(path) else { return (nil, false) }
+      guard let status = try? status(path), status.kind == .regularFile else { return nil }
+      if let digest = digestCache.digest(path, status: status) { return digest }
+      guard let (bytes, read) = read(path) else { return nil }
       let digest = SHA256Digest(of: bytes)
       digestCache.remember(path, status: read, digest: digest)
-      return (digest, true)
+      return digest
     }
-    guard let (bytes, _) = read(path) else { return (nil, false) }
-    return (SHA256Digest(of: bytes), true)
+    return read(path).map { SHA256Digest(of: $0.bytes) }
   }
 
   /// What a destination file holds, as far as comparing pixels goes.
