@@ -37,10 +37,22 @@ final class DestinationTests: XCTestCase {
     }
   }
 
-  private func session(calls: FileCalls = .system) -> MergeSession {
-    var session = MergeSession(options: MergeOptions(), destination: package, writesNothing: false)
+  private func session(calls: FileCalls = .system, writesNothing: Bool = false) -> MergeSession {
+    var session = MergeSession(
+      options: MergeOptions(), destination: package, writesNothing: writesNothing)
     session.fileCalls = calls
     return session
+  }
+
+  /// The system's calls, counting the files opened by name.
+  private func countingOpens(_ opened: NameCounts) -> FileCalls {
+    var calls = FileCalls.system
+    let openAt = calls.openAt
+    calls.openAt = { folder, name, flags in
+      opened.add(name)
+      return openAt(folder, name, flags)
+    }
+    return calls
   }
 
   // MARK: Resolving and writing
@@ -217,18 +229,24 @@ extension DestinationTests {
     return (source, try snapshot(package))
   }
 
-  func testRerun_upToDateBuiltPackage_asksEachReferenceOnceAndReadsNone() throws {
+  /// Lands `source`'s `count` images (`image0`…) in a built package, then merges it again once
+  /// they are older than the cache file to come, so the cache vouches for each from then on
+  /// (git's racy rule).
+  private func landCached(_ source: URL, count: Int) throws {
     try FileManager.default.createDirectory(
       at: package.appendingPathComponent(".build"), withIntermediateDirectories: true)
-    let source = try run(of: 4)
     XCTAssertEqual(session().run(sourcePaths: [source.path]).status, .success)
-    // Older than the cache file to come, so the cache may vouch for them (git's racy rule).
-    for index in 0..<4 {
+    for index in 0..<count {
       try FileManager.default.setAttributes(
         [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
         ofItemAtPath: package.appendingPathComponent("\(folder)/image\(index).png").path)
     }
     XCTAssertEqual(session().run(sourcePaths: [source.path]).status, .success)
+  }
+
+  func testRerun_upToDateBuiltPackage_asksEachReferenceOnceAndReadsNone() throws {
+    let source = try run(of: 4)
+    try landCached(source, count: 4)
     let asked = NameCounts()
     var calls = FileCalls.system
     let (statAt, openAt) = (calls.statAt, calls.openAt)
@@ -255,28 +273,15 @@ extension DestinationTests {
     // An archive of an older version: no record vouches for its entries, so each is read and
     // the destination asked while reading; the plan, after the digest cache is let go, must
     // not read the reference to ask again.
-    try FileManager.default.createDirectory(
-      at: package.appendingPathComponent(".build"), withIntermediateDirectories: true)
     let source = try merge.archive("old.zip") { builder in
       for index in 0..<4 {
         try builder.add(self.merge.path("image\(index)"), try noiseImage(seed: index))
       }
       builder.includesManifest = false
     }
-    XCTAssertEqual(session().run(sourcePaths: [source.path]).status, .success)
-    for index in 0..<4 {
-      try FileManager.default.setAttributes(
-        [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
-        ofItemAtPath: package.appendingPathComponent("\(folder)/image\(index).png").path)
-    }
-    XCTAssertEqual(session().run(sourcePaths: [source.path]).status, .success)
+    try landCached(source, count: 4)
     let opened = NameCounts()
-    var calls = FileCalls.system
-    let openAt = calls.openAt
-    calls.openAt = { folder, name, flags in
-      opened.add(name)
-      return openAt(folder, name, flags)
-    }
+    let calls = countingOpens(opened)
 
     let outcome = session(calls: calls).run(sourcePaths: [source.path])
 
@@ -296,16 +301,9 @@ extension DestinationTests {
     try Data(try PNGEncoder().encode(try noiseImage(seed: 70))).write(to: touched)
     let source = try run(of: 2, seed: 80, name: "new.zip")
     let opened = NameCounts()
-    var calls = FileCalls.system
-    let openAt = calls.openAt
-    calls.openAt = { folder, name, flags in
-      opened.add(name)
-      return openAt(folder, name, flags)
-    }
-    var dryRun = MergeSession(options: MergeOptions(), destination: package, writesNothing: true)
-    dryRun.fileCalls = calls
+    let calls = countingOpens(opened)
 
-    let outcome = dryRun.run(sourcePaths: [source.path])
+    let outcome = session(calls: calls, writesNothing: true).run(sourcePaths: [source.path])
 
     XCTAssertEqual(outcome.summary.updated, 2, outcome.summary.text())
     XCTAssertEqual(opened.count("image0.png"), 2, "\(opened)")
@@ -315,17 +313,10 @@ extension DestinationTests {
   func testUpdate_builtPackage_neverHashesAReferenceTheCacheAnswered() throws {
     // Six references cached; then a run that renders two of them anew, archives two as they
     // are, and records two unchanged. The digest cache is let go once the run is read.
-    try FileManager.default.createDirectory(
-      at: package.appendingPathComponent(".build"), withIntermediateDirectories: true)
-    XCTAssertEqual(session().run(sourcePaths: [try run(of: 6).path]).status, .success)
-    var references: [[UInt8]] = []
-    for index in 0..<6 {
-      let url = package.appendingPathComponent("\(folder)/image\(index).png")
-      try FileManager.default.setAttributes(
-        [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: url.path)
-      references.append(Array(try Data(contentsOf: url)))
+    try landCached(try run(of: 6), count: 6)
+    let references = try (0..<6).map {
+      Array(try Data(contentsOf: package.appendingPathComponent("\(folder)/image\($0).png")))
     }
-    XCTAssertEqual(session().run(sourcePaths: [try run(of: 6).path]).status, .success)
     let source = try merge.archive("update.zip") { builder in
       for index in 0..<4 {
         try builder.add(
@@ -339,16 +330,9 @@ extension DestinationTests {
       }
     }
     let opened = NameCounts()
-    var calls = FileCalls.system
-    let openAt = calls.openAt
-    calls.openAt = { folder, name, flags in
-      opened.add(name)
-      return openAt(folder, name, flags)
-    }
-    var dryRun = MergeSession(options: MergeOptions(), destination: package, writesNothing: true)
-    dryRun.fileCalls = calls
+    let calls = countingOpens(opened)
 
-    let outcome = dryRun.run(sourcePaths: [source.path])
+    let outcome = session(calls: calls, writesNothing: true).run(sourcePaths: [source.path])
 
     XCTAssertEqual(outcome.summary.updated, 2, outcome.summary.text())
     XCTAssertEqual(outcome.summary.unchanged, 4, outcome.summary.text())
