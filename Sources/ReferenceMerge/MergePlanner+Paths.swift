@@ -283,13 +283,8 @@ extension MergePlanner {
 
   /// The item at a path, by binary search of items sorted by path.
   static func item(at path: String, in items: [MergePlan.Item]) -> MergePlan.Item? {
-    var low = 0
-    var high = items.count
-    while low < high {
-      let middle = (low + high) / 2
-      if items[middle].path < path { low = middle + 1 } else { high = middle }
-    }
-    return low < items.count && items[low].path == path ? items[low] : nil
+    let index = items.lowerBound { $0.path < path }
+    return index < items.count && items[index].path == path ? items[index] : nil
   }
 
   /// The use rule with variants: a path is used when its reference's base path is, or when it

@@ -111,17 +111,7 @@ final class MergeStaging: @unchecked Sendable {
   private func take(source: MergeSource, key: UInt64) -> (UInt32, FileStatus?)? {
     guard let number = sourceNumbers[source] else { return nil }
     if !sorted { sortStaged() }
-    // The first entry not before (key, number).
-    var low = 0
-    var high = staged.count
-    while low < high {
-      let middle = (low + high) / 2
-      if (staged[middle].key, staged[middle].source) < (key, number) {
-        low = middle + 1
-      } else {
-        high = middle
-      }
-    }
+    let low = staged.lowerBound { ($0.key, $0.source) < (key, number) }
     let matches = { (index: Int) in
       index < self.staged.count && self.staged[index].key == key
         && self.staged[index].source == number

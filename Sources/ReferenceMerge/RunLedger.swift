@@ -154,9 +154,7 @@ struct RunLedger {
     // uses have one key, and their tests are compared by name.
     var uses: [Use] = []
     uses.reserveCapacity(inventories.reduce(0) { $0 + $1.images.count })
-    forEachOwner(inventories, counts: counts) { path, _, use, _ in
-      uses.append(Use(key: PathKey.of(path), source: use.source, slot: use.slot))
-    }
+    forEachOwner(inventories, counts: counts) { _, _, use, _ in uses.append(use) }
     uses.sort { $0.key < $1.key }
     var candidates = Set<UInt64>()
     var start = 0
@@ -173,8 +171,8 @@ struct RunLedger {
     guard !candidates.isEmpty else { return [] }
     let isCandidate = { (path: String) in candidates.contains(PathKey.of(path)) }
     var owners: [String: [String: String]] = [:]  // path → test → how it used the path
-    forEachOwner(inventories, counts: counts) { path, test, _, description in
-      guard isCandidate(path), owners[path, default: [:]][test] == nil else { return }
+    forEachOwner(inventories, counts: counts) { path, test, use, description in
+      guard candidates.contains(use.key), owners[path, default: [:]][test] == nil else { return }
       owners[path, default: [:]][test] = description()
     }
     // The uses of rendered images were let go while reading: their places are read again from
@@ -209,7 +207,7 @@ struct RunLedger {
     return uses
   }
 
-  /// Where a counted use's test is named, and its path's key.
+  /// A counted use: its path's key, and where its test is named.
   private struct Use {
     var key: UInt64
     /// The inventory's position.
@@ -236,7 +234,7 @@ struct RunLedger {
     for (index, inventory) in inventories.enumerated() {
       let uses = inventory.manifest?.referenceUses ?? []
       for (slot, use) in uses.enumerated() where counts(index, use.path) {
-        let named = Use(key: 0, source: Int32(index), slot: Int32(slot))
+        let named = Use(key: PathKey.of(use.path), source: Int32(index), slot: Int32(slot))
         body(use.path, use.owner, named) { "\(use.place), \(use.verdict.rawValue)" }
       }
       // The uses kept beside an image are other owners' (the inventory let its own go), so the
@@ -244,7 +242,8 @@ struct RunLedger {
       // for the same path in one process are two owners.
       for (position, image) in inventory.images.enumerated() {
         guard let test = image.test else { continue }
-        let named = Use(key: 0, source: Int32(index), slot: Int32(uses.count + position))
+        let named = Use(
+          key: PathKey.of(image.path), source: Int32(index), slot: Int32(uses.count + position))
         body(image.path, test, named) { "\(test), rendered" }
       }
     }

@@ -96,13 +96,8 @@ final class DigestCache: @unchecked Sendable {
 
   /// The position of a key's entry, by binary search; the caller holds `lock`.
   private func index(of key: UInt64) -> Int? {
-    var low = 0
-    var high = entries.count
-    while low < high {
-      let middle = (low + high) / 2
-      if entries[middle].key < key { low = middle + 1 } else { high = middle }
-    }
-    return low < entries.count && entries[low].key == key ? low : nil
+    let index = entries.lowerBound { $0.key < key }
+    return index < entries.count && entries[index].key == key ? index : nil
   }
 
   /// Lets go of the entries once the sources are read, when the merge asks for every file it
@@ -213,21 +208,10 @@ final class DigestCache: @unchecked Sendable {
     _ = forEachStoredLine { line in
       var fields = LineFields(line)
       guard let entry = fields.entry(), !broken,
-        !Self.contains(learnedSinceSettling, entry.key)
+        !learnedSinceSettling.sortedContains(entry.key)
       else { return }
       add(entry)
     }
-  }
-
-  /// Whether a sorted list holds a key, by binary search.
-  private static func contains(_ sorted: [UInt64], _ key: UInt64) -> Bool {
-    var low = 0
-    var high = sorted.count
-    while low < high {
-      let middle = (low + high) / 2
-      if sorted[middle] < key { low = middle + 1 } else { high = middle }
-    }
-    return low < sorted.count && sorted[low] == key
   }
 
   /// Calls `body` with each line of the cache file, without its line feed, reading 1 MiB at a
