@@ -241,12 +241,23 @@ struct InventoryScanner {
     }
     var inventory = SourceInventory(
       source: reading.source, manifest: manifest,
-      images: images.values.sorted { $0.path < $1.path }, imageCount: images.count,
+      images: pooled(images), imageCount: images.count,
       generatedAt: manifest.map { $0.endedAt ?? $0.startedAt } ?? modificationDate(reading.source),
       missingEntries: recorded.map(\.path).filter { images[$0] == nil }.sorted())
     inventory.suiteFiles = suiteFiles
     inventory.isEarlierReferences = reading.isEarlierReferences
     return inventory
+  }
+
+  /// The images sorted by path, their paths pooled (`PathPool`): the strings the reading kept
+  /// them by go with it.
+  private func pooled(_ images: [String: SourceInventory.Image]) -> [SourceInventory.Image] {
+    var sorted = images.values.sorted { $0.path < $1.path }
+    let pool = PathPool(sorted.lazy.map(\.path))
+    for index in sorted.indices {
+      sorted[index].pooledPath = PooledPath(pool, index)
+    }
+    return sorted
   }
 
   /// Adds the images the run recorded unchanged instead of archiving them: candidates with no

@@ -15,8 +15,13 @@ public struct MergeApplier: Sendable {
 
   /// What applying did.
   public struct Result: Sendable {
-    /// Files written (added or updated).
-    public var written: [String] = []
+    /// Files written (added or updated), in the order they were written.
+    public var written: [String] { writtenItems.map { items[Int($0)].path } }
+    /// The written files' positions in `items`: a list of their paths cost a large merge a
+    /// string of each (`PathPool`).
+    var writtenItems: [Int32] = []
+    /// The plan's items, shared.
+    private let items: [MergePlan.Item]
     /// Orphans and redundant variant files deleted (`--prune`).
     public var deleted: [String] = []
     /// Temporary files of an earlier, interrupted merge that were removed.
@@ -27,6 +32,8 @@ public struct MergeApplier: Sendable {
     public var failure: MergeError?
     /// When applying stopped: the paths it was to write or delete and did not reach.
     public var notReached: [String] = []
+
+    init(items: [MergePlan.Item]) { self.items = items }
   }
 
   /// Applies a plan that has no unresolved conflict.
@@ -54,16 +61,19 @@ public struct MergeApplier: Sendable {
     progress: (Int, Int) -> Void
   ) -> Result {
     precondition(plan.items(.conflict).isEmpty, "a plan with conflicts must not be applied")
-    var result = Result()
+    var result = Result(items: plan.items)
     do throws(MergeError) {
       try apply(plan, to: destination, staging: staging, result: &result, progress: progress)
     } catch {
       result.failure = error
-      let reached = Set(result.written + result.deleted)
-      result.notReached = plan.items.filter {
-        ($0.outcome.writesFile || (options.prune && $0.outcome.isRemoval))
-          && !reached.contains($0.path)
-      }.map(\.path)
+      let written = Set(result.writtenItems)
+      let deleted = Set(result.deleted)
+      result.notReached = plan.items.indices.filter {
+        let item = plan.items[$0]
+        return item.outcome.writesFile
+          ? !written.contains(Int32($0))
+          : options.prune && item.outcome.isRemoval && !deleted.contains(item.path)
+      }.map { plan.items[$0].path }
     }
     destination.saveDigests()
     return result
@@ -74,8 +84,8 @@ public struct MergeApplier: Sendable {
     result: inout Result, progress: (Int, Int) -> Void
   ) throws(MergeError) {
     // Visited in place: a filtered copy of a large plan's items would be a peak of its own.
-    let writes = plan.items.lazy.filter { $0.outcome.writesFile }
-    var touchedFolders = Set(writes.map { Destination.split($0.path).folder })
+    let writes = plan.items.indices.lazy.filter { plan.items[$0].outcome.writesFile }
+    var touchedFolders = Set(writes.map { Destination.split(plan.items[$0].path).folder })
     if options.prune {
       touchedFolders.formUnion(
         plan.items.filter(\.outcome.isRemoval).map { Destination.split($0.path).folder })
@@ -97,26 +107,27 @@ public struct MergeApplier: Sendable {
 
   /// Renames staged entries into place, and reads each source once more for the others.
   private func writeImages(
-    _ writes: some Sequence<MergePlan.Item>, count: Int, plan: MergePlan,
+    _ writes: some Sequence<Int>, count: Int, plan: MergePlan,
     destination: Destination,
     staging: MergeStaging?, result: inout Result, progress: (Int, Int) -> Void
   ) throws(MergeError) {
-    var wanted: [Int: [String: MergePlan.Item]] = [:]
+    var wanted: [Int: [String: Int]] = [:]
     var done = 0
     // Sized once: a list grown by doubling held up to twice the paths of a large merge.
-    result.written.reserveCapacity(count)
-    for item in writes {
+    result.writtenItems.reserveCapacity(count)
+    for position in writes {
+      let item = plan.items[position]
       guard let chosen = item.chosen else { continue }
       let source = plan.inventories[chosen.sourceIndex].source
       // Staged while the sources were read, and checked then: one rename puts it in place.
       let staged = try staging?.moveIntoPlace(
         source: source, path: item.path, digest: chosen.image.pngSHA256)
       if staged == true {
-        result.written.append(item.path)
+        result.writtenItems.append(Int32(position))
         done += 1
         progress(done, count)
       } else {
-        wanted[chosen.sourceIndex, default: [:]][item.path] = item
+        wanted[chosen.sourceIndex, default: [:]][item.path] = position
       }
     }
     let reader = SourceReader(limits: options.limits)
@@ -125,15 +136,15 @@ public struct MergeApplier: Sendable {
       var pending = wanted[sourceIndex] ?? [:]
       try reader.forEachEntry(of: inventory.source, wantsData: { pending[$0] != nil }) {
         (entry) throws(MergeError) in
-        guard let item = pending.removeValue(forKey: entry.path) else { return }
+        guard let position = pending.removeValue(forKey: entry.path) else { return }
         let digest = SHA256Digest(of: entry.bytes)
-        guard digest == item.chosen?.image.pngSHA256 else {
+        guard digest == plan.items[position].chosen?.image.pngSHA256 else {
           throw .refusedEntry(
             source: inventory.source.description, entry: entry.path,
             reason: "it changed since it was read; rerun the merge")
         }
         try destination.write(entry.bytes, to: entry.path, digest: digest)
-        result.written.append(entry.path)
+        result.writtenItems.append(Int32(position))
         done += 1
         progress(done, count)
       }

@@ -30,9 +30,9 @@ extension MergePlanner {
     // and a table slot for every image. Stable, and each source's images are already sorted:
     // a single source costs one pass.
     var positions = read.places
-    positions.sort { read[$0].path < read[$1].path }
+    positions.sort { read[$0].pooledPath < read[$1].pooledPath }
     let isFirstOfPath = { (index: Int) in
-      index == 0 || read[positions[index]].path != read[positions[index - 1]].path
+      index == 0 || read[positions[index]].pooledPath != read[positions[index - 1]].pooledPath
     }
     // Sized once: an array grown by doubling would hold up to twice the plan.
     var items: [MergePlan.Item] = []

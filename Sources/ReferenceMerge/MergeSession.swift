@@ -270,7 +270,7 @@ public struct MergeSession: Sendable {
   private static func ending(_ result: MergeApplier.Result, problems: [MergeProblem])
     -> ReportRequest.Ending
   {
-    let wroteSomething = !result.written.isEmpty || !result.deleted.isEmpty
+    let wroteSomething = !result.writtenItems.isEmpty || !result.deleted.isEmpty
     return ReportRequest.Ending(
       changes: result.failure == nil || wroteSomething ? .landed : .failed,
       notWritten: result.notReached, problems: problems.map(\.description))

@@ -7,20 +7,12 @@ import ReferenceImageCore
 public struct SourceInventory: Sendable {
   /// One image of the source.
   public struct Image: Sendable, Hashable {
-    /// The package-relative path.
-    public var path: String
-    /// SHA-256 of the PNG bytes: the entry's or, for an image the run recorded unchanged, the
-    /// reference file's the run found holding its pixels.
-    public var pngSHA256: SHA256Digest
-    /// SHA-256 of the decoded RGBA8 pixels.
-    public var pixelSHA256: SHA256Digest
-    /// The size.
-    public var width: Int
-    /// The size.
-    public var height: Int
-    /// The producing test, when the manifest names it: its owner (`ArchiveManifest.Image.owner`),
-    /// which names a parameterized test's case with its arguments.
-    public var test: String?
+    /// The package-relative path, pooled with its source's others once the source is read
+    /// (`PathPool`).
+    var pooledPath: PooledPath
+    // The size, in 32 bits (a PNG's limit): beside the path, they fill what it leaves.
+    private var storedWidth: Int32
+    private var storedHeight: Int32
     /// False for an image the run recorded unchanged (`unchangedImages`): the source holds no
     /// entry for it, so it can only ever be unchanged, never written.
     public var isArchived = true
@@ -28,9 +20,49 @@ public struct SourceInventory: Sendable {
     /// entry was not even opened: the path is unchanged, and no one asks the destination again
     /// (which would cost a rerun of many archives a table of every path's digest).
     var destinationHeldIt = false
+    /// SHA-256 of the PNG bytes: the entry's or, for an image the run recorded unchanged, the
+    /// reference file's the run found holding its pixels.
+    public var pngSHA256: SHA256Digest
+    /// SHA-256 of the decoded RGBA8 pixels.
+    public var pixelSHA256: SHA256Digest
+    /// The producing test, when the manifest names it: its owner (`ArchiveManifest.Image.owner`),
+    /// which names a parameterized test's case with its arguments.
+    public var test: String?
     /// For the render of a failed comparison: what it was compared with; it lands only over
     /// that reference.
     public var failedComparison: FailedComparison? = nil
+
+    init(
+      path: String, pngSHA256: SHA256Digest, pixelSHA256: SHA256Digest, width: Int,
+      height: Int, test: String?, isArchived: Bool = true, destinationHeldIt: Bool = false,
+      failedComparison: FailedComparison? = nil
+    ) {
+      pooledPath = PooledPath(path)
+      storedWidth = Int32(clamping: width)
+      storedHeight = Int32(clamping: height)
+      self.isArchived = isArchived
+      self.destinationHeldIt = destinationHeldIt
+      self.pngSHA256 = pngSHA256
+      self.pixelSHA256 = pixelSHA256
+      self.test = test
+      self.failedComparison = failedComparison
+    }
+
+    /// The package-relative path.
+    public var path: String {
+      get { pooledPath.string }
+      set { pooledPath = PooledPath(newValue) }
+    }
+    /// The size.
+    public var width: Int {
+      get { Int(storedWidth) }
+      set { storedWidth = Int32(clamping: newValue) }
+    }
+    /// The size.
+    public var height: Int {
+      get { Int(storedHeight) }
+      set { storedHeight = Int32(clamping: newValue) }
+    }
   }
 
   /// A kept failure's manifest record, shared by reference: most images have none, and a
