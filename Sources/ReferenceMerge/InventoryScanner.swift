@@ -252,12 +252,13 @@ struct InventoryScanner {
   /// The images sorted by path, their paths pooled (`PathPool`): the strings the reading kept
   /// them by go with it.
   private func pooled(_ images: [String: SourceInventory.Image]) -> [SourceInventory.Image] {
-    var sorted = images.values.sorted { $0.path < $1.path }
-    let pool = PathPool(sorted.lazy.map(\.path))
-    for index in sorted.indices {
-      sorted[index].pooledPath = PooledPath(pool, index)
+    let sorted = images.sorted { $0.key < $1.key }
+    let pool = PathPool(sorted.lazy.map(\.key))
+    return sorted.indices.map { index in
+      var image = sorted[index].value
+      image.pooledPath = PooledPath(pool, index)
+      return image
     }
-    return sorted
   }
 
   /// Adds the images the run recorded unchanged instead of archiving them: candidates with no

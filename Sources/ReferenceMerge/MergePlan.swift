@@ -94,7 +94,23 @@ public struct MergePlan: Sendable {
     }
 
     /// The package-relative path.
-    public var path: String { read?[place].path ?? details?.path ?? "" }
+    public var path: String { read?.path(at: place).string ?? details?.path ?? "" }
+    /// The path's order against a sought one (as `path` compares with it), without making
+    /// the path's string when it is pooled.
+    func pathOrder(to sought: SoughtPath) -> Int {
+      guard let read else {
+        let path = details?.path ?? ""
+        return path < sought.string ? -1 : path == sought.string ? 0 : 1
+      }
+      return read.path(at: place).order(to: sought)
+    }
+    /// Whether this item's path sorts before another's.
+    func pathPrecedes(_ other: Item) -> Bool {
+      if let read, let otherRead = other.read {
+        return read.path(at: place) < otherRead.path(at: other.place)
+      }
+      return path < other.path
+    }
     /// The candidate that will be written (added, updated), or that matched (unchanged).
     public var chosen: Candidate? {
       guard let read else { return details?.chosen }
@@ -206,6 +222,11 @@ public struct MergePlan: Sendable {
     /// The image at a place.
     subscript(place: Place) -> SourceInventory.Image {
       lists[Int(place.source)][Int(place.image)]
+    }
+
+    /// The path of the image at a place, without copying the image.
+    func path(at place: Place) -> PooledPath {
+      lists[Int(place.source)][Int(place.image)].pooledPath
     }
 
     /// The image at a place, with its source.

@@ -30,9 +30,9 @@ extension MergePlanner {
     // and a table slot for every image. Stable, and each source's images are already sorted:
     // a single source costs one pass.
     var positions = read.places
-    positions.sort { read[$0].pooledPath < read[$1].pooledPath }
+    positions.sort { read.path(at: $0) < read.path(at: $1) }
     let isFirstOfPath = { (index: Int) in
-      index == 0 || read[positions[index]].pooledPath != read[positions[index - 1]].pooledPath
+      index == 0 || read.path(at: positions[index]) != read.path(at: positions[index - 1])
     }
     // Sized once: an array grown by doubling would hold up to twice the plan.
     var items: [MergePlan.Item] = []
@@ -283,8 +283,9 @@ extension MergePlanner {
 
   /// The item at a path, by binary search of items sorted by path.
   static func item(at path: String, in items: [MergePlan.Item]) -> MergePlan.Item? {
-    let index = items.lowerBound { $0.path < path }
-    return index < items.count && items[index].path == path ? items[index] : nil
+    let sought = SoughtPath(path)
+    let index = items.lowerBound { $0.pathOrder(to: sought) < 0 }
+    return index < items.count && items[index].pathOrder(to: sought) == 0 ? items[index] : nil
   }
 
   /// The use rule with variants: a path is used when its reference's base path is, or when it

@@ -130,8 +130,8 @@ public struct MergePlanner: Sendable {
   /// Sorts items by path unless they already are, as decided items come: sorting needs a
   /// copy of the plan, which for a merge of many archives would be a peak of its own.
   func sortByPath(_ items: inout [MergePlan.Item]) {
-    let sorted = items.indices.dropFirst().allSatisfy { items[$0 - 1].path < items[$0].path }
-    if !sorted { items.sort { $0.path < $1.path } }
+    let sorted = items.indices.dropFirst().allSatisfy { items[$0 - 1].pathPrecedes(items[$0]) }
+    if !sorted { items.sort { $0.pathPrecedes($1) } }
   }
 
   /// Reads every source once, on every core; results come back in the sources' order.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The paths of one source's images, kept together: each folder once, each name's bytes one
 /// after another in one buffer. A path kept as its own string cost a merge of many archives an
 /// allocation of about 108 bytes an image; pooled, it costs its name's bytes and 8 more.
@@ -33,29 +35,38 @@ final class PathPool: Sendable {
     var nameEnds: [UInt32] = []
     var folders: [UInt32] = []
     var folderIndex: [Substring: UInt32] = [:]
+    var last: (folder: Substring, index: UInt32)?
     var isASCII = true
     for path in paths {
       let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) }
       let folder = path[..<(slash ?? path.startIndex)]
-      if let index = folderIndex[folder] {
-        folders.append(index)
+      // Sorted paths come folder by folder: the last folder is most often the one.
+      let index: UInt32
+      if let last, last.folder == folder {
+        index = last.index
+      } else if let known = folderIndex[folder] {
+        index = known
       } else {
-        let index = UInt32(folderEnds.count)
+        index = UInt32(folderEnds.count)
         folderIndex[folder] = index
         folderBytes.append(contentsOf: folder.utf8)
         folderEnds.append(UInt32(folderBytes.count))
-        folders.append(index)
       }
+      last = (folder, index)
+      folders.append(index)
       nameBytes.append(contentsOf: path[(slash ?? path.startIndex)...].utf8)
       nameEnds.append(UInt32(nameBytes.count))
       isASCII = isASCII && path.utf8.allSatisfy { $0 < 0x80 }
     }
-    // Sized to what they hold: grown by doubling, they kept up to twice the bytes.
-    self.folderBytes = Array(folderBytes)
-    self.folderEnds = Array(folderEnds)
-    self.nameBytes = Array(nameBytes)
-    self.nameEnds = Array(nameEnds)
-    self.folders = Array(folders)
+    // Copied to their size: grown by doubling, they kept up to twice the bytes.
+    func fitted<Element>(_ array: [Element]) -> [Element] {
+      array.withUnsafeBufferPointer { Array($0) }
+    }
+    self.folderBytes = fitted(folderBytes)
+    self.folderEnds = fitted(folderEnds)
+    self.nameBytes = fitted(nameBytes)
+    self.nameEnds = fitted(nameEnds)
+    self.folders = fitted(folders)
     self.isASCII = isASCII
     lone = nil
   }
@@ -64,24 +75,31 @@ final class PathPool: Sendable {
   var count: Int { lone == nil ? nameEnds.count : 1 }
 
   /// A path's folder and name bytes (not of a pool of one).
-  func withBytes<Result>(
-    _ index: Int, _ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Result
-  ) -> Result {
+  func withBytes<Result>(_ index: Int, _ body: (PathBytes) -> Result) -> Result {
     let folder = Int(folders[index])
     let folderStart = folder == 0 ? 0 : Int(folderEnds[folder - 1])
     let nameStart = index == 0 ? 0 : Int(nameEnds[index - 1])
-    return body(
-      folderBytes[folderStart..<Int(folderEnds[folder])],
-      nameBytes[nameStart..<Int(nameEnds[index])])
+    return folderBytes.withUnsafeBufferPointer { folders in
+      nameBytes.withUnsafeBufferPointer { names in
+        body(
+          PathBytes(
+            folder: UnsafeBufferPointer(rebasing: folders[folderStart..<Int(folderEnds[folder])]),
+            name: UnsafeBufferPointer(rebasing: names[nameStart..<Int(nameEnds[index])])))
+      }
+    }
   }
 
   /// A path, as a string.
   func path(_ index: Int) -> String {
     if let lone { return lone }
-    return withBytes(index) { folder, name in
-      var bytes = folder
-      bytes.append(contentsOf: name)
-      return String(decoding: bytes, as: UTF8.self)
+    return withBytes(index) { bytes in
+      String(unsafeUninitializedCapacity: bytes.count) { buffer in
+        _ = UnsafeMutableBufferPointer(rebasing: buffer[..<bytes.folder.count])
+          .initialize(from: bytes.folder)
+        _ = UnsafeMutableBufferPointer(rebasing: buffer[bytes.folder.count...])
+          .initialize(from: bytes.name)
+        return bytes.count
+      }
     }
   }
 }
@@ -104,50 +122,81 @@ struct PooledPath: Sendable, Hashable, Comparable {
   /// The path.
   var string: String { pool.path(Int(index)) }
 
-  /// Both paths' folder and name bytes, when both are pooled in ASCII pools.
-  private static func asciiBytes<Result>(
-    _ a: PooledPath, _ b: PooledPath,
-    _ body: (ArraySlice<UInt8>, ArraySlice<UInt8>, ArraySlice<UInt8>, ArraySlice<UInt8>) ->
-      Result
-  ) -> Result? {
+  /// This path's order against a sought one: negative, zero or positive, as for strings.
+  func order(to sought: SoughtPath) -> Int {
+    guard pool.isASCII, let bytes = sought.asciiBytes else {
+      let path = string
+      return path < sought.string ? -1 : path == sought.string ? 0 : 1
+    }
+    return pool.withBytes(Int(index)) { path in
+      bytes.withUnsafeBufferPointer { sought in
+        path.order(to: PathBytes(folder: sought, name: UnsafeBufferPointer(start: nil, count: 0)))
+      }
+    }
+  }
+
+  /// The order of two paths: negative, zero or positive; nil unless both are pooled in ASCII
+  /// pools, where it is their bytes'.
+  private static func byteOrder(_ a: PooledPath, _ b: PooledPath) -> Int? {
     guard a.pool.isASCII, b.pool.isASCII else { return nil }
-    return a.pool.withBytes(Int(a.index)) { aFolder, aName in
-      b.pool.withBytes(Int(b.index)) { bFolder, bName in body(aFolder, aName, bFolder, bName) }
+    return a.pool.withBytes(Int(a.index)) { aBytes in
+      b.pool.withBytes(Int(b.index)) { bBytes in aBytes.order(to: bBytes) }
     }
   }
 
   static func == (a: PooledPath, b: PooledPath) -> Bool {
-    asciiBytes(a, b) { aFolder, aName, bFolder, bName in
-      aFolder.count + aName.count == bFolder.count + bName.count
-        && compare(aFolder, aName, bFolder, bName) == 0
-    } ?? (a.string == b.string)
+    if a.pool === b.pool && a.index == b.index { return true }
+    return byteOrder(a, b).map { $0 == 0 } ?? (a.string == b.string)
   }
 
   static func < (a: PooledPath, b: PooledPath) -> Bool {
-    asciiBytes(a, b) { compare($0, $1, $2, $3) < 0 } ?? (a.string < b.string)
+    byteOrder(a, b).map { $0 < 0 } ?? (a.string < b.string)
   }
 
   func hash(into hasher: inout Hasher) { hasher.combine(string) }
+}
 
-  /// The order of two paths given as folder and name bytes: negative, zero or positive.
-  private static func compare(
-    _ aFolder: ArraySlice<UInt8>, _ aName: ArraySlice<UInt8>,
-    _ bFolder: ArraySlice<UInt8>, _ bName: ArraySlice<UInt8>
-  ) -> Int {
-    let aCount = aFolder.count + aName.count
-    let bCount = bFolder.count + bName.count
-    func byte(_ folder: ArraySlice<UInt8>, _ name: ArraySlice<UInt8>, _ offset: Int) -> UInt8 {
-      offset < folder.count
-        ? folder[folder.startIndex + offset] : name[name.startIndex + offset - folder.count]
+/// A path's bytes in two parts, its folder's and its name's, read in place.
+struct PathBytes {
+  let folder: UnsafeBufferPointer<UInt8>
+  let name: UnsafeBufferPointer<UInt8>
+
+  var count: Int { folder.count + name.count }
+
+  /// The order of the two paths' bytes: negative, zero or positive.
+  func order(to other: PathBytes) -> Int {
+    var (a, b) = ((folder, name), (other.folder, other.name))
+    // Compares the longest runs both have in one part, then moves on.
+    while true {
+      let common = min(a.0.count, b.0.count)
+      if common > 0 {
+        let difference = memcmp(a.0.baseAddress!, b.0.baseAddress!, common)
+        if difference != 0 { return Int(difference) }
+      }
+      a.0 = UnsafeBufferPointer(rebasing: a.0[common...])
+      b.0 = UnsafeBufferPointer(rebasing: b.0[common...])
+      if a.0.isEmpty {
+        guard !a.1.isEmpty else { break }
+        (a.0, a.1) = (a.1, UnsafeBufferPointer(start: nil, count: 0))
+      }
+      if b.0.isEmpty {
+        guard !b.1.isEmpty else { break }
+        (b.0, b.1) = (b.1, UnsafeBufferPointer(start: nil, count: 0))
+      }
     }
-    // Folders are often one and the same: skip their common part at once.
-    var offset = 0
-    if aFolder.elementsEqual(bFolder) { offset = aFolder.count }
-    while offset < min(aCount, bCount) {
-      let (x, y) = (byte(aFolder, aName, offset), byte(bFolder, bName, offset))
-      if x != y { return Int(x) - Int(y) }
-      offset += 1
-    }
-    return aCount - bCount
+    return (a.0.count + a.1.count) - (b.0.count + b.1.count)
+  }
+}
+
+/// A path sought among pooled ones many times (a binary search): its bytes read once.
+struct SoughtPath {
+  let string: String
+  /// Its bytes, when all are ASCII.
+  let asciiBytes: [UInt8]?
+
+  init(_ string: String) {
+    self.string = string
+    let bytes = Array(string.utf8)
+    asciiBytes = bytes.allSatisfy { $0 < 0x80 } ? bytes : nil
   }
 }

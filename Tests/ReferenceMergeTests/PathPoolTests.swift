@@ -35,6 +35,9 @@ final class PathPoolTests: XCTestCase {
           XCTAssertEqual(a < b, aPath < bPath, "\(aPath) < \(bPath)")
           XCTAssertEqual(a == b, aPath == bPath, "\(aPath) == \(bPath)")
           if a == b { XCTAssertEqual(a.hashValue, b.hashValue, "\(aPath), \(bPath)") }
+          XCTAssertEqual(
+            a.order(to: SoughtPath(bPath)).signum(), aPath < bPath ? -1 : aPath == bPath ? 0 : 1,
+            "\(aPath) sought \(bPath)")
         }
       }
     }
