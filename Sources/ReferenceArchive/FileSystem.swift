@@ -85,6 +85,14 @@ public enum FileSystem {
     return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
   }
 
+  /// Whether a folder exists at a path (not following a final symbolic link). A walk's
+  /// `fileAttributes` would tell the same, after looking up the file's owner and group by name:
+  /// a read of `/etc/passwd` and `/etc/group` for every file walked.
+  package static func isFolder(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+  }
+
   private static func ioError(_ operation: String, _ url: URL) -> ArchiveError {
     .io(operation: operation, path: url.path, message: String(cString: strerror(errno)))
   }

@@ -27,7 +27,7 @@ public struct SnapshotPlacement: Sendable {
     }
     while let path = walk.nextObject() as? String {
       let name = (path as NSString).lastPathComponent
-      let isFolder = walk.fileAttributes?[.type] as? FileAttributeType == .typeDirectory
+      let isFolder = FileStatus.of("\(destination.path)/\(path)") == .directory
       if isFolder && name.hasPrefix(".") {
         walk.skipDescendants()
         continue

@@ -29,7 +29,7 @@ public struct SnapshotTree: Sendable {
     else { return false }
     while let path = walk.nextObject() as? String {
       let name = (path as NSString).lastPathComponent
-      guard walk.fileAttributes?[.type] as? FileAttributeType == .typeDirectory else { continue }
+      guard FileStatus.of("\(url.path)/\(path)") == .directory else { continue }
       if name == "__Snapshots__" { return true }
       if name.hasPrefix(".") { walk.skipDescendants() }
     }
@@ -46,12 +46,12 @@ public struct SnapshotTree: Sendable {
     var outside = 0
     while let path = walk.nextObject() as? String {
       let name = (path as NSString).lastPathComponent
-      let type = walk.fileAttributes?[.type] as? FileAttributeType
-      if type == .typeDirectory {
+      let type = FileStatus.of("\(url.path)/\(path)")
+      if type == .directory {
         if name.hasPrefix(".") { walk.skipDescendants() }
         continue
       }
-      guard type == .typeRegular else {
+      guard type == .regularFile else {
         throw ImportError(
           container: url.path, object: path,
           reason: "not a regular file (a symbolic link is never followed): remove it")

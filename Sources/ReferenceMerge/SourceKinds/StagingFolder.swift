@@ -68,7 +68,7 @@ public struct StagingFolder: MergeSourceKind {
   private static func holdsImages(_ url: URL) -> Bool {
     guard let walk = FileManager.default.enumerator(atPath: url.path) else { return false }
     while let path = walk.nextObject() as? String {
-      let isFolder = walk.fileAttributes?[.type] as? FileAttributeType == .typeDirectory
+      let isFolder = FileSystem.isFolder(url.appendingPathComponent(path).path)
       let isReport =
         isFolder
         && FileManager.default.fileExists(
