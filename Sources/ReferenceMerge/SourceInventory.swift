@@ -8,7 +8,7 @@ public struct SourceInventory: Sendable {
   /// One image of the source: 112 bytes beside its name's in the source's `PathPool` (a test
   /// asserts the size). With its path as a string of its own, it cost a merge of many archives
   /// 128 bytes and about 108 for the string (`valgrind --tool=massif` of the 50,000-image rerun
-  /// of `Scripts/benchmark-fleet`: 11.6 MB before, 7.1 MB after, the pools included).
+  /// of `Scripts/benchmark-fleet`: 11.7 MB before, 6.9 MB after, the pools included).
   public struct Image: Sendable, Hashable {
     /// The package-relative path, pooled with its source's others once the source is read
     /// (`PathPool`).
