@@ -12,6 +12,8 @@ split into S shards. Measured with /usr/bin/time -v, stdout to a file as in a CI
   - the up-to-date rerun: the same;
   - a tenth of the references changed in the package (each overwritten with its neighbour's
     bytes), merged again: the same, and the count of updates it reports;
+  - every reference but the last changed the same way, merged again: the same (the hard case:
+    every file hashed, decoded and replaced);
   - one listed archive deleted from one shard: exit status, CPU and wall time until the
     refusal, lines printed.
 The table ends with each figure's ratio to the smallest scale's. The generated package and
@@ -152,9 +154,12 @@ def measure(folder, merge_refs):
     figures = {}
     figures["first"] = timed(command + shards + [destination], os.path.join(folder, "first.log"))
     figures["rerun"] = timed(command + shards + [destination], os.path.join(folder, "rerun.log"))
-    changed = change_a_tenth(destination)
+    changed = change_references(destination, every=10)
     figures["update"] = timed(command + shards + [destination], os.path.join(folder, "update.log"))
     check_updated(os.path.join(folder, "update.log"), changed)
+    changed = change_references(destination, every=1)
+    figures["all"] = timed(command + shards + [destination], os.path.join(folder, "all.log"))
+    check_updated(os.path.join(folder, "all.log"), changed)
     # One listed archive lost: a copy of the shard folders with hard links, one archive removed.
     lost = os.path.join(folder, "lost")
     shutil.rmtree(lost, ignore_errors=True)
@@ -168,15 +173,15 @@ def measure(folder, merge_refs):
     return figures
 
 
-def change_a_tenth(destination):
-    """Overwrites every tenth reference (in path order) with the bytes of the next one, a
-    valid PNG of other pixels, as a branch that changed many renders would: the merge must
-    hash, decode and replace each. Returns how many were changed."""
+def change_references(destination, every):
+    """Overwrites every `every`-th reference (in path order, the last one aside) with the
+    bytes the next one had, a valid PNG of other pixels, as a branch that changed many renders
+    would: the merge must hash, decode and replace each. Returns how many were changed."""
     paths = sorted(
         os.path.join(root, name) for root, _, names in os.walk(os.path.join(destination, "Tests"))
         for name in names if name.endswith(".png"))
     changed = 0
-    for index in range(0, len(paths) - 1, 10):
+    for index in range(0, len(paths) - 1, every):
         with open(paths[index + 1], "rb") as neighbour:
             other = neighbour.read()
         with open(paths[index], "wb") as out:
@@ -252,6 +257,9 @@ def main():
         ("a tenth changed, merged again: CPU", "update", 1, "{:.1f} s"),
         ("a tenth changed, merged again: peak memory", "update", 3, "{:.0f} MB"),
         ("a tenth changed, merged again: lines printed", "update", 4, "{:,.0f}"),
+        ("every reference changed, merged again: CPU", "all", 1, "{:.1f} s"),
+        ("every reference changed, merged again: peak memory", "all", 3, "{:.0f} MB"),
+        ("every reference changed, merged again: lines printed", "all", 4, "{:,.0f}"),
         ("one archive lost: exit status", "lost", 0, "{:.0f}"),
         ("one archive lost: wall time to the refusal", "lost", 2, "{:.2f} s"),
         ("one archive lost: CPU", "lost", 1, "{:.2f} s"),
@@ -269,6 +277,7 @@ def main():
     first = results[base][1]
     print(f"rerun / first merge, CPU: {first['rerun'][1] / first['first'][1]:.2f}")
     print(f"a tenth changed / first merge, CPU: {first['update'][1] / first['first'][1]:.2f}")
+    print(f"every reference changed / first merge, CPU: {first['all'][1] / first['first'][1]:.2f}")
     for scale in scales:
         figures = results[scale][1]
         print(f"{scale}x, first merge / bsdtar: CPU {figures['first'][1] / figures['bsdtar'][1]:.2f}x,"
