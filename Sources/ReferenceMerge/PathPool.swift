@@ -34,7 +34,9 @@ final class PathPool: Sendable {
     var nameBytes: [UInt8] = []
     var nameEnds: [UInt32] = []
     var folders: [UInt32] = []
-    var folderIndex: [Substring: UInt32] = [:]
+    // By bytes, not by `Substring` equality: canonically equal folders of other bytes (é
+    // composed or not) are other folders on disk.
+    var folderIndex: [[UInt8]: UInt32] = [:]
     var last: (folder: Substring, index: UInt32)?
     var isASCII = true
     for path in paths {
@@ -42,13 +44,13 @@ final class PathPool: Sendable {
       let folder = path[..<(slash ?? path.startIndex)]
       // Sorted paths come folder by folder: the last folder is most often the one.
       let index: UInt32
-      if let last, last.folder == folder {
+      if let last, last.folder.utf8.elementsEqual(folder.utf8) {
         index = last.index
-      } else if let known = folderIndex[folder] {
+      } else if let known = folderIndex[Array(folder.utf8)] {
         index = known
       } else {
         index = UInt32(folderEnds.count)
-        folderIndex[folder] = index
+        folderIndex[Array(folder.utf8)] = index
         folderBytes.append(contentsOf: folder.utf8)
         folderEnds.append(UInt32(folderBytes.count))
       }

@@ -75,6 +75,31 @@ final class NonASCIIPathTests: XCTestCase {
     XCTAssertEqual(landed.map(\.utf8).map(Array.init), [Array(imagePath.utf8)])
   }
 
+  func testMerge_foldersEqualAsStringsOtherAsBytes_eachImageLandsInItsOwn() throws {
+    // A composed and a decomposed `é`: one folder to `String` equality, two on disk. The merge
+    // keeps each source's folders once (`PathPool`), by their bytes. (One name in both would
+    // be one path twice, which the merge refuses.)
+    let composed = "Tests/CafeTests/__References__/Caf\u{E9}/chart.png"
+    let decomposed = "Tests/CafeTests/__References__/Cafe\u{301}/pie.png"
+    XCTAssertEqual(
+      (composed as NSString).deletingLastPathComponent,
+      (decomposed as NSString).deletingLastPathComponent, "the case this test is about")
+    try merge.archive("run.zip", [composed: .seed(1), decomposed: .seed(2)])
+
+    let result = try MergeRefs.run(merge.arguments)
+
+    XCTAssertEqual(result.exitStatus, .success, result.all)
+    XCTAssertTrue(result.output.contains("2 added"), result.output)
+    let landed = try snapshot(destination).filter { $0.key.hasSuffix(".png") }
+    XCTAssertEqual(
+      Set(landed.keys.map { Array($0.utf8) }), [Array(composed.utf8), Array(decomposed.utf8)])
+    let bytes = { (path: String) in
+      try Data(contentsOf: self.destination.appendingPathComponent(path))
+    }
+    XCTAssertEqual(Array(try bytes(composed)), try Pixels.seed(1).png())
+    XCTAssertEqual(Array(try bytes(decomposed)), try Pixels.seed(2).png())
+  }
+
   /// Each name in the archive's central directory, and whether its UTF-8 flag (general
   /// purpose bit 11) is set. The archive has no comment, so the end record is its last 22 bytes.
   private func utf8Flags(_ url: URL) throws -> [String: Bool] {

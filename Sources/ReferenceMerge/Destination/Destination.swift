@@ -21,9 +21,9 @@ package final class Destination: @unchecked Sendable {
   // opening, never while a file is read or hashed.
   private let lock = NSLock()
   /// Open folder handles by package-relative path; `.some(nil)` for folders known missing.
-  private var folders: [String: Int32?] = [:]
+  private var folders: [ExactPath: Int32?] = [:]
   private var beneathWorks = true
-  private var digests: [String: SHA256Digest?] = [:]
+  private var digests: [ExactPath: SHA256Digest?] = [:]
   /// Digests of files from earlier runs, when the package has a `.build` folder to keep them.
   let digestCache: DigestCache?
 
@@ -63,11 +63,11 @@ package final class Destination: @unchecked Sendable {
     -> Int32?
   {
     if relative.isEmpty { return rootHandle }
-    if let known = folders[relative], known != nil || !create { return known }
+    if let known = folders[ExactPath(relative)], known != nil || !create { return known }
     if beneathWorks {
       let handle = calls.openBeneath(rootHandle, relative, O_RDONLY | O_DIRECTORY)
       if handle >= 0 {
-        folders[relative] = handle
+        folders[ExactPath(relative)] = handle
         return handle
       }
       // ENOSYS: an older kernel; EPERM: a seccomp filter (some containers) that refuses it.
@@ -77,7 +77,7 @@ package final class Destination: @unchecked Sendable {
     }
     let (parentPath, name) = Self.split(relative)
     guard let parent = try resolve(parentPath, create: create, for: path) else {
-      folders[relative] = .some(nil)
+      folders[ExactPath(relative)] = .some(nil)
       return nil
     }
     var handle = calls.openAt(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
@@ -91,7 +91,7 @@ package final class Destination: @unchecked Sendable {
     guard handle >= 0 else {
       let code = errno
       if code == ENOENT {
-        folders[relative] = .some(nil)
+        folders[ExactPath(relative)] = .some(nil)
         return nil
       }
       if (code == ELOOP || code == ENOTDIR) && calls.statAt(parent, name)?.kind == .symbolicLink {
@@ -100,7 +100,7 @@ package final class Destination: @unchecked Sendable {
       throw notWritten(
         path, create ? .write : .read, "opening the folder \(relative)", in: relative, code)
     }
-    folders[relative] = handle
+    folders[ExactPath(relative)] = handle
     return handle
   }
 
@@ -139,7 +139,7 @@ package final class Destination: @unchecked Sendable {
   /// path cost a rerun of many archives 150 bytes an image.
   private func knownKind(_ path: String) throws(MergeError) -> FileStatus.Kind? {
     lock.lock()
-    let known = digests[path]
+    let known = digests[ExactPath(path)]
     lock.unlock()
     if case .some(.some) = known { return .regularFile }
     return try status(path)?.kind
@@ -187,13 +187,13 @@ package final class Destination: @unchecked Sendable {
   package func rememberedDigest(_ path: String) -> SHA256Digest? {
     lock.lock()
     defer { lock.unlock() }
-    return digests[path] ?? nil
+    return digests[ExactPath(path)] ?? nil
   }
 
   /// The digest, remembered when `keep` says so.
   private func digest(_ path: String, keep: (SHA256Digest?) -> Bool) -> SHA256Digest? {
     lock.lock()
-    if let known = digests[path] {
+    if let known = digests[ExactPath(path)] {
       lock.unlock()
       return known
     }
@@ -201,7 +201,7 @@ package final class Destination: @unchecked Sendable {
     let digest = computePNGSHA256(path)
     if keep(digest) {
       lock.lock()
-      digests[path] = digest
+      digests[ExactPath(path)] = digest
       lock.unlock()
     }
     return digest

@@ -1,0 +1,15 @@
+/// A path as a table's key, equal to another only byte for byte. `String` equality is
+/// canonical equivalence: it takes a folder named with a composed `é` for one named with `e`
+/// and a combining accent, which the file system keeps apart. A table of folder handles keyed
+/// by `String` opened the first folder for the second and wrote its files there.
+struct ExactPath: Hashable {
+  let path: String
+
+  init(_ path: String) { self.path = path }
+
+  static func == (a: ExactPath, b: ExactPath) -> Bool { a.path.utf8.elementsEqual(b.path.utf8) }
+
+  func hash(into hasher: inout Hasher) {
+    for byte in path.utf8 { hasher.combine(byte) }
+  }
+}
