@@ -10,6 +10,7 @@ struct ExactPath: Hashable {
   static func == (a: ExactPath, b: ExactPath) -> Bool { a.path.utf8.elementsEqual(b.path.utf8) }
 
   func hash(into hasher: inout Hasher) {
-    for byte in path.utf8 { hasher.combine(byte) }
+    var path = path  // `withUTF8` may make a bridged string contiguous: a copy's, not ours
+    path.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
 }
