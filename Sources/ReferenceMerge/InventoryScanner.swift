@@ -249,14 +249,16 @@ struct InventoryScanner {
     return inventory
   }
 
-  /// The images sorted by path, their paths pooled (`PathPool`): the strings the reading kept
-  /// them by go with it.
+  /// The images sorted by path, their paths pooled (`PathPool`) and their origins shared: the
+  /// strings and objects the reading made for each go with it.
   private func pooled(_ images: [String: SourceInventory.Image]) -> [SourceInventory.Image] {
     let sorted = images.sorted { $0.key < $1.key }
     let pool = PathPool(sorted.lazy.map(\.key))
+    var origins: [String: SourceInventory.Image.Origin] = [:]
     return sorted.indices.map { index in
       var image = sorted[index].value
       image.pooledPath = PooledPath(pool, index)
+      image.share(&origins)
       return image
     }
   }

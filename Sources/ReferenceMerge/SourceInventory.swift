@@ -5,10 +5,11 @@ import ReferenceImageCore
 /// What one source holds, learned by reading it once: its manifest and, per image, the hashes
 /// that decide the merge. No pixel data is kept, so memory does not grow with the source count.
 public struct SourceInventory: Sendable {
-  /// One image of the source: 112 bytes beside its name's in the source's `PathPool` (a test
-  /// asserts the size). With its path as a string of its own, it cost a merge of many archives
-  /// 128 bytes and about 108 for the string (`valgrind --tool=massif` of the 50,000-image rerun
-  /// of `Scripts/benchmark-fleet`: 11.7 MB before, 6.9 MB after, the pools included).
+  /// One image of the source: 96 bytes beside its name's in the source's `PathPool` (a test
+  /// asserts the size). With its path as a string of its own and its test and failure in
+  /// fields of their own, it cost a merge of many archives 128 bytes and about 108 for the
+  /// string (`valgrind --tool=massif` of the 50,000-image rerun of `Scripts/benchmark-fleet`:
+  /// 11.7 MB before, 6.2 MB after, the pools included).
   public struct Image: Sendable, Hashable {
     /// The package-relative path, pooled with its source's others once the source is read
     /// (`PathPool`).
@@ -23,17 +24,64 @@ public struct SourceInventory: Sendable {
     /// entry was not even opened: the path is unchanged, and no one asks the destination again
     /// (which would cost a rerun of many archives a table of every path's digest).
     var destinationHeldIt = false
+    /// The test and the kept failure, one object that a source's images of one test without a
+    /// failure share (`shared(_:)`).
+    private(set) var origin: Origin?
     /// SHA-256 of the PNG bytes: the entry's or, for an image the run recorded unchanged, the
     /// reference file's the run found holding its pixels.
     public var pngSHA256: SHA256Digest
     /// SHA-256 of the decoded RGBA8 pixels.
     public var pixelSHA256: SHA256Digest
+
     /// The producing test, when the manifest names it: its owner (`ArchiveManifest.Image.owner`),
     /// which names a parameterized test's case with its arguments.
-    public var test: String?
+    public var test: String? {
+      get { origin?.test }
+      set { origin = Origin.of(test: newValue, failedComparison: failedComparison) }
+    }
     /// For the render of a failed comparison: what it was compared with; it lands only over
     /// that reference.
-    public var failedComparison: FailedComparison? = nil
+    public var failedComparison: FailedComparison? {
+      get { origin?.failedComparison }
+      set { origin = Origin.of(test: test, failedComparison: newValue) }
+    }
+
+    /// An image's test and kept failure: one word in the image, where the two took three.
+    final class Origin: Sendable, Hashable {
+      let test: String?
+      let failedComparison: FailedComparison?
+
+      private init(test: String?, failedComparison: FailedComparison?) {
+        self.test = test
+        self.failedComparison = failedComparison
+      }
+
+      /// The origin, or nil when there is neither.
+      static func of(test: String?, failedComparison: FailedComparison?) -> Origin? {
+        test == nil && failedComparison == nil
+          ? nil : Origin(test: test, failedComparison: failedComparison)
+      }
+
+      static func == (a: Origin, b: Origin) -> Bool {
+        a.test == b.test && a.failedComparison == b.failedComparison
+      }
+
+      func hash(into hasher: inout Hasher) {
+        hasher.combine(test)
+        hasher.combine(failedComparison)
+      }
+    }
+
+    /// The image with its origin shared with the images of `origins` of the same test, when
+    /// it kept no failure: a source's images of one test then hold one object.
+    mutating func share(_ origins: inout [String: Origin]) {
+      guard let origin, origin.failedComparison == nil, let test = origin.test else { return }
+      if let known = origins[test] {
+        self.origin = known
+      } else {
+        origins[test] = origin
+      }
+    }
 
     init(
       path: String, pngSHA256: SHA256Digest, pixelSHA256: SHA256Digest, width: Int,
@@ -47,8 +95,7 @@ public struct SourceInventory: Sendable {
       self.destinationHeldIt = destinationHeldIt
       self.pngSHA256 = pngSHA256
       self.pixelSHA256 = pixelSHA256
-      self.test = test
-      self.failedComparison = failedComparison
+      origin = Origin.of(test: test, failedComparison: failedComparison)
     }
 
     /// The package-relative path.

@@ -1,3 +1,4 @@
+import MergeTestSupport
 import XCTest
 
 @testable import ReferenceMerge
@@ -58,9 +59,36 @@ final class PathPoolTests: XCTestCase {
     XCTAssertEqual(sorted.map { paths[$0] }, paths.sorted())
   }
 
-  /// The reason the pool exists: an image costs its name's bytes beside a 16-byte path.
+  /// The reason the pool exists: an image costs its name's bytes beside a 12-byte place.
   func testImage_isSmallerThanItWas() {
     XCTAssertEqual(MemoryLayout<PooledPath>.size, 12)
-    XCTAssertEqual(MemoryLayout<SourceInventory.Image>.stride, 112)
+    XCTAssertEqual(MemoryLayout<SourceInventory.Image>.stride, 96)
+  }
+
+  /// A source's images of one test hold one origin (test and kept failure), not one each; an
+  /// image that kept a failure has its own.
+  func testImagesOfOneTest_shareOneOrigin_unlessTheyKeptAFailure() throws {
+    let merge = try MergeScenario(self)
+    try merge.archive("run.zip", ["a": .seed(1), "b": .seed(2), "c": .seed(3), "d": .seed(4)]) {
+      for name in ["a", "b", "c"] { $0.owners[merge.path(name)] = "ChartTests.testOne()" }
+      $0.owners[merge.path("d")] = "ChartTests.testTwo()"
+      $0.failedComparisons[merge.path("c")] = .init(
+        referencePixelSHA256: nil, comparison: "exact", verdict: "no reference",
+        differingPixels: nil, totalPixels: 256, file: "Tests/ChartTests.swift", line: 3)
+    }
+
+    let verdict = merge.plan()
+
+    let images = try ["a", "b", "c", "d"].map { try XCTUnwrap(verdict.item($0)?.chosen?.image) }
+    XCTAssertEqual(
+      images.map(\.test),
+      [
+        "ChartTests.testOne()", "ChartTests.testOne()", "ChartTests.testOne()",
+        "ChartTests.testTwo()",
+      ])
+    XCTAssertTrue(images[0].origin === images[1].origin, "one test, one origin")
+    XCTAssertNotNil(images[2].failedComparison)
+    XCTAssertFalse(images[2].origin === images[0].origin, "a kept failure is the image's own")
+    XCTAssertFalse(images[3].origin === images[0].origin, "another test")
   }
 }
