@@ -98,10 +98,7 @@ public struct MergePlan: Sendable {
     /// The path's order against a sought one (as `path` compares with it), without making
     /// the path's string when it is pooled.
     func pathOrder(to sought: SoughtPath) -> Int {
-      guard let read else {
-        let path = details?.path ?? ""
-        return path < sought.string ? -1 : path == sought.string ? 0 : 1
-      }
+      guard let read else { return sought.order(of: details?.path ?? "") }
       return read.path(at: place).order(to: sought)
     }
     /// Whether this item's path sorts before another's.

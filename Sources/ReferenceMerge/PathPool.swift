@@ -126,10 +126,7 @@ struct PooledPath: Sendable, Hashable, Comparable {
 
   /// This path's order against a sought one: negative, zero or positive, as for strings.
   func order(to sought: SoughtPath) -> Int {
-    guard pool.isASCII, let bytes = sought.asciiBytes else {
-      let path = string
-      return path < sought.string ? -1 : path == sought.string ? 0 : 1
-    }
+    guard pool.isASCII, let bytes = sought.asciiBytes else { return sought.order(of: string) }
     return pool.withBytes(Int(index)) { path in
       bytes.withUnsafeBufferPointer { sought in
         path.order(to: PathBytes(folder: sought, name: UnsafeBufferPointer(start: nil, count: 0)))
@@ -201,4 +198,7 @@ struct SoughtPath {
     let bytes = Array(string.utf8)
     asciiBytes = bytes.allSatisfy { $0 < 0x80 } ? bytes : nil
   }
+
+  /// The order of a path given as a string against this one: negative, zero or positive.
+  func order(of path: String) -> Int { path < string ? -1 : path == string ? 0 : 1 }
 }

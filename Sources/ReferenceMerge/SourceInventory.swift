@@ -25,7 +25,7 @@ public struct SourceInventory: Sendable {
     /// (which would cost a rerun of many archives a table of every path's digest).
     var destinationHeldIt = false
     /// The test and the kept failure, one object that a source's images of one test without a
-    /// failure share (`shared(_:)`).
+    /// failure share (`share(_:)`).
     private(set) var origin: Origin?
     /// SHA-256 of the PNG bytes: the entry's or, for an image the run recorded unchanged, the
     /// reference file's the run found holding its pixels.
