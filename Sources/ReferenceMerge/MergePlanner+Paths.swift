@@ -148,8 +148,9 @@ extension MergePlanner {
     if image.destinationHeldIt || destination.rememberedDigest(image.path) == image.pngSHA256 {
       return (.unchanged, image.pixelSHA256)
     }
-    // Read once, for its digest and, when that differs, its pixels: the digest cache is let go
-    // by now (`Destination.settleDigests`), and hashing first read every changed file twice.
+    // Read once, for its digest and, when that differs, its pixels: a file asked here mostly
+    // differs (the sources' reading answered for the others), and hashing first read every
+    // changed file twice.
     guard let bytes = destination.read(image.path)?.bytes else { return (.added, nil) }
     if SHA256Digest(of: bytes) == image.pngSHA256 { return (.unchanged, image.pixelSHA256) }
     switch Destination.pixelIdentity(of: bytes) {

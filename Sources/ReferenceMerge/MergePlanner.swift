@@ -52,7 +52,6 @@ public struct MergePlanner: Sendable {
   ) -> MergePlan {
     var (inventories, bad) = read(
       sources, destination: destination, staging: staging, progress: progress)
-    destination.settleDigests()
     // Runs before paths: a render a later run used again is no candidate at all.
     let ledger = RunLedger(inventories, limits: options.limits)
     let runs = ledger.decide(&inventories)

@@ -20,7 +20,7 @@ final class DigestCacheTests: XCTestCase {
     var calls = FileCalls.system
     let openAt = calls.openAt
     calls.openAt = { folder, name, flags in
-      if name != DigestCache.fileName && flags & O_DIRECTORY == 0 { reads.increment() }
+      if !name.contains(DigestCache.fileName) && flags & O_DIRECTORY == 0 { reads.increment() }
       return openAt(folder, name, flags)
     }
     return calls
@@ -82,11 +82,11 @@ final class DigestCacheTests: XCTestCase {
       try Destination(root: package).pngSHA256("a/b.png"), SHA256.hex(Array("longer bytes".utf8)))
   }
 
-  func testDigest_lineOfTheOlderFormat_isHashedAgain() throws {
+  func testDigest_cacheFileOfTheOlderFormat_isHashedAgain() throws {
     let cache = package.appendingPathComponent(".build/\(DigestCache.fileName)")
     try cacheOneFile("aaaa", modified: 1_000_000_000)
-    // The older format ended each line with the path: such a line, even one whose status
-    // matches, is not trusted, so a wrong digest in it is never answered.
+    // The older format was text, a line per file: such a file, even with a line whose status
+    // matches, is not read, so a wrong digest in it is never answered.
     let status = try XCTUnwrap(try Destination(root: package).status("a/b.png"))
     let wrong = SHA256.hex(Array("not these bytes".utf8))
     try Data("\(status.device) \(status.inode) 4 \(status.modified) \(wrong) a/b.png\n".utf8)
@@ -100,7 +100,7 @@ final class DigestCacheTests: XCTestCase {
     XCTAssertEqual(reads.value, 1, "the file itself is read")
   }
 
-  func testSave_fileLearnedAgain_keepsOnlyItsNewLine() throws {
+  func testSave_fileLearnedAgain_keepsOnlyItsNewRecord() throws {
     let file = package.appendingPathComponent("a/b.png")
     let cache = package.appendingPathComponent(".build/\(DigestCache.fileName)")
     try cacheOneFile("aaaa", modified: 1_000_000_000)
@@ -111,102 +111,186 @@ final class DigestCacheTests: XCTestCase {
     changed.saveDigests()
     let reads = Counter()
 
-    let lines = try String(contentsOf: cache, encoding: .utf8).split(separator: "\n")
+    let records = try recordCount(cache)
     let digest = try Destination(root: package, calls: countingCalls(reads)).pngSHA256("a/b.png")
 
-    XCTAssertEqual(lines.count, 1, "the stale line is not written again: \(lines)")
+    XCTAssertEqual(records, 1, "the stale record is not written again")
     XCTAssertEqual(digest, SHA256.hex(Array("longer bytes".utf8)))
-    XCTAssertEqual(reads.value, 0, "answered from the new line")
+    XCTAssertEqual(reads.value, 0, "answered from the new record")
+    XCTAssertEqual(try buildFolderNames(), [DigestCache.fileName], "no journal left behind")
   }
 
-  /// Three files cached, then a merge that reads its sources, lets the entries go
-  /// (`settle`), and learns one file again afterwards.
-  private func settleThenLearn(learnedBeforeSettling: Bool) throws -> [String: String] {
+  private func recordCount(_ cache: URL) throws -> Int {
+    let size = try XCTUnwrap(
+      try FileManager.default.attributesOfItem(atPath: cache.path)[.size] as? Int)
+    XCTAssertEqual((size - DigestCacheFile.headerSize) % DigestCacheFile.recordSize, 0)
+    return (size - DigestCacheFile.headerSize) / DigestCacheFile.recordSize
+  }
+
+  private func buildFolderNames() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(
+      atPath: package.appendingPathComponent(".build").path
+    )
+    .sorted()
+  }
+
+  /// Writes files named by `names` with their names as bytes, dated `modified`.
+  private func writeFiles(_ names: [String], modified: Int, suffix: String = "") throws {
+    for name in names {
+      let file = package.appendingPathComponent("\(name).png")
+      try Data((name + suffix).utf8).write(to: file)
+      try setModificationTime(file, modified)
+    }
+  }
+
+  func testSave_learnedInManyRuns_mergedWithTheStoredOnes_theLatestWins() throws {
+    // 40 files cached, then a merge that learns 30 of them again (ten changed, then twenty
+    // more, the ten again among them, changed twice) with runs of 7: the journal is sorted in
+    // six runs, and a key learned in two runs is written once, the later one.
+    let names = (0..<40).map { "file\($0)" }
+    try writeFiles(names, modified: 1_000_000_000)
+    let first = try Destination(root: package)
+    for name in names { _ = first.pngSHA256("\(name).png") }
+    first.saveDigests()
+    try writeFiles(Array(names[0..<10]), modified: 1_000_000_001, suffix: " once")
+
+    let handle = open(package.path, O_RDONLY | O_DIRECTORY)
+    defer { close(handle) }
+    let cache = try XCTUnwrap(DigestCache(root: handle, calls: .system, runLength: 7))
     let destination = try Destination(root: package)
-    for name in ["a", "b", "c"] {
-      let bytes = Array(name.utf8)
-      try destination.write(bytes, to: "\(name).png", digest: SHA256.hex(bytes))
-      try setModificationTime(package.appendingPathComponent("\(name).png"), 1_000_000_000)
-      XCTAssertEqual(destination.pngSHA256("\(name).png"), SHA256.hex(bytes))
+    for name in names[0..<10] {
+      let status = try XCTUnwrap(try destination.status("\(name).png"))
+      XCTAssertNil(cache.digest("\(name).png", status: status), "changed since")
+      cache.remember(
+        "\(name).png", status: status, digest: SHA256Digest(of: Array("\(name) once".utf8)))
     }
-    destination.saveDigests()
-    try Data("c again".utf8).write(to: package.appendingPathComponent("c.png"))
-    try setModificationTime(package.appendingPathComponent("c.png"), 1_000_000_001)
-    if learnedBeforeSettling {
-      try Data("b again".utf8).write(to: package.appendingPathComponent("b.png"))
-      try setModificationTime(package.appendingPathComponent("b.png"), 1_000_000_002)
+    try writeFiles(Array(names[0..<10]), modified: 1_000_000_002, suffix: " twice")
+    for name in names[0..<30] {
+      let status = try XCTUnwrap(try destination.status("\(name).png"))
+      let bytes = try Data(contentsOf: package.appendingPathComponent("\(name).png"))
+      cache.remember("\(name).png", status: status, digest: SHA256Digest(of: Array(bytes)))
     }
-    let merge = try Destination(root: package)
-    XCTAssertEqual(merge.pngSHA256("a.png"), SHA256.hex(Array("a".utf8)))
-    _ = merge.pngSHA256("b.png")
-
-    merge.settleDigests()
-    XCTAssertEqual(merge.pngSHA256("c.png"), SHA256.hex(Array("c again".utf8)))
-    merge.saveDigests()
-
-    var answers: [String: String] = [:]
+    cache.save()
     let reads = Counter()
     let next = try Destination(root: package, calls: countingCalls(reads))
-    for name in ["a", "b", "c"] { answers[name] = next.pngSHA256("\(name).png") }
+    let answers = names.map { next.pngSHA256("\($0).png") }
+
+    XCTAssertEqual(
+      try recordCount(package.appendingPathComponent(".build/\(DigestCache.fileName)")), 40)
     XCTAssertEqual(reads.value, 0, "every file answered by the cache")
-    return answers
+    XCTAssertEqual(
+      answers,
+      names.enumerated().map { index, name in
+        SHA256.hex(Array((index < 10 ? name + " twice" : name).utf8))
+      })
   }
 
-  func testSettle_nothingLearnedBefore_savedCacheCarriesTheFileAndTheNewLine() throws {
-    let answers = try settleThenLearn(learnedBeforeSettling: false)
+  func testSave_storedEntryAsNewAsItsFile_isNotCarried() throws {
+    // b's entry was stored racy (its file as new as the cache): carried into a later file,
+    // it would be trusted.
+    try writeFiles(["a", "b"], modified: 1_000_000_000)
+    let first = try Destination(root: package)
+    _ = first.pngSHA256("a.png")
+    _ = first.pngSHA256("b.png")
+    first.saveDigests()
+    let cache = package.appendingPathComponent(".build/\(DigestCache.fileName)")
+    try setModificationTime(cache, 1_000_000_000)
+    try writeFiles(["a"], modified: 1_000_000_001, suffix: " again")
+    let merge = try Destination(root: package)
+    _ = merge.pngSHA256("a.png")
+    merge.saveDigests()
+    let reads = Counter()
 
-    XCTAssertEqual(answers["a"], SHA256.hex(Array("a".utf8)))
-    XCTAssertEqual(answers["b"], SHA256.hex(Array("b".utf8)))
-    XCTAssertEqual(answers["c"], SHA256.hex(Array("c again".utf8)), "not the stale line")
-    let text = try String(
-      contentsOf: package.appendingPathComponent(".build/\(DigestCache.fileName)"),
-      encoding: .utf8)
-    XCTAssertFalse(text.contains(SHA256.hex(Array("c".utf8))), "c's stale line is not carried")
+    let next = try Destination(root: package, calls: countingCalls(reads))
+    XCTAssertEqual(next.pngSHA256("a.png"), SHA256.hex(Array("a again".utf8)))
+    XCTAssertEqual(reads.value, 0, "a answered by the cache")
+    XCTAssertEqual(next.pngSHA256("b.png"), SHA256.hex(Array("b".utf8)))
+
+    XCTAssertEqual(reads.value, 1, "b hashed again")
+    XCTAssertEqual(try recordCount(cache), 1)
   }
 
-  func testSettle_learnedBefore_savedCacheCarriesTheEntriesAndTheNewLines() throws {
-    let answers = try settleThenLearn(learnedBeforeSettling: true)
-
-    XCTAssertEqual(answers["a"], SHA256.hex(Array("a".utf8)))
-    XCTAssertEqual(answers["b"], SHA256.hex(Array("b again".utf8)))
-    XCTAssertEqual(answers["c"], SHA256.hex(Array("c again".utf8)))
-  }
-
-  func testSettle_questionsAfterwards_areAnsweredByHashing() throws {
+  func testSave_questionsAfterReadingTheSources_stillAnsweredByTheCache() throws {
     try cacheOneFile("aaaa", modified: 1_000_000_000)
     let reads = Counter()
     let merge = try Destination(root: package, calls: countingCalls(reads))
 
-    merge.settleDigests()
-    let digest = merge.pngSHA256("a/b.png")
+    let digests = (0..<3).map { _ in merge.pngSHA256("a/b.png") }
 
-    XCTAssertEqual(digest, SHA256.hex(Array("aaaa".utf8)))
-    XCTAssertEqual(reads.value, 1, "the entry was let go: the file is read")
+    XCTAssertEqual(digests, Array(repeating: SHA256.hex(Array("aaaa".utf8)), count: 3))
+    XCTAssertEqual(reads.value, 0, "each question answered by the stored record")
   }
 
-  func testLoad_cacheFileLongerThanOneRead_everyLineAnswers() throws {
-    // 15,000 lines of about 85 bytes: the file spans two reads of 1 MiB, so a line is cut.
+  /// A cache file of `count` records for keys 1, 3, 5, … (each with a made-up status), with
+  /// `x.png`'s true record among them, dated after every file.
+  private func writeCacheFile(count: Int, mangle: (inout [DigestCache.Entry]) -> Void = { _ in })
+    throws -> String
+  {
     let destination = try Destination(root: package)
     try destination.write(Array("x".utf8), to: "x.png", digest: SHA256.hex(Array("x".utf8)))
     try setModificationTime(package.appendingPathComponent("x.png"), 1_000_000_000)
     let status = try XCTUnwrap(try destination.status("x.png"))
-    let cache = package.appendingPathComponent(".build/\(DigestCache.fileName)")
-    let digest = SHA256.hex(Array("x".utf8))
-    var text = ""
-    for index in 0..<15_000 {
-      text += "\(status.device) \(index + 10_000_000) 1 1 \(digest) \(String(index, radix: 16))\n"
+    let digest = SHA256Digest(of: Array("x".utf8))
+    let key = PathKey.of("x.png")
+    var entries = (0..<count).map { index in
+      DigestCache.Entry(
+        key: UInt64(index) * 2 + 1, device: status.device, inode: UInt64(index) + 10_000_000,
+        size: 1, modified: 1, digest: digest)
+    }.filter { $0.key != key }
+    entries.append(
+      DigestCache.Entry(
+        key: key, device: status.device, inode: status.inode, size: status.size,
+        modified: status.modified, digest: digest))
+    entries.sort { $0.key < $1.key }
+    mangle(&entries)
+    var bytes = DigestCacheFile.header
+    var record = [UInt8](repeating: 0, count: DigestCacheFile.recordSize)
+    for entry in entries {
+      record.withUnsafeMutableBytes { DigestCacheFile.store(entry, in: $0, at: 0) }
+      bytes += record
     }
-    let key = String(PathKey.of("x.png"), radix: 16)
-    text += "\(status.device) \(status.inode) \(status.size) \(status.modified) \(digest) \(key)"
-    XCTAssertGreaterThan(text.utf8.count, 1 << 20)
-    try Data(text.utf8).write(to: cache)
+    let cache = package.appendingPathComponent(".build/\(DigestCache.fileName)")
+    try Data(bytes).write(to: cache)
     try setModificationTime(cache, 1_000_000_100)
+    return digest.hex
+  }
+
+  func testLoad_cacheFileOfManyBlocksAndReads_everyRecordAnswers() throws {
+    // 15,000 records: 469 blocks, and 17 reads of the file's keys at load.
+    let digest = try writeCacheFile(count: 15_000)
     let reads = Counter()
 
     let answer = try Destination(root: package, calls: countingCalls(reads)).pngSHA256("x.png")
 
     XCTAssertEqual(answer, digest)
-    XCTAssertEqual(reads.value, 0, "the last line, past the first read, without a line feed")
+    XCTAssertEqual(reads.value, 0, "answered by the cache")
+  }
+
+  func testLoad_damagedCacheFile_isAnEmptyCache() throws {
+    let damages: [(String, (inout [DigestCache.Entry]) -> Void)] = [
+      ("out of order", { $0.swapAt(0, $0.count - 1) }),
+      ("a key twice", { $0[1].key = $0[0].key }),
+    ]
+    for (damage, mangle) in damages {
+      _ = try writeCacheFile(count: 100, mangle: mangle)
+      let reads = Counter()
+
+      _ = try Destination(root: package, calls: countingCalls(reads)).pngSHA256("x.png")
+
+      XCTAssertEqual(reads.value, 1, "\(damage): the file is hashed")
+    }
+    let digest = try writeCacheFile(count: 100)
+    let cache = package.appendingPathComponent(".build/\(DigestCache.fileName)")
+    let handle = try FileHandle(forWritingTo: cache)
+    try handle.truncate(
+      atOffset: UInt64(DigestCacheFile.headerSize + 99 * DigestCacheFile.recordSize + 5))
+    try handle.close()
+    try setModificationTime(cache, 1_000_000_100)
+    let reads = Counter()
+
+    XCTAssertEqual(
+      try Destination(root: package, calls: countingCalls(reads)).pngSHA256("x.png"), digest)
+    XCTAssertEqual(reads.value, 1, "cut short: the file is hashed")
   }
 
   func testDigest_packageWithoutBuildFolder_keepsNoCache() throws {

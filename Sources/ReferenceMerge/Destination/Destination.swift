@@ -174,7 +174,7 @@ package final class Destination: @unchecked Sendable {
   /// Whether the file at a path holds exactly the PNG bytes of this digest.
   /// - Parameter remembering: Whether a file that holds them is remembered, for an image that
   ///   cannot carry the answer itself (`SourceInventory.Image.destinationHeldIt`): the planner
-  ///   asks again after the digest cache is let go (`settleDigests()`). A file that holds other
+  ///   asks again, and the digest cache cannot vouch for a file as new as itself. A file that holds other
   ///   bytes never is: the planner reads it once then, for its pixels, and remembering every
   ///   such file cost a merge that changes every reference a table entry for each.
   package func holds(_ path: String, digest expected: SHA256Digest, remembering: Bool = false)
@@ -205,13 +205,6 @@ package final class Destination: @unchecked Sendable {
       lock.unlock()
     }
     return digest
-  }
-
-  /// Lets go of the digest cache's entries once the sources are read (`DigestCache.settle`):
-  /// what the merge asks afterwards was remembered when the sources were read, or costs a
-  /// hash.
-  package func settleDigests() {
-    digestCache?.settle()
   }
 
   /// The digest: the digest cache's, when it vouches for the file, else the file's, learned.

@@ -13,11 +13,10 @@ final class DigestCache: @unchecked Sendable {
   /// One file's digest, found by its path's key and trusted only while the file is the same
   /// (device, inode, size, time). The key is a hash, not the path: two paths that share a key
   /// are still two files with two inodes, so a shared key costs a hash, never a wrong digest.
-  struct Entry {
+  struct Entry: Equatable {
     var key: UInt64
     var device: UInt64
     var inode: UInt64
-    /// -1 once the file was learned again (`remember`): the newer line is already written.
     var size: Int
     var modified: Int64
     var digest: SHA256Digest
@@ -25,316 +24,220 @@ final class DigestCache: @unchecked Sendable {
 
   /// The cache file's name inside `.build`.
   static let fileName = "merge-refs-digests"
+  /// How many learned entries `save()` sorts in memory at once: 16,384 (1.3 MB, with their
+  /// order). Runs of 65,536 were the largest allocation of a 50,000-image first merge's peak
+  /// (`valgrind --tool=massif`).
+  static let defaultRunLength = 1 << 14
 
   private let calls: FileCalls
   private let buildFolder: Int32
   private let lock = NSLock()
-  /// The entries read from the cache file, sorted by key, one per key: a flat table, 72 bytes
-  /// an entry. A table by path cost a rerun of many archives about 300 bytes an image, its
-  /// path strings included (`valgrind --tool=massif` of a 50,000-image rerun).
-  private var entries: [Entry] = []
-  /// The next cache file, written as entries are learned (a later line for a path wins when
-  /// the file is read) and renamed into place by `save()`. Kept on disk, not in memory: a
-  /// merge of many archives learns tens of thousands of entries.
-  private var pending: (handle: Int32, name: String)?
-  /// Lines not yet written to `pending`, up to 64 KiB.
-  private var chunk: [UInt8] = []
-  /// Whether writing `pending` failed: nothing more is written, and the old cache stays.
+  /// The cache file as the merge found it, answering from where its records lie.
+  private let stored: StoredDigests?
+  /// The entries learned this run, in the order learned, in a file of their own beside the
+  /// cache: a first merge learns one for every file.
+  private var journal: (handle: Int32, name: String, writer: RecordWriter)?
+  private var learned = 0
+  /// Whether writing the journal failed: nothing more is written, and the old cache stays.
   private var broken = false
-  /// The cache file's modification time; entries not older than it are not trusted.
-  private var writtenAt: Int64 = .min
-  private var changed = false
   private var saved = false
-  /// Set by `settle()` when nothing had been learned yet: the cache file's lines are carried
-  /// into the next file by `save()`, read again then instead of held meanwhile.
-  private var carriesFile = false
-  /// The keys learned since `settle()` while `carriesFile`: their old lines are not carried.
-  private var learnedSinceSettling: [UInt64] = []
+  private let runLength: Int
 
   /// Opens the cache of a package, or returns nil when the package has no `.build` folder
   /// (a destination that is not a built package gets no cache file).
-  init?(root: Int32, calls: FileCalls) {
+  /// - Parameter runLength: How many learned entries `save()` sorts at once.
+  init?(root: Int32, calls: FileCalls, runLength: Int = defaultRunLength) {
     let buildFolder = calls.openAt(root, ".build", O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
     guard buildFolder >= 0 else { return nil }
     self.calls = calls
     self.buildFolder = buildFolder
-    load()
+    self.runLength = runLength
+    let handle = calls.openAt(buildFolder, Self.fileName, O_RDONLY | O_NOFOLLOW)
+    stored = handle < 0 ? nil : StoredDigests(handle: handle, calls: calls)
+    if handle >= 0 && stored == nil { _ = calls.close(handle) }
   }
 
   deinit {
-    discardPending()
+    discardJournal()
+    if let stored { _ = calls.close(stored.handle) }
     _ = calls.close(buildFolder)
   }
 
   /// The digest of a file whose status matches its entry and is older than the cache.
   func digest(_ path: String, status: FileStatus) -> SHA256Digest? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let index = index(of: PathKey.of(path)) else { return nil }
-    let entry = entries[index]
-    guard entry.device == status.device, entry.inode == status.inode,
+    guard let stored, let entry = stored.entry(for: PathKey.of(path)),
+      entry.device == status.device, entry.inode == status.inode,
       entry.size == status.size, entry.modified == status.modified,
-      status.modified < writtenAt
+      status.modified < stored.writtenAt
     else { return nil }
     return entry.digest
   }
 
-  /// Records the digest of a file as it is now.
+  /// Records the digest of a file as it is now. Its stored entry, if any, no longer matches
+  /// the file (else it would have answered), so it never answers for it this run either.
   func remember(_ path: String, status: FileStatus, digest: SHA256Digest) {
     lock.lock()
     defer { lock.unlock() }
     guard !saved && !broken else { return }
-    let key = PathKey.of(path)
-    if let index = index(of: key) { entries[index].size = -1 }
-    if carriesFile { learnedSinceSettling.append(key) }
-    add(
-      Entry(
-        key: key, device: status.device, inode: status.inode, size: status.size,
-        modified: status.modified, digest: digest))
-    changed = true
-  }
-
-  /// The position of a key's entry, by binary search; the caller holds `lock`.
-  private func index(of key: UInt64) -> Int? {
-    let index = entries.lowerBound { $0.key < key }
-    return index < entries.count && entries[index].key == key ? index : nil
-  }
-
-  /// Lets go of the entries once the sources are read, when the merge asks for every file it
-  /// read them for: a rerun of 500,000 images held them, 36 MB, through its peak
-  /// (`valgrind --tool=massif`). The entries still wanted are carried into the next cache file
-  /// now when it will be written anyway, else by `save()` from the file. Later questions are
-  /// answered by hashing the file.
-  func settle() {
-    lock.lock()
-    defer { lock.unlock() }
-    guard !saved && !entries.isEmpty else { return }
-    if changed {
-      for entry in entries where entry.size >= 0 && !broken { add(entry) }
-    } else {
-      carriesFile = true
-    }
-    entries = []
-  }
-
-  /// Writes the cache when something was learned: the entries read that were not learned again
-  /// follow the learned ones, then the file is renamed into place. A cache that cannot be
-  /// written costs the next run time, not correctness, so failures are ignored. Saved once,
-  /// when a merge ends: the entries are let go, and what is learned afterwards is not kept.
-  func save() {
-    lock.lock()
-    defer {
-      entries = []
-      chunk = []
-      saved = true
-      lock.unlock()
-    }
-    guard changed && !saved else { return }
-    for entry in entries where entry.size >= 0 && !broken { add(entry) }
-    if carriesFile { carryStoredEntries() }
-    flush()
-    guard let pending, !broken else {
-      discardPending()
-      return
-    }
-    self.pending = nil
-    if calls.close(pending.handle) != 0
-      || calls.renameAt(buildFolder, pending.name, buildFolder, Self.fileName) != 0
-    {
-      _ = calls.unlinkAt(buildFolder, pending.name, false)
-    }
-  }
-
-  /// Adds an entry's line, writing the lines out every 64 KiB; the caller holds `lock`.
-  private func add(_ entry: Entry) {
-    chunk += "\(entry.device) \(entry.inode) \(entry.size) \(entry.modified) ".utf8
-    chunk += entry.digest.hex.utf8
-    chunk.append(UInt8(ascii: " "))
-    chunk += String(entry.key, radix: 16).utf8
-    chunk.append(UInt8(ascii: "\n"))
-    if chunk.count >= 1 << 16 { flush() }
-  }
-
-  /// Writes the lines so far to the next cache file, creating it first; the caller holds
-  /// `lock`.
-  private func flush() {
-    guard !broken && !chunk.isEmpty else { return }
-    if pending == nil {
-      let name = FileSystem.temporaryName(for: Self.fileName)
-      let handle = calls.openAt(buildFolder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+    if journal == nil {
+      let name = FileSystem.temporaryName(for: Self.fileName + "-learned")
+      let handle = calls.openAt(buildFolder, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW)
       guard handle >= 0 else {
         broken = true
         return
       }
-      pending = (handle, name)
+      journal = (handle, name, RecordWriter(handle: handle, calls: calls, offset: 0))
     }
-    if let pending, calls.writeAll(chunk, to: pending.handle) != nil {
-      broken = true
-    }
-    chunk.removeAll(keepingCapacity: true)
+    journal?.writer.write(
+      Entry(
+        key: PathKey.of(path), device: status.device, inode: status.inode, size: status.size,
+        modified: status.modified, digest: digest))
+    learned += 1
+    if journal?.writer.failure != nil { broken = true }
   }
 
-  /// Removes the next cache file when it was not saved (a merge that stopped, or failed).
-  private func discardPending() {
-    guard let pending else { return }
-    self.pending = nil
-    _ = calls.close(pending.handle)
-    _ = calls.unlinkAt(buildFolder, pending.name, false)
-  }
-
-  /// Reads the cache file; a missing or damaged one is an empty cache.
-  private func load() {
-    // Sized once, from a first pass counting the lines: a table grown by doubling would hold
-    // up to twice the entries.
-    var lines = 0
-    guard forEachStoredLine({ _ in lines += 1 }) != nil else { return }
-    entries.reserveCapacity(lines)
-    let read = forEachStoredLine { line in
-      var fields = LineFields(line)
-      if let entry = fields.entry() { entries.append(entry) }
+  /// Writes the cache when something was learned: the stored entries and the learned ones
+  /// merged by key, a learned one winning, into a new file renamed into place. A cache that
+  /// cannot be written costs the next run time, not correctness, so failures are ignored.
+  /// Saved once, when a merge ends: what is learned afterwards is not kept.
+  func save() {
+    lock.lock()
+    defer {
+      saved = true
+      discardJournal()
+      lock.unlock()
     }
-    guard let read else {
-      entries = []
+    guard learned > 0, !saved, !broken, let journal else { return }
+    self.journal?.writer.flush()
+    guard self.journal?.writer.failure == nil, let runs = sortRuns(of: journal.handle) else {
       return
     }
-    writtenAt = read.modified
-    keepLastOfEachKey()
-  }
-
-  /// Writes again the cache file's entries that were not learned since `settle()`, in the
-  /// file's order (a later line for a key still wins); the caller holds `lock`.
-  private func carryStoredEntries() {
-    learnedSinceSettling.sort()
-    _ = forEachStoredLine { line in
-      var fields = LineFields(line)
-      guard let entry = fields.entry(), !broken,
-        !learnedSinceSettling.sortedContains(entry.key)
-      else { return }
-      add(entry)
+    let name = FileSystem.temporaryName(for: Self.fileName)
+    let handle = calls.openAt(buildFolder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
+    guard handle >= 0 else { return }
+    let header = DigestCacheFile.header
+    var written =
+      header.withUnsafeBytes { calls.writeAll($0, to: handle, at: 0) } == nil
+      && merge(runs, of: journal.handle, into: handle)
+    written = calls.close(handle) == 0 && written
+    if !written || calls.renameAt(buildFolder, name, buildFolder, Self.fileName) != 0 {
+      _ = calls.unlinkAt(buildFolder, name, false)
     }
   }
 
-  /// Calls `body` with each line of the cache file, without its line feed, reading 1 MiB at a
-  /// time: the file of 500,000 entries is 60 MB. Read in place: a string of every field took
-  /// 4% of an up-to-date rerun (`perf record`).
-  /// - Returns: The file's status; nil when there is no cache file, or reading it failed
-  ///   (after the lines read before).
-  private func forEachStoredLine(_ body: (UnsafeBufferPointer<UInt8>) -> Void) -> FileStatus? {
-    let handle = calls.openAt(buildFolder, Self.fileName, O_RDONLY | O_NOFOLLOW)
-    guard handle >= 0 else { return nil }
-    defer { _ = calls.close(handle) }
-    guard let status = calls.statHandle(handle), status.kind == .regularFile,
-      status.size < 1 << 30
-    else { return nil }
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
-    var held = 0  // bytes of a line begun in the previous chunk, at the buffer's start
-    while true {
-      let count = buffer.withUnsafeMutableBytes { bytes in
-        calls.read(handle, UnsafeMutableRawBufferPointer(rebasing: bytes[held...]))
-      }
-      if count < 0 && errno == EINTR { continue }
-      if count < 0 { return nil }
-      if count == 0 { break }
-      let end = held + count
-      var start = 0
-      buffer.withUnsafeBufferPointer { bytes in
-        while let feed = bytes[start..<end].firstIndex(of: UInt8(ascii: "\n")) {
-          body(UnsafeBufferPointer(rebasing: bytes[start..<feed]))
-          start = feed + 1
-        }
-      }
-      held = end - start
-      // A line longer than the buffer is no entry: it is dropped.
-      if held == buffer.count { held = 0 }
-      buffer.withUnsafeMutableBytes { bytes in
-        _ = memmove(bytes.baseAddress!, bytes.baseAddress! + start, held)
-      }
-    }
-    if held > 0 {
-      buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[..<held])) }
-    }
-    return status
-  }
-
-  /// Sorts the entries by key and keeps, of entries with one key, the last line read: the
-  /// file is written in the order files were learned, so a later line is newer.
-  private func keepLastOfEachKey() {
-    entries.sort { $0.key < $1.key }  // stable: lines with one key keep their order
-    var kept = 0
-    for index in entries.indices {
-      if kept > 0 && entries[kept - 1].key == entries[index].key {
-        entries[kept - 1] = entries[index]
-      } else {
-        entries[kept] = entries[index]
+  /// Sorts the journal by key in runs of `runLength` entries, each written back in place with
+  /// the last learned entry of each key only; the caller holds `lock`.
+  /// - Returns: The runs' record positions, nil when reading or writing failed.
+  private func sortRuns(of handle: Int32) -> [Range<Int>]? {
+    var runs: [Range<Int>] = []
+    for start in stride(from: 0, to: learned, by: runLength) {
+      var reader = RecordReader(
+        handle: handle, calls: calls, records: start..<min(start + runLength, learned),
+        headerSize: 0)
+      var entries: [(entry: Entry, order: Int)] = []
+      entries.reserveCapacity(min(runLength, learned - start))
+      while let entry = reader.next() { entries.append((entry, entries.count)) }
+      guard !reader.failed else { return nil }
+      entries.sort { ($0.entry.key, $0.order) < ($1.entry.key, $1.order) }
+      var writer = RecordWriter(
+        handle: handle, calls: calls, offset: start * DigestCacheFile.recordSize)
+      var kept = 0
+      for (index, pair) in entries.enumerated()
+      where index + 1 == entries.count || entries[index + 1].entry.key != pair.entry.key {
+        writer.write(pair.entry)
         kept += 1
       }
+      writer.flush()
+      guard writer.failure == nil else { return nil }
+      runs.append(start..<start + kept)
     }
-    entries.removeLast(entries.count - kept)
-    // A merge that updated files wrote two lines for each (hashed, then written): the table
-    // sized by lines would keep room for twice the entries.
-    if entries.capacity > entries.count + entries.count / 4 {
-      var exact: [Entry] = []
-      exact.reserveCapacity(entries.count)
-      exact.append(contentsOf: entries)
-      entries = exact
+    return runs
+  }
+
+  /// Writes the stored entries and the sorted runs merged by key: of entries with one key,
+  /// the latest run's, else the stored one. A stored entry not older than its file is not
+  /// carried, since the new file's later time would make it trusted. The caller holds `lock`.
+  /// - Returns: Whether every entry was read and written.
+  private func merge(_ runs: [Range<Int>], of journal: Int32, into handle: Int32) -> Bool {
+    var readers: [RecordReader] = []
+    if let stored {
+      readers.append(RecordReader(handle: stored.handle, calls: calls, records: 0..<stored.count))
     }
+    let storedReaders = readers.count
+    for run in runs {
+      readers.append(RecordReader(handle: journal, calls: calls, records: run, headerSize: 0))
+    }
+    var heads = readers.indices.map { readers[$0].next() }
+    // The readers by their next key, then their position: a first merge of 500,000 images
+    // sorts its journal in 31 runs.
+    var queue = ReaderQueue(heads.indices.filter { heads[$0] != nil }) { a, b in
+      (heads[a]!.key, a) < (heads[b]!.key, b)
+    }
+    var holding: [Int] = []
+    var writer = RecordWriter(handle: handle, calls: calls, offset: DigestCacheFile.headerSize)
+    while let first = queue.popFirst() {
+      // Of the readers holding the smallest key, the latest's entry wins; each moves on.
+      let key = heads[first]!.key
+      holding = [first]
+      while let next = queue.first, heads[next]!.key == key { holding.append(queue.popFirst()!) }
+      let latest = holding.last!
+      let entry = heads[latest]!
+      if latest >= storedReaders || entry.modified < (stored?.writtenAt ?? .min) {
+        writer.write(entry)
+      }
+      for index in holding {
+        heads[index] = readers[index].next()
+        if heads[index] != nil { queue.insert(index) }
+      }
+    }
+    writer.flush()
+    return writer.failure == nil && !readers.contains { $0.failed }
+  }
+
+  /// Removes the journal; the caller holds `lock`.
+  private func discardJournal() {
+    guard let journal else { return }
+    self.journal = nil
+    _ = calls.close(journal.handle)
+    _ = calls.unlinkAt(buildFolder, journal.name, false)
   }
 }
 
-/// The fields of one line of the cache file, read left to right: "device inode size modified
-/// digest key", each separated by one space. A line of the older format ends with a path, not a
-/// key: it reads as nothing, so that file is hashed once more.
-private struct LineFields {
-  private let line: UnsafeBufferPointer<UInt8>
-  private var position = 0
+/// Reader positions ordered by a comparison, smallest first: a binary heap.
+private struct ReaderQueue {
+  private var heap: [Int] = []
+  private let precedes: (Int, Int) -> Bool
 
-  init(_ line: UnsafeBufferPointer<UInt8>) { self.line = line }
-
-  /// The entry the line describes, or nil when it is not one.
-  mutating func entry() -> DigestCache.Entry? {
-    guard let device = decimal(), let inode = decimal(), let size = decimal(),
-      size <= UInt64(Int.max), let modified = signedDecimal(),
-      let digest = field().flatMap(SHA256Digest.init(hexDigits:)), let key = hexadecimal(),
-      position > line.count
-    else { return nil }
-    return DigestCache.Entry(
-      key: key, device: device, inode: inode, size: Int(size), modified: modified,
-      digest: digest)
+  init(_ readers: [Int], by precedes: @escaping (Int, Int) -> Bool) {
+    self.precedes = precedes
+    for reader in readers { insert(reader) }
   }
 
-  /// The next field: the bytes up to the next space or the line's end; nil past the end.
-  private mutating func field() -> UnsafeBufferPointer<UInt8>? {
-    guard position <= line.count else { return nil }
-    let start = position
-    while position < line.count && line[position] != UInt8(ascii: " ") { position += 1 }
-    defer { position += 1 }
-    return UnsafeBufferPointer(rebasing: line[start..<position])
-  }
+  var first: Int? { heap.first }
 
-  private mutating func decimal() -> UInt64? {
-    guard let digits = field(), !digits.isEmpty else { return nil }
-    var value: UInt64 = 0
-    for digit in digits {
-      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
-      let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
-      let (sum, carry) = times10.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
-      guard !overflow && !carry else { return nil }
-      value = sum
+  mutating func insert(_ reader: Int) {
+    heap.append(reader)
+    var child = heap.count - 1
+    while child > 0, precedes(heap[child], heap[(child - 1) / 2]) {
+      heap.swapAt(child, (child - 1) / 2)
+      child = (child - 1) / 2
     }
-    return value
   }
 
-  private mutating func signedDecimal() -> Int64? {
-    let negative = position < line.count && line[position] == UInt8(ascii: "-")
-    if negative { position += 1 }
-    guard let magnitude = decimal() else { return nil }
-    if negative {
-      return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil
+  mutating func popFirst() -> Int? {
+    guard let first = heap.first else { return nil }
+    heap.swapAt(0, heap.count - 1)
+    heap.removeLast()
+    var parent = 0
+    while true {
+      var smallest = parent
+      for child in (2 * parent + 1)...(2 * parent + 2)
+      where child < heap.count && precedes(heap[child], heap[smallest]) {
+        smallest = child
+      }
+      guard smallest != parent else { return first }
+      heap.swapAt(parent, smallest)
+      parent = smallest
     }
-    return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
-  }
-
-  private mutating func hexadecimal() -> UInt64? {
-    field().flatMap(SHA256Digest.hexWord)
   }
 }

@@ -34,6 +34,12 @@ package struct FileCalls: Sendable {
   package var read: @Sendable (_ handle: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int
   /// `write(2)`.
   package var write: @Sendable (_ handle: Int32, _ buffer: UnsafeRawBufferPointer) -> Int
+  /// `pread(2)`.
+  package var readAt:
+    @Sendable (_ handle: Int32, _ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) -> Int
+  /// `pwrite(2)`.
+  package var writeAt:
+    @Sendable (_ handle: Int32, _ buffer: UnsafeRawBufferPointer, _ offset: Int) -> Int
   /// `close(2)`.
   package var close: @Sendable (_ handle: Int32) -> Int32
   /// The entries of an open folder with their types (`fdopendir(3)` on a duplicate handle),
@@ -66,6 +72,12 @@ package struct FileCalls: Sendable {
     },
     read: { handle, buffer in Foundation.read(handle, buffer.baseAddress, buffer.count) },
     write: { handle, buffer in Foundation.write(handle, buffer.baseAddress, buffer.count) },
+    readAt: { handle, buffer, offset in
+      pread(handle, buffer.baseAddress, buffer.count, off_t(offset))
+    },
+    writeAt: { handle, buffer, offset in
+      pwrite(handle, buffer.baseAddress, buffer.count, off_t(offset))
+    },
     close: { Foundation.close($0) },
     list: { folder in listFolder(folder) })
 }
@@ -83,6 +95,28 @@ extension FileCalls {
       failed = result.failure != nil
     }
     return failed ? nil : bytes
+  }
+
+  /// Fills a buffer from an open file at an offset, retrying interrupted and short reads.
+  /// - Returns: The bytes read (fewer at the file's end), or nil when a read fails.
+  func readAll(_ handle: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int)
+    -> Int?
+  {
+    let result = FileSystem.readAll(into: buffer) { rest, done in
+      readAt(handle, rest, offset + done)
+    }
+    return result.failure == nil ? result.count : nil
+  }
+
+  /// Writes every byte to an open file at an offset, retrying interrupted and short writes.
+  /// - Returns: nil on success, else the `errno` of the failure.
+  func writeAll(_ bytes: UnsafeRawBufferPointer, to handle: Int32, at offset: Int) -> Int32? {
+    var done = 0
+    return FileSystem.writeAll(bytes) { rest in
+      let written = writeAt(handle, rest, offset + done)
+      if written > 0 { done += written }
+      return written
+    }
   }
 
   /// Writes every byte to an open file, retrying interrupted and short writes.
