@@ -264,21 +264,27 @@ extension ArchiveManifest.TestDuration {
 
 extension ArchiveManifest.Coverage {
   fileprivate enum Field: String, CaseIterable {
-    case scope, arguments
+    case scope, arguments, swiftTestingTestsNotRun
   }
   fileprivate static let fields = Reader.Fields(Field.allCases)
 
   fileprivate init(reading reader: inout Reader) throws(Unsure) {
     var scope: Scope?
     var arguments: [String]?
+    var swiftTestingTestsNotRun: Bool?
     try reader.object(Self.fields) { (field, reader) throws(Unsure) in
       switch field {
       case .scope: scope = try reader.rawValue(Scope.self)
       case .arguments: arguments = try reader.strings()
+      case .swiftTestingTestsNotRun:
+        swiftTestingTestsNotRun = try reader.optional { (reader) throws(Unsure) in
+          try reader.bool()
+        }
       }
     }
     guard let scope, let arguments else { throw Unsure() }
-    self.init(scope: scope, arguments: arguments)
+    self.init(
+      scope: scope, arguments: arguments, swiftTestingTestsNotRun: swiftTestingTestsNotRun)
   }
 }
 

@@ -232,11 +232,17 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     public var scope: Scope
     /// The test process's arguments after the program, for messages: the filters it was given.
     public var arguments: [String]
+    /// True when the XCTest process's bundle also holds Swift Testing tests, which `swift test`
+    /// runs in a process of their own: a whole-bundle XCTest run proves nothing about the
+    /// references they own. Nil when none were found, or it is not known (archives of older
+    /// versions; Apple platforms, where the bundle is not inspected).
+    public var swiftTestingTestsNotRun: Bool?
 
     /// Creates a coverage record.
-    public init(scope: Scope, arguments: [String]) {
+    public init(scope: Scope, arguments: [String], swiftTestingTestsNotRun: Bool? = nil) {
       self.scope = scope
       self.arguments = arguments
+      self.swiftTestingTestsNotRun = swiftTestingTestsNotRun
     }
   }
 

@@ -36,7 +36,9 @@ struct ManifestComposer: Sendable {
       skippedTests: ledger.skipped,
       coverage: .init(
         scope: ledger.coverage ?? .unobserved,
-        arguments: Array(CommandLine.arguments.dropFirst())),
+        arguments: Array(CommandLine.arguments.dropFirst()),
+        swiftTestingTestsNotRun: ledger.coverage == .wholeBundle
+          && SwiftTestingContent.inThisExecutable == true ? true : nil),
       replicas: environment.replicas,
       variants: ledger.variants.isEmpty ? nil : ledger.variants)
   }

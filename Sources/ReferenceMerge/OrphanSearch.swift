@@ -55,6 +55,13 @@ public enum OrphanSearch {
       return "\(count(unobserved, "run is a Swift Testing run", "runs are Swift Testing runs")),"
         + " which cannot see skipped or filtered-out tests; \(provingHint)"
     }
+    let besideSwiftTesting = coverages.filter { $0?.swiftTestingTestsNotRun == true }.count
+    if besideSwiftTesting > 0 {
+      return "\(count(besideSwiftTesting, "XCTest run", "XCTest runs")) did not run the Swift "
+        + "Testing tests of the same bundle (`swift test` runs them in a process of their own), "
+        + "and those may own references; to find orphans, prove the run with "
+        + "`reference-shards run` and `merge-refs --require-shards`"
+    }
     return nil
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceContracts
 import XCTest
 
@@ -49,6 +50,41 @@ final class MaskEndToEndTests: XCTestCase {
     let merge = try mergeRefs([".build/reference-images", "."])
     XCTAssertEqual(merge.exitStatus, .success, merge.all)
     try FileManager.default.removeItem(at: fixture.archiveFolder)
+  }
+
+  /// `swift test` runs a bundle's XCTest and Swift Testing tests in two processes: the XCTest
+  /// one's archive, merged alone, proves nothing about the Swift Testing tests' references, and
+  /// `--prune` deletes none of them.
+  func testXCTestArchiveAlone_besideSwiftTestingTests_provesNoOrphans() throws {
+    let run = try fixture.test([], environment: ["IMAGE_GENERATION_MODE": "1"])
+    XCTAssertEqual(run.status, 0, run.all)
+    let archives = try fixture.archives()
+    let xcTestArchive = try XCTUnwrap(
+      archives.first { try manifest(of: $0).coverage?.scope == .wholeBundle }, "\(archives)")
+    XCTAssertEqual(try manifest(of: xcTestArchive).coverage?.swiftTestingTestsNotRun, true)
+    let landed = try mergeRefs([".build/reference-images", "."])
+    XCTAssertEqual(landed.exitStatus, .success, landed.all)
+    let swiftTestingReference = path("SwiftTestingDashboard", "dashboard-swift-testing")
+    XCTAssertTrue(exists(swiftTestingReference), landed.all)
+
+    let alone = try mergeRefs(["--prune", xcTestArchive.path, "."])
+
+    XCTAssertEqual(alone.exitStatus, .success, alone.all)
+    XCTAssertTrue(
+      alone.all.contains("did not run the Swift Testing tests of the same bundle"), alone.all)
+    XCTAssertFalse(alone.all.contains("orphans (no test produced"), alone.all)
+    XCTAssertTrue(exists(swiftTestingReference), alone.all)
+  }
+
+  private func manifest(of archive: URL) throws -> ArchiveManifest {
+    var manifest: ArchiveManifest?
+    try ZipReader().forEachEntry(in: .file(archive), failure: { $0 }) {
+      (entry) throws(any Error) in
+      if entry.path == ArchiveManifest.entryName {
+        manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
+      }
+    }
+    return try XCTUnwrap(manifest)
   }
 
   func testClockChange_passesEveryTestThatIgnoresIt_andFailsTheOneThatDoesNot() throws {

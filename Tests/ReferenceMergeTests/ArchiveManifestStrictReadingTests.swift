@@ -333,7 +333,8 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
       coverage: maybe(&random) { random in
         .init(
           scope: [.wholeBundle, .selectedTests, .unobserved].randomElement(using: &random)!,
-          arguments: texts(&random))
+          arguments: texts(&random),
+          swiftTestingTestsNotRun: maybe(&random) { Bool.random(using: &$0) })
       },
       replicas: maybe(&random) { number(&$0) }, variants: maybe(&random) { texts(&$0) })
   }

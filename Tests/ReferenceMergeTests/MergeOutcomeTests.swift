@@ -253,6 +253,29 @@ final class MergeOutcomeTests: XCTestCase {
     XCTAssertTrue(merge.exists("orphan"))
   }
 
+  /// The XCTest half of a `swift test` run of a bundle that also holds Swift Testing tests:
+  /// those ran in a process of their own, and their references are no orphans of this run.
+  func testMerge_xcTestRunBesideSwiftTestingTests_orphansNotLookedForEvenWithPrune() throws {
+    try merge.reference("produced", .seed(20))
+    try merge.reference("swift-testing-owned", .seed(22))
+    try merge.archive("run.zip", ["produced": .seed(24)]) {
+      $0.coverage = .init(scope: .wholeBundle, arguments: [], swiftTestingTestsNotRun: true)
+    }
+    merge.options.prune = true
+
+    let verdict = merge.run()
+
+    XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
+    XCTAssertEqual(verdict.names(.orphan), [])
+    XCTAssertFalse(verdict.plan.orphanSearchDone)
+    XCTAssertEqual(
+      verdict.plan.orphanSearchRefusal,
+      "1 XCTest run did not run the Swift Testing tests of the same bundle (`swift test` runs "
+        + "them in a process of their own), and those may own references; to find orphans, "
+        + "prove the run with `reference-shards run` and `merge-refs --require-shards`")
+    XCTAssertTrue(merge.exists("swift-testing-owned"))
+  }
+
   // MARK: Incomplete sources
 
   /// An archive without a manifest, one of a run cut short, and one whose manifest lists an
