@@ -141,9 +141,61 @@ final class PluginEndToEndTests: XCTestCase {
 
   /// Orphans found without `--prune` are listed with the plugin's own command that deletes
   /// them; that command, pasted into the package root, does. The sources are one XCTest
-  /// process that ran its whole bundle, which proves the run whole (the fixture's disabled
-  /// Swift Testing tests would stop a search over every test).
+  /// process that ran its whole bundle, which proves the run whole in a package of XCTest tests
+  /// only (`LoopFixture`): in this class's fixture, the Swift Testing tests run in a process of
+  /// their own, so its XCTest archives prove nothing (the test below).
   func testPlugin_orphanFound_printsThePruneCommand_andItRemovesTheOrphan() throws {
+    let loop = try FixturePackage.built("LoopFixture")
+    let archives = ".build/whole-bundle-archives"
+    for item in [archives, "Tests/SwatchTests/__References__"] {
+      try? FileManager.default.removeItem(at: loop.root.appendingPathComponent(item))
+    }
+    let run = try loop.test(
+      ["--disable-swift-testing"],
+      environment: [
+        "IMAGE_GENERATION_MODE": "all",
+        "IMAGE_GENERATION_OUTPUT": loop.root.appendingPathComponent(archives).path,
+      ])
+    XCTAssertEqual(run.status, 0, run.all)
+    let plugin = { (arguments: [String]) in
+      try loop.swiftPackage(
+        ["--allow-writing-to-package-directory", "regenerate-references"] + arguments,
+        environment: [:])
+    }
+    let landed = try plugin(["--sources", archives])
+    XCTAssertEqual(landed.exitStatus, .success, landed.all)
+    let folder = loop.root.appendingPathComponent(
+      "Tests/SwatchTests/__References__/SwatchTests")
+    let orphan = folder.appendingPathComponent("stale.png")
+    try FileManager.default.copyItem(
+      at: folder.appendingPathComponent("swatch-00.png"), to: orphan)
+
+    let found = try plugin(["--sources", archives, "--dry-run"])
+
+    XCTAssertEqual(found.exitStatus, .success, found.all)
+    XCTAssertTrue(
+      found.output.contains("  Tests/SwatchTests/__References__/SwatchTests/stale.png"),
+      found.all)
+    let command =
+      "swift package --allow-writing-to-package-directory regenerate-references --sources "
+      + "\(archives) --prune"
+    XCTAssertTrue(found.output.contains("to delete the orphans: \(command)\n"), found.all)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "pruned without --prune")
+
+    let pruned = try loop.shell(command, environment: [:])
+
+    XCTAssertEqual(pruned.exitStatus, .success, pruned.all)
+    XCTAssertTrue(pruned.output.contains(" 1 orphans (1 pruned)"), pruned.all)
+    XCTAssertFalse(pruned.output.contains("to delete the orphans"), pruned.all)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), pruned.all)
+    XCTAssertTrue(
+      FileManager.default.fileExists(atPath: folder.appendingPathComponent("swatch-00.png").path))
+  }
+
+  /// The same whole-bundle XCTest archives in a package that also has Swift Testing tests
+  /// (`swift test --disable-swift-testing` left them out): no orphan search, named why, and
+  /// `--prune` deletes nothing.
+  func testPlugin_xcTestArchivesBesideSwiftTestingTests_proveNoOrphans() throws {
     let archives = ".build/whole-bundle-archives"
     try? FileManager.default.removeItem(at: fixture.root.appendingPathComponent(archives))
     let run = try fixture.test(
@@ -156,28 +208,16 @@ final class PluginEndToEndTests: XCTestCase {
     XCTAssertEqual(try plugin(["--sources", archives]).exitStatus, .success)
     let folder = fixture.root.appendingPathComponent(
       "Tests/ChartTests/__References__/BarChartTests")
-    let orphan = folder.appendingPathComponent("stale.png")
-    try FileManager.default.copyItem(at: folder.appendingPathComponent("bars.png"), to: orphan)
+    let unproven = folder.appendingPathComponent("stale.png")
+    try FileManager.default.copyItem(at: folder.appendingPathComponent("bars.png"), to: unproven)
 
-    let found = try plugin(["--sources", archives, "--dry-run"])
-
-    XCTAssertEqual(found.exitStatus, .success, found.all)
-    XCTAssertTrue(
-      found.output.contains("  Tests/ChartTests/__References__/BarChartTests/stale.png"),
-      found.all)
-    let command =
-      "swift package --allow-writing-to-package-directory regenerate-references --sources "
-      + "\(archives) --prune"
-    XCTAssertTrue(found.output.contains("to delete the orphans: \(command)\n"), found.all)
-    XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path), "pruned without --prune")
-
-    let pruned = try fixture.shell(command, environment: [:])
+    let pruned = try plugin(["--sources", archives, "--prune"])
 
     XCTAssertEqual(pruned.exitStatus, .success, pruned.all)
-    XCTAssertTrue(pruned.output.contains(" 1 orphans (1 pruned)"), pruned.all)
-    XCTAssertFalse(pruned.output.contains("to delete the orphans"), pruned.all)
-    XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), pruned.all)
     XCTAssertTrue(
-      FileManager.default.fileExists(atPath: folder.appendingPathComponent("bars.png").path))
+      pruned.output.contains(
+        "orphans were not looked for: 1 XCTest run did not run the Swift Testing tests"),
+      pruned.all)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: unproven.path), pruned.all)
   }
 }

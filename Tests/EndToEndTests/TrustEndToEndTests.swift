@@ -53,12 +53,28 @@ final class TrustEndToEndTests: XCTestCase {
     return (result, json ?? [:])
   }
 
+  /// All the tests as the one shard of `reference-shards run`, whose record proves the run
+  /// whole: in a target that also holds Swift Testing tests, a whole-bundle XCTest process
+  /// proves nothing (`swift test` runs those in a process of their own).
+  private func generateOneShard(_ environment: [String: String] = [:]) throws {
+    let run = try fixture.run(
+      [
+        try builtProduct("reference-shards").path, "run", "--index", "0", "--count", "1",
+        "--commit", "c0ffee", "--output", output.path,
+      ],
+      environment: ["IMAGE_GENERATION_MODE": "1"].merging(environment) { $1 })
+    XCTAssertEqual(run.exitStatus, .success, run.all)
+  }
+
   func testXCTestSkip_pruneKeepsItsReference_andAWholeRunPrunesTheOrphan() throws {
     for name in ["sometimes", "old"] { try commit("XCTestCases", name) }
-    try generate(["--disable-swift-testing"], ["TRUST_SKIP": "1"])
-    let (skipped, json) = try merge(["--prune", output.path, fixture.root.path])
+    try generateOneShard(["TRUST_SKIP": "1"])
+    let (skipped, json) = try merge(
+      ["--require-shards", "--prune", output.path, fixture.root.path])
     XCTAssertEqual(skipped.exitStatus, .success, skipped.all)
-    XCTAssertEqual(json["skippedTests"] as? [String], ["TrustTests.KeptTests/testSometimesSkipped"])
+    let skippedTests = try XCTUnwrap(json["skippedTests"] as? [String], skipped.output)
+    XCTAssertTrue(
+      skippedTests.contains("TrustTests.KeptTests/testSometimesSkipped"), "\(skippedTests)")
     XCTAssertTrue(exists("XCTestCases", "sometimes"), "the skipped test's reference stays")
     // Its suite asserted in XCTestCases.swift: that file's folder is what it may own.
     XCTAssertTrue(exists("XCTestCases", "old"), "nothing in its suite's folder is an orphan")
@@ -68,12 +84,27 @@ final class TrustEndToEndTests: XCTestCase {
 
     // The same run on a machine that skips nothing proves the folder whole: the orphan goes.
     try FileManager.default.removeItem(at: output)
-    try generate(["--disable-swift-testing"])
-    let (whole, wholeJSON) = try merge(["--prune", output.path, fixture.root.path])
+    try generateOneShard()
+    let (whole, wholeJSON) = try merge(
+      ["--require-shards", "--prune", output.path, fixture.root.path])
     XCTAssertEqual(whole.exitStatus, .success, whole.all)
     XCTAssertEqual(wholeJSON["orphanSearchDone"] as? Bool, true, whole.output)
     XCTAssertFalse(exists("XCTestCases", "old"), whole.output)
     XCTAssertTrue(exists("XCTestCases", "sometimes"))
+  }
+
+  /// The whole-bundle XCTest process of that target alone: it did not run the Swift Testing
+  /// tests beside it, so it proves no orphan, and `--prune` deletes nothing.
+  func testWholeBundleXCTestRun_besideSwiftTestingTests_prunesNothing() throws {
+    try commit("XCTestCases", "old")
+    try generate(["--disable-swift-testing"])
+    let (merged, json) = try merge(["--prune", output.path, fixture.root.path])
+    XCTAssertEqual(merged.exitStatus, .success, merged.all)
+    XCTAssertEqual(json["orphanSearchDone"] as? Bool, false, merged.output)
+    XCTAssertTrue(
+      (json["orphanSearchRefusal"] as? String)?.contains("did not run the Swift Testing tests")
+        ?? false, merged.output)
+    XCTAssertTrue(exists("XCTestCases", "old"), merged.output)
   }
 
   func testFilteredRun_pruneKeepsTheReferencesOfTestsItDidNotRun() throws {
