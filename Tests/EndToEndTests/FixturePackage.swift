@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceContracts
 @_exported import TestSupport
 import XCTest
@@ -145,4 +146,16 @@ func swiftShimPath() throws -> String {
   try script.write(to: shim, atomically: true, encoding: .utf8)
   try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: shim.path)
   return folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+}
+
+/// The manifest of an archive a fixture's run wrote.
+func manifest(ofArchive archive: URL) throws -> ArchiveManifest {
+  var manifest: ArchiveManifest?
+  try ZipReader().forEachEntry(in: .file(archive), failure: { $0 }) {
+    (entry) throws(any Error) in
+    if entry.path == ArchiveManifest.entryName {
+      manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
+    }
+  }
+  return try XCTUnwrap(manifest, "\(archive.path) holds no manifest")
 }

@@ -1,5 +1,4 @@
 import Foundation
-import ReferenceArchive
 import ReferenceContracts
 import XCTest
 
@@ -60,8 +59,8 @@ final class MaskEndToEndTests: XCTestCase {
     XCTAssertEqual(run.status, 0, run.all)
     let archives = try fixture.archives()
     let xcTestArchive = try XCTUnwrap(
-      archives.first { try manifest(of: $0).coverage?.scope == .wholeBundle }, "\(archives)")
-    XCTAssertEqual(try manifest(of: xcTestArchive).coverage?.swiftTestingTestsNotRun, true)
+      archives.first { try manifest(ofArchive: $0).coverage?.scope == .wholeBundle }, "\(archives)")
+    XCTAssertEqual(try manifest(ofArchive: xcTestArchive).coverage?.swiftTestingTestsNotRun, true)
     let landed = try mergeRefs([".build/reference-images", "."])
     XCTAssertEqual(landed.exitStatus, .success, landed.all)
     let swiftTestingReference = path("SwiftTestingDashboard", "dashboard-swift-testing")
@@ -74,17 +73,6 @@ final class MaskEndToEndTests: XCTestCase {
       alone.all.contains("did not run the Swift Testing tests of the same bundle"), alone.all)
     XCTAssertFalse(alone.all.contains("orphans (no test produced"), alone.all)
     XCTAssertTrue(exists(swiftTestingReference), alone.all)
-  }
-
-  private func manifest(of archive: URL) throws -> ArchiveManifest {
-    var manifest: ArchiveManifest?
-    try ZipReader().forEachEntry(in: .file(archive), failure: { $0 }) {
-      (entry) throws(any Error) in
-      if entry.path == ArchiveManifest.entryName {
-        manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
-      }
-    }
-    return try XCTUnwrap(manifest)
   }
 
   func testClockChange_passesEveryTestThatIgnoresIt_andFailsTheOneThatDoesNot() throws {

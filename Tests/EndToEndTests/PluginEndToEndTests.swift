@@ -139,6 +139,22 @@ final class PluginEndToEndTests: XCTestCase {
       FileManager.default.fileExists(atPath: folder.appendingPathComponent("bars.png").path))
   }
 
+  /// The archives of one XCTest process that ran a package's whole bundle in mode `all`, in a
+  /// folder of the package emptied first.
+  /// - Returns: The folder, relative to the package root.
+  private func wholeBundleArchives(_ package: FixturePackage) throws -> String {
+    let archives = ".build/whole-bundle-archives"
+    try? FileManager.default.removeItem(at: package.root.appendingPathComponent(archives))
+    let run = try package.test(
+      ["--disable-swift-testing"],
+      environment: [
+        "IMAGE_GENERATION_MODE": "all",
+        "IMAGE_GENERATION_OUTPUT": package.root.appendingPathComponent(archives).path,
+      ])
+    XCTAssertEqual(run.status, 0, run.all)
+    return archives
+  }
+
   /// Orphans found without `--prune` are listed with the plugin's own command that deletes
   /// them; that command, pasted into the package root, does. The sources are one XCTest
   /// process that ran its whole bundle, which proves the run whole in a package of XCTest tests
@@ -146,17 +162,9 @@ final class PluginEndToEndTests: XCTestCase {
   /// their own, so its XCTest archives prove nothing (the test below).
   func testPlugin_orphanFound_printsThePruneCommand_andItRemovesTheOrphan() throws {
     let loop = try FixturePackage.built("LoopFixture")
-    let archives = ".build/whole-bundle-archives"
-    for item in [archives, "Tests/SwatchTests/__References__"] {
-      try? FileManager.default.removeItem(at: loop.root.appendingPathComponent(item))
-    }
-    let run = try loop.test(
-      ["--disable-swift-testing"],
-      environment: [
-        "IMAGE_GENERATION_MODE": "all",
-        "IMAGE_GENERATION_OUTPUT": loop.root.appendingPathComponent(archives).path,
-      ])
-    XCTAssertEqual(run.status, 0, run.all)
+    try? FileManager.default.removeItem(
+      at: loop.root.appendingPathComponent("Tests/SwatchTests/__References__"))
+    let archives = try wholeBundleArchives(loop)
     let plugin = { (arguments: [String]) in
       try loop.swiftPackage(
         ["--allow-writing-to-package-directory", "regenerate-references"] + arguments,
@@ -196,15 +204,7 @@ final class PluginEndToEndTests: XCTestCase {
   /// (`swift test --disable-swift-testing` left them out): no orphan search, named why, and
   /// `--prune` deletes nothing.
   func testPlugin_xcTestArchivesBesideSwiftTestingTests_proveNoOrphans() throws {
-    let archives = ".build/whole-bundle-archives"
-    try? FileManager.default.removeItem(at: fixture.root.appendingPathComponent(archives))
-    let run = try fixture.test(
-      ["--disable-swift-testing"],
-      environment: [
-        "IMAGE_GENERATION_MODE": "all",
-        "IMAGE_GENERATION_OUTPUT": fixture.root.appendingPathComponent(archives).path,
-      ])
-    XCTAssertEqual(run.status, 0, run.all)
+    let archives = try wholeBundleArchives(fixture)
     XCTAssertEqual(try plugin(["--sources", archives]).exitStatus, .success)
     let folder = fixture.root.appendingPathComponent(
       "Tests/ChartTests/__References__/BarChartTests")

@@ -338,16 +338,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
   }
 
   private func manifests() throws -> [ArchiveManifest] {
-    try fixture.archives().map { archive in
-      var manifest: ArchiveManifest?
-      try ZipReader().forEachEntry(in: .file(archive), failure: { $0 }) {
-        (entry) throws(any Error) in
-        if entry.path == ArchiveManifest.entryName {
-          manifest = try ArchiveManifest.decode(Data(entry.bytes), source: archive.path)
-        }
-      }
-      return try XCTUnwrap(manifest)
-    }
+    try fixture.archives().map(manifest(ofArchive:))
   }
 
   private func commit(_ path: String, size: Int) throws {
