@@ -13,7 +13,7 @@ final class DigestCache: @unchecked Sendable {
   /// One file's digest, found by its path's key and trusted only while the file is the same
   /// (device, inode, size, time). The key is a hash, not the path: two paths that share a key
   /// are still two files with two inodes, so a shared key costs a hash, never a wrong digest.
-  struct Entry: Equatable {
+  struct Entry {
     var key: UInt64
     var device: UInt64
     var inode: UInt64
@@ -24,8 +24,7 @@ final class DigestCache: @unchecked Sendable {
 
   /// The cache file's name inside `.build`.
   static let fileName = "merge-refs-digests"
-  /// How many learned entries `save()` sorts in memory at once: 16,384 (1.3 MB, with their
-  /// order). Runs of 65,536 were the largest allocation of a 50,000-image first merge's peak
+  /// How many learned entries `save()` sorts in memory at once: 16,384 (1.2 MB). Runs of 65,536 were the largest allocation of a 50,000-image first merge's peak
   /// (`valgrind --tool=massif`).
   static let defaultRunLength = 1 << 14
 
@@ -107,11 +106,10 @@ final class DigestCache: @unchecked Sendable {
       discardJournal()
       lock.unlock()
     }
-    guard learned > 0, !saved, !broken, let journal else { return }
-    self.journal?.writer.flush()
-    guard self.journal?.writer.failure == nil, let runs = sortRuns(of: journal.handle) else {
-      return
-    }
+    guard learned > 0, !saved, !broken, journal != nil else { return }
+    journal?.writer.flush()
+    guard let journal, journal.writer.failure == nil, let runs = sortRuns(of: journal.handle)
+    else { return }
     let name = FileSystem.temporaryName(for: Self.fileName)
     let handle = calls.openAt(buildFolder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
     guard handle >= 0 else { return }
@@ -134,17 +132,17 @@ final class DigestCache: @unchecked Sendable {
       var reader = RecordReader(
         handle: handle, calls: calls, records: start..<min(start + runLength, learned),
         headerSize: 0)
-      var entries: [(entry: Entry, order: Int)] = []
+      var entries: [Entry] = []
       entries.reserveCapacity(min(runLength, learned - start))
-      while let entry = reader.next() { entries.append((entry, entries.count)) }
+      while let entry = reader.next() { entries.append(entry) }
       guard !reader.failed else { return nil }
-      entries.sort { ($0.entry.key, $0.order) < ($1.entry.key, $1.order) }
+      entries.sort { $0.key < $1.key }  // stable: a key's later entries stay later
       var writer = RecordWriter(
         handle: handle, calls: calls, offset: start * DigestCacheFile.recordSize)
       var kept = 0
-      for (index, pair) in entries.enumerated()
-      where index + 1 == entries.count || entries[index + 1].entry.key != pair.entry.key {
-        writer.write(pair.entry)
+      for (index, entry) in entries.enumerated()
+      where index + 1 == entries.count || entries[index + 1].key != entry.key {
+        writer.write(entry)
         kept += 1
       }
       writer.flush()
@@ -178,7 +176,8 @@ final class DigestCache: @unchecked Sendable {
     while let first = queue.popFirst() {
       // Of the readers holding the smallest key, the latest's entry wins; each moves on.
       let key = heads[first]!.key
-      holding = [first]
+      holding.removeAll(keepingCapacity: true)
+      holding.append(first)
       while let next = queue.first, heads[next]!.key == key { holding.append(queue.popFirst()!) }
       let latest = holding.last!
       let entry = heads[latest]!
