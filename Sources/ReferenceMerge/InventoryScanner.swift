@@ -11,6 +11,8 @@ struct InventoryScanner {
   var destination: Destination?
   /// Where entries that differ from the destination are kept for applying; nil for dry runs.
   var staging: MergeStaging?
+  /// Where the images' digests are kept once the source is read; nil keeps them in memory.
+  var digestSpill: DigestSpill?
 
   /// One source's reading in progress: what its entries and manifest have taught so far.
   private final class Reading {
@@ -249,11 +251,14 @@ struct InventoryScanner {
     return inventory
   }
 
-  /// The images sorted by path, their paths pooled (`PathPool`) and their origins shared: the
-  /// strings and objects the reading made for each go with it.
+  /// The images sorted by path, their paths and digests pooled (`PathPool`, the digests in
+  /// `digestSpill`) and their origins shared: the strings and objects the reading made for
+  /// each go with it.
   private func pooled(_ images: [String: SourceInventory.Image]) -> [SourceInventory.Image] {
     let sorted = images.sorted { $0.key < $1.key }
-    let pool = PathPool(sorted.lazy.map(\.key))
+    let digests = sorted.flatMap { [$0.value.pngSHA256, $0.value.pixelSHA256] }
+    let pool = PathPool(
+      sorted.lazy.map(\.key), digests: .spilled(digests, to: digestSpill))
     var origins: [String: SourceInventory.Image.Origin] = [:]
     return sorted.indices.map { index in
       var image = sorted[index].value

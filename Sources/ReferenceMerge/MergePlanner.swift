@@ -140,10 +140,12 @@ public struct MergePlanner: Sendable {
   ) -> [Result<SourceInventory, MergeError>] {
     let finished = FinishedCount()
     let limits = options.limits
+    let digestSpill = DigestSpill.make()
     return ConcurrentSlots.perform(sources.count) { position in
       var scanner = InventoryScanner(limits: limits)
       scanner.destination = destination
       scanner.staging = staging
+      scanner.digestSpill = digestSpill
       let result = Result { () throws(MergeError) in try scanner.scan(sources[position]) }
       progress(finished.increment(), sources.count)
       return result

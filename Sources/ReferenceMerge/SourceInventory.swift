@@ -12,7 +12,7 @@ public struct SourceInventory: Sendable {
   /// 11.7 MB before, 6.2 MB after, the pools included).
   public struct Image: Sendable, Hashable {
     /// The package-relative path, pooled with its source's others once the source is read
-    /// (`PathPool`).
+    /// (`PathPool`), and with it the image's digests.
     var pooledPath: PooledPath
     // The size, in 32 bits (a PNG's limit): beside the path, they fill what it leaves.
     private var storedWidth: Int32
@@ -28,10 +28,11 @@ public struct SourceInventory: Sendable {
     /// failure share (`share(_:)`).
     private(set) var origin: Origin?
     /// SHA-256 of the PNG bytes: the entry's or, for an image the run recorded unchanged, the
-    /// reference file's the run found holding its pixels.
-    public var pngSHA256: SHA256Digest
+    /// reference file's the run found holding its pixels. Kept beside the path, in its pool
+    /// (`PathPool.Digests`).
+    public var pngSHA256: SHA256Digest { pooledPath.digests.png }
     /// SHA-256 of the decoded RGBA8 pixels.
-    public var pixelSHA256: SHA256Digest
+    public var pixelSHA256: SHA256Digest { pooledPath.digests.pixels }
 
     /// The producing test, when the manifest names it: its owner (`ArchiveManifest.Image.owner`),
     /// which names a parameterized test's case with its arguments.
@@ -88,20 +89,27 @@ public struct SourceInventory: Sendable {
       height: Int, test: String?, isArchived: Bool = true, destinationHeldIt: Bool = false,
       failedComparison: FailedComparison? = nil
     ) {
-      pooledPath = PooledPath(path)
+      pooledPath = PooledPath(path, png: pngSHA256, pixels: pixelSHA256)
       storedWidth = Int32(clamping: width)
       storedHeight = Int32(clamping: height)
       self.isArchived = isArchived
       self.destinationHeldIt = destinationHeldIt
-      self.pngSHA256 = pngSHA256
-      self.pixelSHA256 = pixelSHA256
       origin = Origin.of(test: test, failedComparison: failedComparison)
     }
 
     /// The package-relative path.
-    public var path: String {
-      get { pooledPath.string }
-      set { pooledPath = PooledPath(newValue) }
+    public var path: String { pooledPath.string }
+
+    public static func == (a: Image, b: Image) -> Bool {
+      a.pooledPath == b.pooledPath && a.storedWidth == b.storedWidth
+        && a.storedHeight == b.storedHeight && a.isArchived == b.isArchived
+        && a.destinationHeldIt == b.destinationHeldIt && a.origin == b.origin
+        && a.pngSHA256 == b.pngSHA256 && a.pixelSHA256 == b.pixelSHA256
+    }
+
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(pooledPath)
+      hasher.combine(pixelSHA256)
     }
     /// The size.
     public var width: Int {

@@ -59,10 +59,11 @@ final class PathPoolTests: XCTestCase {
     XCTAssertEqual(sorted.map { paths[$0] }, paths.sorted())
   }
 
-  /// The reason the pool exists: an image costs its name's bytes beside a 12-byte place.
+  /// The reason the pool exists: an image costs its name's bytes beside a 12-byte place, and
+  /// its digests are the pool's (`DigestSpill`).
   func testImage_isSmallerThanItWas() {
     XCTAssertEqual(MemoryLayout<PooledPath>.size, 12)
-    XCTAssertEqual(MemoryLayout<SourceInventory.Image>.stride, 96)
+    XCTAssertEqual(MemoryLayout<SourceInventory.Image>.stride, 32)
   }
 
   /// A source's images of one test hold one origin (test and kept failure), not one each; an
