@@ -25,26 +25,14 @@ extension MergePlanner {
     -> PathDecisions
   {
     let read = MergePlan.ReadImages(movingFrom: &inventories)
-    // Every image's place, sorted by path: each path's candidates are then one run of
-    // neighbours. A table of candidate lists per path cost a merge of many archives an array
-    // and a table slot for every image. Stable, and each source's images are already sorted:
-    // a single source costs one pass.
-    var positions = read.places
-    positions.sort { read.path(at: $0) < read.path(at: $1) }
-    let isFirstOfPath = { (index: Int) in
-      index == 0 || read.path(at: positions[index]) != read.path(at: positions[index - 1])
-    }
     // Sized once: an array grown by doubling would hold up to twice the plan.
     var items: [MergePlan.Item] = []
-    items.reserveCapacity(positions.indices.lazy.filter(isFirstOfPath).count)
+    items.reserveCapacity(read.pathCount)
     var unarchivedChanged: [String] = []
     var changedSinceComparison: [MergePlan.ReferenceChange] = []
-    var start = 0
-    while start < positions.count {
-      var end = start + 1
-      while end < positions.count && !isFirstOfPath(end) { end += 1 }
+    read.forEachPath { places in
       let item = decide(
-        positions[start..<end], read: read, inventories: inventories, destination: destination)
+        places[...], read: read, inventories: inventories, destination: destination)
       if let chosen = item.chosen, !chosen.image.isArchived, item.outcome != .unchanged {
         unarchivedChanged.append(item.path)
       } else if let change = referenceChange(item, destination: destination) {
@@ -52,7 +40,6 @@ extension MergePlanner {
       } else {
         items.append(item)
       }
-      start = end
     }
     return PathDecisions(
       items: items, unarchivedChanged: unarchivedChanged,

@@ -181,6 +181,14 @@ struct PooledPath: Sendable, Hashable, Comparable {
     }
   }
 
+  /// The order of this path against another: negative, zero or positive, as for strings.
+  func order(to other: PooledPath) -> Int {
+    if pool === other.pool && index == other.index { return 0 }
+    if let order = Self.byteOrder(self, other) { return order }
+    let (a, b) = (string, other.string)
+    return a < b ? -1 : a == b ? 0 : 1
+  }
+
   static func == (a: PooledPath, b: PooledPath) -> Bool {
     if a.pool === b.pool && a.index == b.index { return true }
     return byteOrder(a, b).map { $0 == 0 } ?? (a.string == b.string)
