@@ -38,21 +38,22 @@ public struct MergePlan: Sendable {
 
   /// One destination path.
   ///
-  /// Most items chose an image the plan read: they hold its place in `ReadImages`, a table
-  /// every item shares, not a copy of it, and the rest apart: an update's replaced digest in an
-  /// object of its own, rivals and the like for the few items that have them. An item that held
-  /// its image cost a merge of many archives 192 bytes an image, beside the sources' own lists
-  /// while planning; this one costs 32 (`valgrind --tool=massif` of the 50,000-image merge of
-  /// `Scripts/benchmark-fleet`: the items' array, 9.6 MB before, 1.6 MB after). An update's
-  /// digest in `Details` cost it about 220 bytes; alone, it costs 48 (the same merge with every
-  /// reference changed: 11.0 MB of its peak before).
+  /// Most items chose an image the plan read: they hold its source's list (`SourceImages`),
+  /// which the source's items share, and its index there, not a copy of it; and the rest
+  /// apart: an update's replaced digest in an object of its own, rivals and the like for the
+  /// few items that have them. An item that held its image cost a merge of many archives 192
+  /// bytes an image, beside the sources' own lists while planning; this one costs 24 (a test
+  /// asserts it; `valgrind --tool=massif` of the 50,000-image merge of `Scripts/benchmark-fleet`:
+  /// the items' array, 9.6 MB before, 1.6 MB at 32 bytes). An update's digest in `Details`
+  /// cost it about 220 bytes; alone, it costs 48 (the same merge with every reference changed:
+  /// 11.0 MB of its peak before).
   public struct Item: Sendable {
-    /// The table of the chosen image, or nil for an item built from values.
-    private let read: ReadImages?
+    /// The chosen image's source's list, or nil for an item built from values.
+    private let list: SourceImages?
     /// Everything else an item may have.
     private var extra: Extra
-    /// The chosen image's place in `read`.
-    private let place: Place
+    /// The chosen image's index in `list`.
+    private let index: Int32
     /// The decision.
     public var outcome: Outcome
 
@@ -61,8 +62,8 @@ public struct MergePlan: Sendable {
       path: String, outcome: Outcome, chosen: Candidate?, rivals: [Candidate],
       conflictingPixels: Int?, resolvedByNewest: Bool
     ) {
-      read = nil
-      place = Place(source: 0, image: 0)
+      list = nil
+      index = 0
       self.outcome = outcome
       extra = .details(
         Details(
@@ -75,8 +76,8 @@ public struct MergePlan: Sendable {
       outcome: Outcome, read: ReadImages, place: Place, rivals: [Candidate],
       resolvedByNewest: Bool, replaced: SHA256Digest?
     ) {
-      self.read = read
-      self.place = place
+      list = read.lists[Int(place.source)]
+      index = place.image
       self.outcome = outcome
       if !rivals.isEmpty || resolvedByNewest {
         extra = .details(
@@ -94,24 +95,24 @@ public struct MergePlan: Sendable {
     }
 
     /// The package-relative path.
-    public var path: String { read?.path(at: place).string ?? details?.path ?? "" }
+    public var path: String { pooledPath?.string ?? details?.path ?? "" }
+    /// The chosen image's path, for an item that holds its place.
+    private var pooledPath: PooledPath? { list?.images[Int(index)].pooledPath }
     /// The path's order against a sought one (as `path` compares with it), without making
     /// the path's string when it is pooled.
     func pathOrder(to sought: SoughtPath) -> Int {
-      guard let read else { return sought.order(of: details?.path ?? "") }
-      return read.path(at: place).order(to: sought)
+      guard let pooledPath else { return sought.order(of: details?.path ?? "") }
+      return pooledPath.order(to: sought)
     }
     /// Whether this item's path sorts before another's.
     func pathPrecedes(_ other: Item) -> Bool {
-      if let read, let otherRead = other.read {
-        return read.path(at: place) < otherRead.path(at: other.place)
-      }
+      if let pooledPath, let other = other.pooledPath { return pooledPath < other }
       return path < other.path
     }
     /// The candidate that will be written (added, updated), or that matched (unchanged).
     public var chosen: Candidate? {
-      guard let read else { return details?.chosen }
-      return read.candidate(at: place)
+      guard let list else { return details?.chosen }
+      return Candidate(sourceIndex: Int(list.source), image: list.images[Int(index)])
     }
     /// Every candidate with distinct pixels, for conflicts (newest first).
     public var rivals: [Candidate] { details?.rivals ?? [] }
@@ -144,8 +145,8 @@ public struct MergePlan: Sendable {
     }
     /// The pixel digest the decision lands or keeps: the chosen image's.
     public var after: SHA256Digest? {
-      guard let read else { return details?.chosen?.image.pixelSHA256 }
-      return read[place].pixelSHA256
+      guard let list else { return details?.chosen?.image.pixelSHA256 }
+      return list.images[Int(index)].pixelSHA256
     }
   }
 
@@ -199,18 +200,31 @@ public struct MergePlan: Sendable {
     }
   }
 
-  /// Every image the plan's sources hold, source by source, in one table that the items share:
-  /// each source's list is moved in, not copied, so planning never holds an image twice.
-  final class ReadImages: Sendable {
+  /// One source's images, moved out of its inventory: shared by the items that chose one.
+  final class SourceImages: Sendable {
+    /// The source's index into `inventories`.
+    let source: Int32
+    /// Its images, sorted by path.
+    let images: [SourceInventory.Image]
+
+    init(source: Int32, images: [SourceInventory.Image]) {
+      self.source = source
+      self.images = images
+    }
+  }
+
+  /// Every image the plan's sources hold, source by source: each source's list is moved in,
+  /// not copied, so planning never holds an image twice.
+  struct ReadImages {
     /// Each source's images, by index into `inventories`.
-    let lists: [[SourceInventory.Image]]
+    let lists: [SourceImages]
 
     /// Moves the images out of `inventories`, leaving their lists empty.
     init(movingFrom inventories: inout [SourceInventory]) {
-      var lists: [[SourceInventory.Image]] = []
+      var lists: [SourceImages] = []
       lists.reserveCapacity(inventories.count)
       for index in inventories.indices {
-        lists.append(inventories[index].images)
+        lists.append(SourceImages(source: Int32(index), images: inventories[index].images))
         inventories[index].images = []
       }
       self.lists = lists
@@ -218,12 +232,12 @@ public struct MergePlan: Sendable {
 
     /// The image at a place.
     subscript(place: Place) -> SourceInventory.Image {
-      lists[Int(place.source)][Int(place.image)]
+      lists[Int(place.source)].images[Int(place.image)]
     }
 
     /// The path of the image at a place, without copying the image.
     func path(at place: Place) -> PooledPath {
-      lists[Int(place.source)][Int(place.image)].pooledPath
+      lists[Int(place.source)].images[Int(place.image)].pooledPath
     }
 
     /// The image at a place, with its source.
@@ -237,7 +251,7 @@ public struct MergePlan: Sendable {
     func forEachPath(_ body: ([Place]) -> Void) {
       var next = Array(repeating: Int32(0), count: lists.count)
       let head = { (source: Int) in Place(source: Int32(source), image: next[source]) }
-      var queue = ReaderQueue(lists.indices.filter { !lists[$0].isEmpty }) { a, b in
+      var queue = ReaderQueue(lists.indices.filter { !lists[$0].images.isEmpty }) { a, b in
         let order = self.path(at: head(a)).order(to: self.path(at: head(b)))
         return order != 0 ? order < 0 : a < b
       }
@@ -252,7 +266,7 @@ public struct MergePlan: Sendable {
         body(places)
         for place in places {
           next[Int(place.source)] += 1
-          if next[Int(place.source)] < lists[Int(place.source)].count {
+          if next[Int(place.source)] < lists[Int(place.source)].images.count {
             queue.insert(Int(place.source))
           }
         }
