@@ -338,11 +338,13 @@ package final class Destination: @unchecked Sendable {
   }
 
   /// Creates a new file (never following or replacing anything) and writes bytes to it.
+  /// - Parameter statusWanted: false when the caller takes the status later itself.
   /// - Returns: The file's status, when the digest cache will want it.
   @discardableResult
-  func writeNew(_ bytes: [UInt8], in folder: Int32, name: String, shownAs path: String)
-    throws(MergeError) -> FileStatus?
-  {
+  func writeNew(
+    _ bytes: [UInt8], in folder: Int32, name: String, shownAs path: String,
+    statusWanted: Bool = true
+  ) throws(MergeError) -> FileStatus? {
     let handle = calls.openAt(folder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
     guard handle >= 0 else {
       throw notWritten(path, .write, "creating the new file")
@@ -350,7 +352,8 @@ package final class Destination: @unchecked Sendable {
     var failure = calls.writeAll(bytes, to: handle)
     // Taken before closing: the size and time stamp the digest cache keys on, at the cost of
     // one call, only for packages that keep the cache.
-    let status = failure == nil && digestCache != nil ? calls.statHandle(handle) : nil
+    let status =
+      failure == nil && digestCache != nil && statusWanted ? calls.statHandle(handle) : nil
     let closed = calls.close(handle)
     if failure == nil && closed != 0 { failure = errno }
     if let failure {
