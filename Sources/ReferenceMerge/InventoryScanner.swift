@@ -11,8 +11,8 @@ struct InventoryScanner {
   var destination: Destination?
   /// Where entries that differ from the destination are kept for applying; nil for dry runs.
   var staging: MergeStaging?
-  /// Where the images' digests are kept once the source is read; nil keeps them in memory.
-  var digestSpill: DigestSpill?
+  /// Where the images' records are kept once the source is read; nil keeps them in memory.
+  var imageSpill: ImageSpill?
 
   /// One source's reading in progress: what its entries and manifest have taught so far.
   private final class Reading {
@@ -251,14 +251,13 @@ struct InventoryScanner {
     return inventory
   }
 
-  /// The images sorted by path, their paths and digests pooled (`PathPool`, the digests in
-  /// `digestSpill`) and their origins shared: the strings and objects the reading made for
+  /// The images sorted by path, their paths and records pooled (`PathPool`, the records in
+  /// `imageSpill`) and their origins shared: the strings and objects the reading made for
   /// each go with it.
   private func pooled(_ images: [String: SourceInventory.Image]) -> [SourceInventory.Image] {
     let sorted = images.sorted { $0.key < $1.key }
-    let digests = sorted.flatMap { [$0.value.pngSHA256, $0.value.pixelSHA256] }
-    let pool = PathPool(
-      sorted.lazy.map(\.key), digests: .spilled(digests, to: digestSpill))
+    let records = sorted.map { $0.value.pooledPath.record }
+    let pool = PathPool(sorted.lazy.map(\.key), records: .spilled(records, to: imageSpill))
     var origins: [String: SourceInventory.Image.Origin] = [:]
     return sorted.indices.map { index in
       var image = sorted[index].value

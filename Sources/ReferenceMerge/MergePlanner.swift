@@ -140,12 +140,12 @@ public struct MergePlanner: Sendable {
   ) -> [Result<SourceInventory, MergeError>] {
     let finished = FinishedCount()
     let limits = options.limits
-    let digestSpill = DigestSpill.make()
+    let imageSpill = ImageSpill.make()
     return ConcurrentSlots.perform(sources.count) { position in
       var scanner = InventoryScanner(limits: limits)
       scanner.destination = destination
       scanner.staging = staging
-      scanner.digestSpill = digestSpill
+      scanner.imageSpill = imageSpill
       let result = Result { () throws(MergeError) in try scanner.scan(sources[position]) }
       progress(finished.increment(), sources.count)
       return result

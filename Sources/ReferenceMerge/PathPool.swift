@@ -4,19 +4,20 @@ import ReferenceImageCore
 /// The paths of one source's images, kept together: each folder once, each name's bytes one
 /// after another in one buffer. A path kept as its own string cost a merge of many archives an
 /// allocation of about 108 bytes an image; pooled, it costs its name's bytes and 8 more.
-/// Beside each path, its image's two digests, most often in the merge's `DigestSpill`.
+/// Beside each path, its image's record (digests and size), most often in the merge's
+/// `ImageSpill`.
 final class PathPool: Sendable {
-  /// Where a pool's digests are, two a path (PNG, then pixels).
-  enum Digests: Sendable {
+  /// Where a pool's image records are, one a path.
+  enum Records: Sendable {
     /// In memory.
-    case held([SHA256Digest])
-    /// In a spill file, from a pair on.
-    case spilled(DigestSpill, firstPair: Int)
+    case held([ImageSpill.Record])
+    /// In a spill file, from a record on.
+    case spilled(ImageSpill, first: Int)
 
-    /// The digests, spilled when there is a file to take them, else held.
-    static func spilled(_ digests: [SHA256Digest], to spill: DigestSpill?) -> Digests {
-      guard let spill, let first = spill.append(digests) else { return .held(digests) }
-      return .spilled(spill, firstPair: first)
+    /// The records, spilled when there is a file to take them, else held.
+    static func spilled(_ records: [ImageSpill.Record], to spill: ImageSpill?) -> Records {
+      guard let spill, let first = spill.append(records) else { return .held(records) }
+      return .spilled(spill, first: first)
     }
   }
 
@@ -35,20 +36,20 @@ final class PathPool: Sendable {
   let isASCII: Bool
   /// The path of a pool of one, kept as it is: no bytes to compare, the string is the answer.
   private let lone: String?
-  /// The images' digests, in the order of the paths; nil for a pool of paths alone.
-  private let digests: Digests?
+  /// The images' records, in the order of the paths; nil for a pool of paths alone.
+  private let records: Records?
 
   /// A pool of one path.
-  init(lone path: String, digests: Digests? = nil) {
+  init(lone path: String, records: Records? = nil) {
     (folderBytes, folderEnds, nameBytes, nameEnds, folders) = ([], [], [], [], [])
     isASCII = false
     lone = path
-    self.digests = digests
+    self.records = records
   }
 
   /// Pools paths, which keep their order: the pooled path of `paths[i]` is `path(i)`, with
-  /// `digests`' pair `i`.
-  init(_ paths: some Sequence<String>, digests: Digests? = nil) {
+  /// record `i` of `records`.
+  init(_ paths: some Sequence<String>, records: Records? = nil) {
     var folderBytes: [UInt8] = []
     var folderEnds: [UInt32] = []
     var nameBytes: [UInt8] = []
@@ -91,15 +92,15 @@ final class PathPool: Sendable {
     self.folders = fitted(folders)
     self.isASCII = isASCII
     lone = nil
-    self.digests = digests
+    self.records = records
   }
 
-  /// The digests of the image at a path.
-  func digests(_ index: Int) -> (png: SHA256Digest, pixels: SHA256Digest) {
-    switch digests {
-    case .held(let digests): (digests[2 * index], digests[2 * index + 1])
-    case .spilled(let spill, let first): spill.pair(first + index)
-    case nil: preconditionFailure("a pool of paths alone holds no digests")
+  /// The record of the image at a path.
+  func record(_ index: Int) -> ImageSpill.Record {
+    switch records {
+    case .held(let records): records[index]
+    case .spilled(let spill, let first): spill.record(first + index)
+    case nil: preconditionFailure("a pool of paths alone holds no image records")
     }
   }
 
@@ -145,9 +146,9 @@ struct PooledPath: Sendable, Hashable, Comparable {
   /// A path in a pool of its own.
   init(_ path: String) { self.init(PathPool(lone: path), 0) }
 
-  /// An image's path in a pool of its own, with the image's digests.
-  init(_ path: String, png: SHA256Digest, pixels: SHA256Digest) {
-    self.init(PathPool(lone: path, digests: .held([png, pixels])), 0)
+  /// An image's path in a pool of its own, with the image's record.
+  init(_ path: String, record: ImageSpill.Record) {
+    self.init(PathPool(lone: path, records: .held([record])), 0)
   }
 
   /// The path at `index` in `pool`.
@@ -159,8 +160,8 @@ struct PooledPath: Sendable, Hashable, Comparable {
   /// The path.
   var string: String { pool.path(Int(index)) }
 
-  /// The digests of the image at this path.
-  var digests: (png: SHA256Digest, pixels: SHA256Digest) { pool.digests(Int(index)) }
+  /// The record of the image at this path.
+  var record: ImageSpill.Record { pool.record(Int(index)) }
 
   /// This path's order against a sought one: negative, zero or positive, as for strings.
   func order(to sought: SoughtPath) -> Int {

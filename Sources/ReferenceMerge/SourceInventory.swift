@@ -5,18 +5,17 @@ import ReferenceImageCore
 /// What one source holds, learned by reading it once: its manifest and, per image, the hashes
 /// that decide the merge. No pixel data is kept, so memory does not grow with the source count.
 public struct SourceInventory: Sendable {
-  /// One image of the source: 96 bytes beside its name's in the source's `PathPool` (a test
-  /// asserts the size). With its path as a string of its own and its test and failure in
-  /// fields of their own, it cost a merge of many archives 128 bytes and about 108 for the
-  /// string (`valgrind --tool=massif` of the 50,000-image rerun of `Scripts/benchmark-fleet`:
-  /// 11.7 MB before, 6.2 MB after, the pools included).
+  /// One image of the source: 24 bytes beside its name's in the source's `PathPool` and its
+  /// 72-byte record (digests and size) in the merge's `ImageSpill` file (a test asserts the
+  /// size). With its path as a string of its own and its test and failure in fields of their
+  /// own, it cost a merge of many archives 128 bytes and about 108 for the string
+  /// (`valgrind --tool=massif` of the 50,000-image rerun of `Scripts/benchmark-fleet`: 11.7 MB
+  /// before, 6.2 MB after, the pools included); with its record, 96 bytes (the 500,000-image
+  /// rerun's images: 48.2 MB, then 16.2 MB with the record spilled).
   public struct Image: Sendable, Hashable {
     /// The package-relative path, pooled with its source's others once the source is read
-    /// (`PathPool`), and with it the image's digests.
+    /// (`PathPool`), and with it the image's record: its digests and size.
     var pooledPath: PooledPath
-    // The size, in 32 bits (a PNG's limit): beside the path, they fill what it leaves.
-    private var storedWidth: Int32
-    private var storedHeight: Int32
     /// False for an image the run recorded unchanged (`unchangedImages`): the source holds no
     /// entry for it, so it can only ever be unchanged, never written.
     public var isArchived = true
@@ -29,10 +28,10 @@ public struct SourceInventory: Sendable {
     private(set) var origin: Origin?
     /// SHA-256 of the PNG bytes: the entry's or, for an image the run recorded unchanged, the
     /// reference file's the run found holding its pixels. Kept beside the path, in its pool
-    /// (`PathPool.Digests`).
-    public var pngSHA256: SHA256Digest { pooledPath.digests.png }
+    /// (`PathPool.Records`).
+    public var pngSHA256: SHA256Digest { pooledPath.record.png }
     /// SHA-256 of the decoded RGBA8 pixels.
-    public var pixelSHA256: SHA256Digest { pooledPath.digests.pixels }
+    public var pixelSHA256: SHA256Digest { pooledPath.record.pixels }
 
     /// The producing test, when the manifest names it: its owner (`ArchiveManifest.Image.owner`),
     /// which names a parameterized test's case with its arguments.
@@ -89,9 +88,11 @@ public struct SourceInventory: Sendable {
       height: Int, test: String?, isArchived: Bool = true, destinationHeldIt: Bool = false,
       failedComparison: FailedComparison? = nil
     ) {
-      pooledPath = PooledPath(path, png: pngSHA256, pixels: pixelSHA256)
-      storedWidth = Int32(clamping: width)
-      storedHeight = Int32(clamping: height)
+      pooledPath = PooledPath(
+        path,
+        record: .init(
+          png: pngSHA256, pixels: pixelSHA256, width: Int32(clamping: width),
+          height: Int32(clamping: height)))
       self.isArchived = isArchived
       self.destinationHeldIt = destinationHeldIt
       origin = Origin.of(test: test, failedComparison: failedComparison)
@@ -101,10 +102,9 @@ public struct SourceInventory: Sendable {
     public var path: String { pooledPath.string }
 
     public static func == (a: Image, b: Image) -> Bool {
-      a.pooledPath == b.pooledPath && a.storedWidth == b.storedWidth
-        && a.storedHeight == b.storedHeight && a.isArchived == b.isArchived
+      a.pooledPath == b.pooledPath && a.isArchived == b.isArchived
         && a.destinationHeldIt == b.destinationHeldIt && a.origin == b.origin
-        && a.pngSHA256 == b.pngSHA256 && a.pixelSHA256 == b.pixelSHA256
+        && a.pooledPath.record == b.pooledPath.record
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -112,15 +112,9 @@ public struct SourceInventory: Sendable {
       hasher.combine(pixelSHA256)
     }
     /// The size.
-    public var width: Int {
-      get { Int(storedWidth) }
-      set { storedWidth = Int32(clamping: newValue) }
-    }
+    public var width: Int { Int(pooledPath.record.width) }
     /// The size.
-    public var height: Int {
-      get { Int(storedHeight) }
-      set { storedHeight = Int32(clamping: newValue) }
-    }
+    public var height: Int { Int(pooledPath.record.height) }
   }
 
   /// A kept failure's manifest record, shared by reference: most images have none, and a

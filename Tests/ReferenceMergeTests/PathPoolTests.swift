@@ -60,10 +60,10 @@ final class PathPoolTests: XCTestCase {
   }
 
   /// The reason the pool exists: an image costs its name's bytes beside a 12-byte place, and
-  /// its digests are the pool's (`DigestSpill`).
+  /// its record (digests and size) is the pool's (`ImageSpill`).
   func testImage_isSmallerThanItWas() {
     XCTAssertEqual(MemoryLayout<PooledPath>.size, 12)
-    XCTAssertEqual(MemoryLayout<SourceInventory.Image>.stride, 32)
+    XCTAssertEqual(MemoryLayout<SourceInventory.Image>.stride, 24)
   }
 
   /// A source's images of one test hold one origin (test and kept failure), not one each; an
