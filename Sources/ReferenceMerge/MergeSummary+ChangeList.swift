@@ -3,29 +3,26 @@ import ReferenceImageCore
 
 extension MergeSummary {
   /// The changed paths, in path order. A summary made from a plan makes each change from the
-  /// plan's item when it is read, so the list costs 8 bytes a change: held as changes, it was
-  /// 5.6 MB of the peak of a merge of 50,000 new images (`valgrind --tool=massif`).
+  /// plan's item when it is read, so the list costs at most 4 bytes a change, and none when
+  /// every item is one (a first merge): held as changes, it was 5.6 MB of the peak of a merge
+  /// of 50,000 new images, and with an outcome kept beside each position 4.0 MB of a
+  /// 500,000-image first merge's (`valgrind --tool=massif`).
   /// A summary read back from `--json` holds the changes it read.
   public struct ChangeList: RandomAccessCollection, Decodable, Sendable,
     ExpressibleByArrayLiteral
   {
-    /// What a change is listed by, kept for each so that picking some (`matching`) makes only
-    /// those: the summary's text picks by outcome several times.
-    private struct Entry: Sendable {
-      /// The change's position in `Storage`: a plan item's, or a read change's.
-      var position: Int32
-      var outcome: MergePlan.Outcome
-      var notWritten: Bool
-    }
-
     private enum Storage: Sendable {
       case listed([Change])
-      /// The plan's items themselves, shared with the plan, and how one becomes a change.
-      case derived([MergePlan.Item], @Sendable (MergePlan.Item) -> Change)
+      /// The plan's items themselves, shared with the plan, the paths a failed apply did not
+      /// reach, and how an item becomes a change.
+      case derived(
+        [MergePlan.Item], unreached: Set<String>, @Sendable (MergePlan.Item) -> Change)
     }
 
     private let storage: Storage
-    private let entries: [Entry]
+    /// The changes' positions in `storage`, in order; nil when every position is one.
+    private let positions: [Int32]?
+    public let endIndex: Int
     /// Each changed region's kind by path, found by the review report after the summary was
     /// made (`Change.kinds`).
     var regionKinds: [String: [RegionKind]] = [:]
@@ -36,23 +33,25 @@ extension MergeSummary {
       deriving items: [MergePlan.Item], unreached: Set<String>,
       make: @escaping @Sendable (MergePlan.Item) -> Change
     ) {
-      var entries: [Entry] = []
-      // Sized once: an array grown by doubling would hold up to twice the list.
-      entries.reserveCapacity(items.count { $0.outcome != .unchanged })
-      for (position, item) in items.enumerated() where item.outcome != .unchanged {
-        entries.append(
-          Entry(
-            position: Int32(position), outcome: item.outcome,
-            notWritten: !unreached.isEmpty && unreached.contains(item.path)))
+      let count = items.count { $0.outcome != .unchanged }
+      endIndex = count
+      if count == items.count {
+        positions = nil
+      } else {
+        // Sized once: an array grown by doubling would hold up to twice the list.
+        var positions: [Int32] = []
+        positions.reserveCapacity(count)
+        for (position, item) in items.enumerated() where item.outcome != .unchanged {
+          positions.append(Int32(position))
+        }
+        self.positions = positions
       }
-      self.entries = entries
-      storage = .derived(items, make)
+      storage = .derived(items, unreached: unreached, make)
     }
 
     public init(_ changes: [Change]) {
-      entries = changes.enumerated().map {
-        Entry(position: Int32($0), outcome: $1.outcome, notWritten: $1.notWritten == true)
-      }
+      positions = nil
+      endIndex = changes.count
       storage = .listed(changes)
     }
 
@@ -63,14 +62,12 @@ extension MergeSummary {
     }
 
     public var startIndex: Int { 0 }
-    public var endIndex: Int { entries.count }
 
     public subscript(index: Int) -> Change {
-      let position = Int(entries[index].position)
       var change: Change
       switch storage {
-      case .listed(let changes): change = changes[position]
-      case .derived(let items, let make): change = make(items[position])
+      case .listed(let changes): change = changes[position(index)]
+      case .derived(let items, _, let make): change = make(items[position(index)])
       }
       if let kinds = regionKinds[change.path] { change.kinds = kinds }
       return change
@@ -82,10 +79,26 @@ extension MergeSummary {
       -> LazyMapCollection<LazyFilterCollection<Range<Int>>, Change>
     {
       indices.lazy.filter { index in
-        let entry = entries[index]
-        return (outcome == nil || entry.outcome == outcome)
-          && (notWritten == nil || entry.notWritten == notWritten)
+        let (changeOutcome, changeNotWritten) = facts(index)
+        return (outcome == nil || changeOutcome == outcome)
+          && (notWritten == nil || changeNotWritten() == notWritten)
       }.map { self[$0] }
+    }
+
+    private func position(_ index: Int) -> Int {
+      positions.map { Int($0[index]) } ?? index
+    }
+
+    /// A change's outcome, and whether it was not written, without making the change.
+    private func facts(_ index: Int) -> (MergePlan.Outcome, notWritten: () -> Bool) {
+      switch storage {
+      case .listed(let changes):
+        let change = changes[position(index)]
+        return (change.outcome, { change.notWritten == true })
+      case .derived(let items, let unreached, _):
+        let item = items[position(index)]
+        return (item.outcome, { !unreached.isEmpty && unreached.contains(item.path) })
+      }
     }
   }
 }
