@@ -39,20 +39,18 @@ public struct MergePlan: Sendable {
   /// One destination path.
   ///
   /// Most items chose an image the plan read: they hold its source's list (`SourceImages`),
-  /// which the source's items share, and its index there, not a copy of it; and the rest
-  /// apart: an update's replaced digest in an object of its own, rivals and the like for the
-  /// few items that have them. An item that held its image cost a merge of many archives 192
-  /// bytes an image, beside the sources' own lists while planning; this one costs 24 (a test
-  /// asserts it; `valgrind --tool=massif` of the 50,000-image merge of `Scripts/benchmark-fleet`:
-  /// the items' array, 9.6 MB before, 1.6 MB at 32 bytes). An update's digest in `Details`
-  /// cost it about 220 bytes; alone, it costs 48 (the same merge with every reference changed:
-  /// 11.0 MB of its peak before).
+  /// which the source's items share, and its index there, not a copy of it; the few that have
+  /// more (an update's replaced digest, rivals and the like) hold an object with the list and
+  /// the rest. An item that held its image cost a merge of many archives 192 bytes an image,
+  /// beside the sources' own lists while planning; this one costs 16 (a test asserts it;
+  /// `valgrind --tool=massif` of `Scripts/benchmark-fleet`'s merges: the items' array, 9.6 MB
+  /// before and 1.6 MB at 32 bytes at 50,000 images; 16.0 MB at 32 bytes at 500,000). An
+  /// update's digest in `Details` cost it about 220 bytes; alone, it costs 56 (the same merge
+  /// with every reference changed: 11.0 MB of its peak before).
   public struct Item: Sendable {
-    /// The chosen image's source's list, or nil for an item built from values.
-    private let list: SourceImages?
-    /// Everything else an item may have.
-    private var extra: Extra
-    /// The chosen image's index in `list`.
+    /// The chosen image's source's list, and what else the item has.
+    private var anchor: Anchor
+    /// The chosen image's index in its source's list.
     private let index: Int32
     /// The decision.
     public var outcome: Outcome
@@ -62,13 +60,13 @@ public struct MergePlan: Sendable {
       path: String, outcome: Outcome, chosen: Candidate?, rivals: [Candidate],
       conflictingPixels: Int?, resolvedByNewest: Bool
     ) {
-      list = nil
       index = 0
       self.outcome = outcome
-      extra = .details(
+      anchor = .details(
         Details(
-          path: path, chosen: chosen, rivals: rivals, conflictingPixels: conflictingPixels,
-          resolvedByNewest: resolvedByNewest, replaced: nil))
+          list: nil, path: path, chosen: chosen, rivals: rivals,
+          conflictingPixels: conflictingPixels, resolvedByNewest: resolvedByNewest,
+          replaced: nil))
     }
 
     /// An item whose chosen image is the one at `place` in `read`.
@@ -76,22 +74,31 @@ public struct MergePlan: Sendable {
       outcome: Outcome, read: ReadImages, place: Place, rivals: [Candidate],
       resolvedByNewest: Bool, replaced: SHA256Digest?
     ) {
-      list = read.lists[Int(place.source)]
+      let list = read.lists[Int(place.source)]
       index = place.image
       self.outcome = outcome
       if !rivals.isEmpty || resolvedByNewest {
-        extra = .details(
+        anchor = .details(
           Details(
-            path: nil, chosen: nil, rivals: rivals, conflictingPixels: nil,
+            list: list, path: nil, chosen: nil, rivals: rivals, conflictingPixels: nil,
             resolvedByNewest: resolvedByNewest, replaced: replaced))
       } else {
-        extra = replaced.map { .replaced(Replaced(digest: $0)) } ?? .none
+        anchor = replaced.map { .replaced(Replaced(list: list, digest: $0)) } ?? .image(list)
+      }
+    }
+
+    /// The chosen image's source's list, or nil for an item built from values.
+    private var list: SourceImages? {
+      switch anchor {
+      case .image(let list): list
+      case .replaced(let replaced): replaced.list
+      case .details(let details): details.list
       }
     }
 
     /// The details, when the item has more than a replaced digest.
     private var details: Details? {
-      if case .details(let details) = extra { details } else { nil }
+      if case .details(let details) = anchor { details } else { nil }
     }
 
     /// The package-relative path.
@@ -120,7 +127,10 @@ public struct MergePlan: Sendable {
     /// differ).
     public var conflictingPixels: Int? {
       get { details?.conflictingPixels }
-      set { extra = .details(Details(details, conflictingPixels: newValue, replaced: replaced)) }
+      set {
+        anchor = .details(
+          Details(details, list: list, conflictingPixels: newValue, replaced: replaced))
+      }
     }
     /// Whether the sources disagreed and `--on-conflict newest` picked one.
     public var resolvedByNewest: Bool { details?.resolvedByNewest ?? false }
@@ -137,8 +147,8 @@ public struct MergePlan: Sendable {
     }
     /// For updated paths, the destination's pixels (see `before`).
     private var replaced: SHA256Digest? {
-      switch extra {
-      case .none: nil
+      switch anchor {
+      case .image: nil
       case .replaced(let replaced): replaced.digest
       case .details(let details): details.replaced
       }
@@ -150,25 +160,32 @@ public struct MergePlan: Sendable {
     }
   }
 
-  /// What an item has beyond its chosen image, by reference: one word in the item.
-  enum Extra: Sendable {
+  /// An item's chosen image's source's list, and what else it has, by reference: one word in
+  /// the item.
+  enum Anchor: Sendable {
     /// The usual added or unchanged path.
-    case none
+    case image(SourceImages)
     /// An updated path with nothing else: the destination's pixel digest.
     case replaced(Replaced)
     /// Everything else.
     case details(Details)
   }
 
-  /// An update's replaced pixel digest alone (`Item.before`).
+  /// An update's chosen image's source's list and its replaced pixel digest (`Item.before`).
   final class Replaced: Sendable {
+    let list: SourceImages
     let digest: SHA256Digest
 
-    init(digest: SHA256Digest) { self.digest = digest }
+    init(list: SourceImages, digest: SHA256Digest) {
+      self.list = list
+      self.digest = digest
+    }
   }
 
   /// What few items have beyond their chosen image, shared by reference.
   final class Details: Sendable {
+    /// The chosen image's source's list, or nil for an item built from values.
+    let list: SourceImages?
     /// The path of an item built from values.
     let path: String?
     /// The chosen candidate of an item built from values.
@@ -180,9 +197,10 @@ public struct MergePlan: Sendable {
     let replaced: SHA256Digest?
 
     init(
-      path: String?, chosen: Candidate?, rivals: [Candidate], conflictingPixels: Int?,
-      resolvedByNewest: Bool, replaced: SHA256Digest?
+      list: SourceImages?, path: String?, chosen: Candidate?, rivals: [Candidate],
+      conflictingPixels: Int?, resolvedByNewest: Bool, replaced: SHA256Digest?
     ) {
+      self.list = list
       self.path = path
       self.chosen = chosen
       self.rivals = rivals
@@ -192,9 +210,11 @@ public struct MergePlan: Sendable {
     }
 
     /// A copy of `details` (or empty ones) with another count of conflicting pixels.
-    convenience init(_ details: Details?, conflictingPixels: Int?, replaced: SHA256Digest?) {
+    convenience init(
+      _ details: Details?, list: SourceImages?, conflictingPixels: Int?, replaced: SHA256Digest?
+    ) {
       self.init(
-        path: details?.path, chosen: details?.chosen, rivals: details?.rivals ?? [],
+        list: list, path: details?.path, chosen: details?.chosen, rivals: details?.rivals ?? [],
         conflictingPixels: conflictingPixels,
         resolvedByNewest: details?.resolvedByNewest ?? false, replaced: replaced)
     }

@@ -337,14 +337,14 @@ extension DestinationTests {
     XCTAssertEqual(outcome.summary.updated, 2, outcome.summary.text())
     XCTAssertEqual(outcome.summary.unchanged, 4, outcome.summary.text())
     // An update keeps the pixels it replaces (approvals and the review's "before"), in one
-    // small object beside a 24-byte item.
+    // small object beside a 16-byte item.
     let items = try XCTUnwrap(outcome.plan).items
     for index in 0..<2 {
       let item = try XCTUnwrap(items.first { $0.path == merge.path("image\(index)") })
       XCTAssertEqual(item.before, SHA256Digest(of: try noiseImage(seed: index).pixels))
       XCTAssertEqual(item.after, SHA256Digest(of: try noiseImage(seed: 50 + index).pixels))
     }
-    XCTAssertEqual(MemoryLayout<MergePlan.Item>.stride, 24)
+    XCTAssertEqual(MemoryLayout<MergePlan.Item>.stride, 16)
     for index in 0..<6 {
       XCTAssertEqual(
         opened.count("image\(index).png"), [1, 1, 0, 0, 0, 1][index],
