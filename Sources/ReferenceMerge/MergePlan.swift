@@ -82,8 +82,11 @@ public struct MergePlan: Sendable {
           Details(
             list: list, path: nil, chosen: nil, rivals: rivals, conflictingPixels: nil,
             resolvedByNewest: resolvedByNewest, replaced: replaced))
+      } else if let replaced, !list.images[Int(place.image)].pooledPath.keepReplaced(replaced) {
+        anchor = .replaced(Replaced(list: list, digest: replaced))
       } else {
-        anchor = replaced.map { .replaced(Replaced(list: list, digest: $0)) } ?? .image(list)
+        // An update's replaced digest, when there is one, is kept beside its image's record.
+        anchor = .image(list)
       }
     }
 
@@ -148,7 +151,8 @@ public struct MergePlan: Sendable {
     /// For updated paths, the destination's pixels (see `before`).
     private var replaced: SHA256Digest? {
       switch anchor {
-      case .image: nil
+      case .image(let list):
+        outcome == .updated ? list.images[Int(index)].pooledPath.replaced : nil
       case .replaced(let replaced): replaced.digest
       case .details(let details): details.replaced
       }

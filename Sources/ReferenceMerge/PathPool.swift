@@ -104,6 +104,20 @@ final class PathPool: Sendable {
     }
   }
 
+  /// Keeps, beside a path's record, the pixel digest of the reference its image replaces.
+  /// - Returns: false when the records are not spilled, or the file did not take it: the
+  ///   caller keeps it.
+  func keepReplaced(_ pixels: SHA256Digest, at index: Int) -> Bool {
+    guard case .spilled(let spill, let first) = records else { return false }
+    return spill.keepReplaced(pixels, at: first + index)
+  }
+
+  /// The pixel digest `keepReplaced` kept for a path, or nil.
+  func replaced(_ index: Int) -> SHA256Digest? {
+    guard case .spilled(let spill, let first) = records else { return nil }
+    return spill.replaced(at: first + index)
+  }
+
   /// How many paths the pool holds.
   var count: Int { lone == nil ? nameEnds.count : 1 }
 
@@ -162,6 +176,12 @@ struct PooledPath: Sendable, Hashable, Comparable {
 
   /// The record of the image at this path.
   var record: ImageSpill.Record { pool.record(Int(index)) }
+
+  /// See `PathPool.keepReplaced`.
+  func keepReplaced(_ pixels: SHA256Digest) -> Bool { pool.keepReplaced(pixels, at: Int(index)) }
+
+  /// See `PathPool.replaced`.
+  var replaced: SHA256Digest? { pool.replaced(Int(index)) }
 
   /// This path's order against a sought one: negative, zero or positive, as for strings.
   func order(to sought: SoughtPath) -> Int {

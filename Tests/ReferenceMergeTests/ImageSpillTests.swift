@@ -38,6 +38,24 @@ final class ImageSpillTests: XCTestCase {
     XCTAssertEqual(spill.record(secondAt + 2), second[2])
   }
 
+  /// A replaced digest is kept at its image's number, in any order, and a number never given
+  /// one has none, even where the cache read its block before.
+  func testReplacedDigests_readBackAtTheirNumbers_noneWhereNoneWasKept() throws {
+    let spill = try XCTUnwrap(ImageSpill.make())
+    let digests = records(count: 300, seed: 5).map(\.pixels)
+    XCTAssertNil(spill.replaced(at: 10), "nothing kept yet")
+    for number in stride(from: 299, through: 0, by: -3) {
+      XCTAssertTrue(spill.keepReplaced(digests[number], at: number))
+    }
+    for number in 0..<300 {
+      XCTAssertEqual(
+        spill.replaced(at: number), number % 3 == 2 ? digests[number] : nil, "\(number)")
+    }
+    XCTAssertTrue(spill.keepReplaced(digests[10], at: 10))
+    XCTAssertEqual(spill.replaced(at: 10), digests[10], "a block cached before is read again")
+    XCTAssertNil(spill.replaced(at: 5_000), "past the end")
+  }
+
   /// The file is unlinked as soon as it is made: a killed merge leaves nothing.
   func testSpillFile_isUnlinkedAtOnce() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
@@ -45,6 +63,7 @@ final class ImageSpillTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: folder) }
     let spill = try XCTUnwrap(ImageSpill.make(in: folder.path))
     XCTAssertNotNil(spill.append(records(count: 1, seed: 3)))
+    XCTAssertTrue(spill.keepReplaced(records(count: 1, seed: 3)[0].pixels, at: 0))
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
   }
 
