@@ -39,6 +39,8 @@ final class SpillFile<Record>: @unchecked Sendable {
       URL(fileURLWithPath: folder).appendingPathComponent("\(name)-XXXXXX").path.utf8CString)
     let handle = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard handle >= 0 else { return nil }
+    // Closed on exec: a child process of a tool that merges has no use for it.
+    _ = fcntl(handle, F_SETFD, FD_CLOEXEC)
     template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
     self.handle = handle
     self.calls = calls

@@ -67,6 +67,27 @@ final class ImageSpillTests: XCTestCase {
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
   }
 
+  #if os(Linux)
+    /// The files are closed on exec: a child process (a test run `reference-shards` starts)
+    /// does not inherit them.
+    func testSpillFiles_areClosedOnExec() throws {
+      let folder = try makeTemporaryFolder(self)
+      let spill = try XCTUnwrap(ImageSpill.make(in: folder.path))
+      var found = 0
+      for name in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
+        guard let handle = Int32(name),
+          let target = try? FileManager.default.destinationOfSymbolicLink(
+            atPath: "/proc/self/fd/\(name)"),
+          target.hasPrefix(folder.path)
+        else { continue }
+        found += 1
+        XCTAssertNotEqual(fcntl(handle, F_GETFD) & FD_CLOEXEC, 0, target)
+      }
+      XCTAssertEqual(found, 2, "the records' file and the replaced digests'")
+      withExtendedLifetime(spill) {}
+    }
+  #endif
+
   /// No temporary folder, or a full one: the records stay in memory, and read the same.
   func testNoFolderOrAFullDisk_keepsTheRecordsInMemory() throws {
     XCTAssertNil(ImageSpill.make(in: "/nonexistent-\(UUID().uuidString)"))
