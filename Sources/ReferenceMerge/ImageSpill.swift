@@ -33,14 +33,9 @@ final class ImageSpill: Sendable {
   static func make(
     in folder: String = NSTemporaryDirectory(), calls: FileCalls = .system
   ) -> ImageSpill? {
-    let zero = SHA256Digest(rawBytes: Array(repeating: 0, count: 32))
     guard
-      let records = SpillFile<Record>(
-        named: "merge-refs-images", empty: Record(png: zero, pixels: zero, width: 0, height: 0),
-        in: folder, calls: calls),
-      let replaced = SpillFile<Replaced>(
-        named: "merge-refs-replaced", empty: Replaced(pixels: zero, isKnown: 0), in: folder,
-        calls: calls)
+      let records = SpillFile<Record>(named: "merge-refs-images", in: folder, calls: calls),
+      let replaced = SpillFile<Replaced>(named: "merge-refs-replaced", in: folder, calls: calls)
     else { return nil }
     return ImageSpill(records: records, replaced: replaced)
   }

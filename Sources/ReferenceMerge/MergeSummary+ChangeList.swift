@@ -79,9 +79,8 @@ extension MergeSummary {
       -> LazyMapCollection<LazyFilterCollection<Range<Int>>, Change>
     {
       indices.lazy.filter { index in
-        let (changeOutcome, changeNotWritten) = facts(index)
-        return (outcome == nil || changeOutcome == outcome)
-          && (notWritten == nil || changeNotWritten() == notWritten)
+        (outcome == nil || self.outcome(index) == outcome)
+          && (notWritten == nil || self.notWritten(index) == notWritten)
       }.map { self[$0] }
     }
 
@@ -89,15 +88,20 @@ extension MergeSummary {
       positions.map { Int($0[index]) } ?? index
     }
 
-    /// A change's outcome, and whether it was not written, without making the change.
-    private func facts(_ index: Int) -> (MergePlan.Outcome, notWritten: () -> Bool) {
+    /// A change's outcome, without making the change.
+    private func outcome(_ index: Int) -> MergePlan.Outcome {
       switch storage {
-      case .listed(let changes):
-        let change = changes[position(index)]
-        return (change.outcome, { change.notWritten == true })
+      case .listed(let changes): changes[position(index)].outcome
+      case .derived(let items, _, _): items[position(index)].outcome
+      }
+    }
+
+    /// Whether a change was not written, without making the change.
+    private func notWritten(_ index: Int) -> Bool {
+      switch storage {
+      case .listed(let changes): changes[position(index)].notWritten == true
       case .derived(let items, let unreached, _):
-        let item = items[position(index)]
-        return (item.outcome, { !unreached.isEmpty && unreached.contains(item.path) })
+        !unreached.isEmpty && unreached.contains(items[position(index)].path)
       }
     }
   }

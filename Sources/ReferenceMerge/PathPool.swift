@@ -210,14 +210,9 @@ struct PooledPath: Sendable, Hashable, Comparable {
     return a < b ? -1 : a == b ? 0 : 1
   }
 
-  static func == (a: PooledPath, b: PooledPath) -> Bool {
-    if a.pool === b.pool && a.index == b.index { return true }
-    return byteOrder(a, b).map { $0 == 0 } ?? (a.string == b.string)
-  }
+  static func == (a: PooledPath, b: PooledPath) -> Bool { a.order(to: b) == 0 }
 
-  static func < (a: PooledPath, b: PooledPath) -> Bool {
-    byteOrder(a, b).map { $0 < 0 } ?? (a.string < b.string)
-  }
+  static func < (a: PooledPath, b: PooledPath) -> Bool { a.order(to: b) < 0 }
 
   func hash(into hasher: inout Hasher) { hasher.combine(string) }
 }

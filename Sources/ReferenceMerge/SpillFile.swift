@@ -32,8 +32,7 @@ final class SpillFile<Record>: @unchecked Sendable {
   private var cache: [Record]
 
   /// A new, empty file, or nil when the temporary folder takes no file.
-  /// - Parameter empty: The record a part of the file never written reads as (all zero bytes).
-  init?(named name: String, empty: Record, in folder: String, calls: FileCalls) {
+  init?(named name: String, in folder: String, calls: FileCalls) {
     precondition(_isPOD(Record.self), "records are written as their bytes")
     var template = Array(
       URL(fileURLWithPath: folder).appendingPathComponent("\(name)-XXXXXX").path.utf8CString)
@@ -45,7 +44,12 @@ final class SpillFile<Record>: @unchecked Sendable {
     self.handle = handle
     self.calls = calls
     cachedBlock = Array(repeating: -1, count: Self.cachedBlocks)
-    cache = Array(repeating: empty, count: Self.cachedBlocks * Self.recordsPerBlock)
+    // Zero bytes, as a record never written reads.
+    cache = Array(unsafeUninitializedCapacity: Self.cachedBlocks * Self.recordsPerBlock) {
+      records, count in
+      UnsafeMutableRawBufferPointer(records).initializeMemory(as: UInt8.self, repeating: 0)
+      count = records.count
+    }
   }
 
   deinit { _ = calls.close(handle) }

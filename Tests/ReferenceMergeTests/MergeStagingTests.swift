@@ -72,6 +72,25 @@ final class MergeStagingTests: XCTestCase {
     XCTAssertEqual(opened.value, 0, "every landed file answered by the digest cache")
   }
 
+  /// Two paths of one source that share a key share a staged file's name: neither is found, so
+  /// both are read again from their source, whichever was staged first.
+  func testPathsSharingAKey_areBothLeftUnfound() throws {
+    let (first, second) = PathKeyCollisionTests.colliding
+    for order in [[first, second], [second, first]] {
+      let destination = try Destination(root: package)
+      let staging = try MergeStaging(destination: destination)
+      for path in order { staging.stage(Array(path.utf8), source: source(1), path: path) }
+      for path in [first, second] {
+        XCTAssertFalse(
+          try staging.moveIntoPlace(
+            source: source(1), path: path, digest: SHA256Digest(of: Array(path.utf8))),
+          "\(path), staged \(order)")
+        XCTAssertNil(destination.read(path), path)
+      }
+      staging.remove()
+    }
+  }
+
   func testMoveIntoPlace_entryNeverStaged_isNotFound() throws {
     let staging = try MergeStaging(destination: try Destination(root: package))
     staging.stage([1, 2, 3], source: source(1), path: "a/x.png")

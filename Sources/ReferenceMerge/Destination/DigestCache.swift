@@ -24,7 +24,8 @@ final class DigestCache: @unchecked Sendable {
 
   /// The cache file's name inside `.build`.
   static let fileName = "merge-refs-digests"
-  /// How many learned entries `save()` sorts in memory at once: 16,384 (1.2 MB). Runs of 65,536 were the largest allocation of a 50,000-image first merge's peak
+  /// How many learned entries `save()` sorts in memory at once: 16,384 (1.2 MB). Runs of
+  /// 65,536 were the largest allocation of a 50,000-image first merge's peak
   /// (`valgrind --tool=massif`).
   static let defaultRunLength = 1 << 14
 
