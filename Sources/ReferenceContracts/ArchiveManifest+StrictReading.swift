@@ -248,7 +248,8 @@ extension ArchiveManifest.TestDuration {
   }
   fileprivate static let fields = Reader.Fields(Field.allCases)
 
-  fileprivate init(reading reader: inout Reader) throws(Unsure) {
+  /// Also read by `ArchiveManifest.Facts`.
+  init(reading reader: inout StrictJSONReader) throws(StrictJSONReader.Unsure) {
     var test: String?
     var seconds: Double?
     try reader.object(Self.fields) { (field, reader) throws(Unsure) in

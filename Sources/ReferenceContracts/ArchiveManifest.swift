@@ -411,7 +411,7 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   }
 
   /// The manifest, if this tool reads its format version.
-  private static func supported<Part: ManifestVersioned>(
+  static func supported<Part: ManifestVersioned>(
     _ manifest: Part, source: String
   ) throws(ManifestError) -> Part {
     guard manifest.formatVersion <= currentFormatVersion else {

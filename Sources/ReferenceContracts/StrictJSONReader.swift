@@ -86,6 +86,18 @@ struct StrictJSONReader {
     return elements
   }
 
+  /// Checks and skips an array's elements, returning how many there were.
+  mutating func skippedElements() throws(Unsure) -> Int {
+    var count = 0
+    try expect(UInt8(ascii: "["))
+    var first = true
+    while try nextElement(first: &first) {
+      try skipValue(depth: 1)
+      count += 1
+    }
+    return count
+  }
+
   /// Reads an object of strings as a dictionary.
   mutating func stringDictionary() throws(Unsure) -> [String: String] {
     var dictionary: [String: String] = [:]

@@ -80,7 +80,7 @@ public struct ShardEvidence: Sendable {
   /// What the evidence needs of an archive's manifest, read without the images' bytes: from
   /// its first entry, where the coordinator writes it, else from a scan of every entry.
   /// - Throws: `ArchiveError` for an archive it cannot read, `ManifestError` for its manifest.
-  static func facts(in archive: URL) throws -> ManifestFacts? {
+  static func facts(in archive: URL) throws -> ArchiveManifest.Facts? {
     let reader = ZipReader()
     var manifest: Data?
     if let first = try reader.firstEntry(in: .file(archive)),
@@ -96,26 +96,7 @@ public struct ShardEvidence: Sendable {
       }
     }
     return try manifest.map { (data) throws(ManifestError) in
-      try ArchiveManifest.decode(ManifestFacts.self, from: data, source: archive.path)
+      try ArchiveManifest.Facts.read(data, source: archive.path)
     }
-  }
-
-  /// The fields of a manifest the evidence records. Each image is counted, not decoded: a
-  /// merge reads every manifest again for its images, and building each image's record twice
-  /// was a fifth of an up-to-date rerun's time.
-  struct ManifestFacts: Decodable, ManifestVersioned {
-    /// An array element read as nothing.
-    private struct Counted: Decodable {
-      init(from decoder: Decoder) {}
-    }
-    let formatVersion: Int
-    private let images: [Counted]
-    private let unchangedImages: [Counted]?
-    let testDurations: [ArchiveManifest.TestDuration]?
-    let skippedTests: [String]?
-
-    /// The images rendered: archived, or recorded unchanged (rendered too, and counted by the
-    /// shard's record whether or not their references already held them).
-    var imageCount: Int { images.count + (unchangedImages?.count ?? 0) }
   }
 }

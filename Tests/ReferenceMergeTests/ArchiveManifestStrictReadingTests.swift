@@ -32,6 +32,7 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(manifests.count, 7, "\(manifests.map(\.name))")
     for (name, data) in manifests {
       XCTAssertEqual(try compare(data, name), .readStrictly, name)
+      XCTAssertNotNil(ArchiveManifest.Facts.strictlyRead(data), name)
     }
   }
 
@@ -136,6 +137,7 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
 
   /// Compares the strict reader and `decode` with `JSONDecoder` on one document.
   private func compare(_ data: Data, _ name: String) throws -> Outcome {
+    compareFacts(data, name)
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
     let expected = Result { try decoder.decode(ArchiveManifest.self, from: data) }
@@ -178,6 +180,35 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
     // same code points, and the dates and numbers the same bits.
     XCTAssertEqual(try strict.encoded(), try reference.encoded(), name)
     return .readStrictly
+  }
+
+  /// Holds the shard evidence's reading of a manifest (`ArchiveManifest.Facts`) against
+  /// `JSONDecoder`'s: the same facts, or the same refusal.
+  private func compareFacts(_ data: Data, _ name: String) {
+    let read = Result { () throws(ManifestError) in
+      try ArchiveManifest.Facts.read(data, source: "a.zip")
+    }
+    let viaDecoder = Result { () throws(ManifestError) in
+      try ArchiveManifest.decode(ArchiveManifest.Facts.self, from: data, source: "a.zip")
+    }
+    switch (read, viaDecoder) {
+    case (.success(let value), .success(let reference)):
+      XCTAssertEqual(value, reference, "facts of \(name)")
+      XCTAssertEqual(value.imageCount, reference.imageCount, "facts of \(name)")
+    case (.failure(let error), .failure(let reference)) where error != reference:
+      // As for whole manifests: one of the faults `JSONDecoder` itself names.
+      XCTAssertNil(ArchiveManifest.Facts.strictlyRead(data), "facts of \(name)")
+      let errors = (0..<20).compactMap { _ in
+        Result { () throws(ManifestError) in
+          try ArchiveManifest.decode(ArchiveManifest.Facts.self, from: data, source: "a.zip")
+        }.failureValue
+      }
+      XCTAssertTrue(errors.contains(error), "facts of \(name): \(error) is not JSONDecoder's")
+    case (.failure, .failure):
+      break
+    default:
+      XCTFail("facts of \(name): read gives \(read), JSONDecoder \(viaDecoder)")
+    }
   }
 
   // MARK: Documents
