@@ -126,27 +126,50 @@ struct StrictJSONReader {
 
   /// Reads a string, unescaped.
   mutating func string() throws(Unsure) -> String {
+    let scanned = try scanString()
+    let raw = UnsafeRawBufferPointer(rebasing: bytes[scanned.range])
+    if scanned.isPlainASCII { return String(decoding: raw, as: UTF8.self) }
+    return try Self.validString(raw)
+  }
+
+  /// Steps past a string, checking it as `string()` does: its raw bytes' range when they are
+  /// plain ASCII (no escapes), which needs no `String` made.
+  private mutating func skipString() throws(Unsure) -> Range<Int>? {
+    let scanned = try scanString()
+    guard scanned.isPlainASCII else {
+      _ = try Self.validString(UnsafeRawBufferPointer(rebasing: bytes[scanned.range]))
+      return nil
+    }
+    return scanned.range
+  }
+
+  /// Steps past a string, returning its raw bytes (between the quotes) and whether they are
+  /// plain ASCII; control characters are refused.
+  private mutating func scanString() throws(Unsure) -> (range: Range<Int>, isPlainASCII: Bool) {
     try expect(UInt8(ascii: "\""))
     let start = index
-    var isPlain = true
-    var isASCII = true
+    var isPlainASCII = true
     while true {
       guard index < bytes.count else { throw Unsure() }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") { break }
       if byte == UInt8(ascii: "\\") {
-        isPlain = false
+        isPlainASCII = false
         index += 2
         continue
       }
       guard byte >= 0x20 else { throw Unsure() }
-      if byte >= 0x80 { isASCII = false }
+      if byte >= 0x80 { isPlainASCII = false }
       index += 1
     }
-    let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+    let range = start..<index
     index += 1
-    if isPlain && isASCII { return String(decoding: raw, as: UTF8.self) }
-    let text = isPlain ? Array(raw) : try Self.unescaped(raw)
+    return (range, isPlainASCII)
+  }
+
+  /// The string of raw bytes with escapes or non-ASCII bytes: unescaped, and valid UTF-8.
+  private static func validString(_ raw: UnsafeRawBufferPointer) throws(Unsure) -> String {
+    let text = raw.contains(UInt8(ascii: "\\")) ? try unescaped(raw) : Array(raw)
     guard let string = String(validating: text, as: UTF8.self) else { throw Unsure() }
     return string
   }
@@ -279,11 +302,15 @@ struct StrictJSONReader {
     guard index < bytes.count else { throw Unsure() }
     switch bytes[index] {
     case UInt8(ascii: "{"):
-      var keys: Set<String> = []
+      var keys = SkippedKeys()
       index += 1
       var first = true
-      while let key = try nextKey(first: &first) {
-        guard keys.insert(key).inserted else { throw Unsure() }
+      while try nextMember(first: &first, closing: UInt8(ascii: "}")) {
+        skipWhitespace()
+        // A key with escapes or beyond ASCII is left to `JSONDecoder`, as `nextKey` leaves one
+        // beyond ASCII.
+        guard let key = try skipString(), keys.insert(key, in: bytes) else { throw Unsure() }
+        try expect(UInt8(ascii: ":"))
         try skipValue(depth: depth + 1)
       }
     case UInt8(ascii: "["):
@@ -294,6 +321,28 @@ struct StrictJSONReader {
     case UInt8(ascii: "t"), UInt8(ascii: "f"): _ = try bool()
     case UInt8(ascii: "n"): guard try null() else { throw Unsure() }
     default: _ = try double()
+    }
+  }
+
+  /// The keys of an object being skipped, as ranges of plain ASCII bytes: a duplicate is
+  /// found by comparing bytes, not by making a `String` of every key of every record skipped.
+  private struct SkippedKeys {
+    /// Beyond this many keys (a hostile object's), they are kept in a set, so finding a
+    /// duplicate never costs the square of their number.
+    static let compared = 32
+    private var ranges: [Range<Int>] = []
+    private var many: Set<String> = []
+
+    /// Adds a key; false when the object had it already.
+    mutating func insert(_ key: Range<Int>, in bytes: UnsafeRawBufferPointer) -> Bool {
+      func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+      }
+      guard ranges.count < Self.compared else { return many.insert(text(key)).inserted }
+      for range in ranges where bytes[range].elementsEqual(bytes[key]) { return false }
+      ranges.append(key)
+      if ranges.count == Self.compared { many = Set(ranges.map(text)) }
+      return true
     }
   }
 

@@ -99,6 +99,26 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
     XCTAssertTrue(outcomes.contains(.refused))
   }
 
+  func testFacts_skipImagesStrictly_leavingDuplicateKeysAndEscapedKeysToJSONDecoder() {
+    func facts(_ records: String) -> ArchiveManifest.Facts? {
+      ArchiveManifest.Facts.strictlyRead(Data(#"{"formatVersion": 2, "images": \#(records)}"#.utf8))
+    }
+    let many = (0..<40).map { #""k\#($0)": \#($0)"# }
+    XCTAssertEqual(facts(#"[{"a": 1, "b": [2, {"c": "é"}]}, 3]"#)?.imageCount, 2)
+    XCTAssertEqual(facts("[{\(many.joined(separator: ", "))}]")?.imageCount, 1)
+    XCTAssertNil(facts(#"[{"a": 1, "b": 2, "a": 3}]"#), "a duplicate key")
+    XCTAssertNil(facts(#"[{"a": {"b": 1, "b": 1}}]"#), "a duplicate key, nested")
+    XCTAssertNil(facts("[{\((many + [#""k3": 0"#]).joined(separator: ", "))}]"), "a duplicate of an early key, past the 32 compared")
+    XCTAssertNil(facts("[{\((many + [#""k39": 0"#]).joined(separator: ", "))}]"), "a duplicate of a late key, past the 32 compared")
+    XCTAssertNil(facts(#"[{"\u0061": 1}]"#), "an escaped key")
+    XCTAssertNil(facts(#"[{"é": 1}]"#), "a key beyond ASCII")
+    XCTAssertNil(facts("[\"\u{1}\"]"), "a control character")
+    XCTAssertNil(
+      ArchiveManifest.Facts.strictlyRead(
+        Data([UInt8](#"{"formatVersion": 2, "images": [""#.utf8) + [0xFF] + [UInt8](#""]}"#.utf8))),
+      "invalid UTF-8")
+  }
+
   func testStrictReader_readsEveryStoredProperty() throws {
     // A property the strict reader does not know would be skipped as an unknown key and read
     // as nil, silently: every type's stored properties are its keys.
