@@ -43,11 +43,22 @@ struct StrictJSONReader {
   struct Fields<Field: RawRepresentable<String> & Sendable>: Sendable {
     let cases: [Field]
     let names: [String]
+    private let utf8Names: [[UInt8]]
 
     init(_ cases: [Field]) {
       precondition(cases.count <= 64, "one bit per field marks the fields read")
       self.cases = cases
       self.names = cases.map(\.rawValue)
+      self.utf8Names = names.map { Array($0.utf8) }
+    }
+
+    /// The field a key names, by the key's raw bytes when they are plain ASCII (no `String`
+    /// made for each key of every record), else by its text.
+    func index(of key: String?, raw: Slice<UnsafeRawBufferPointer>) -> Int? {
+      guard let key else {
+        return utf8Names.firstIndex { $0.count == raw.count && $0.elementsEqual(raw) }
+      }
+      return names.firstIndex(of: key)
     }
   }
 
@@ -60,13 +71,20 @@ struct StrictJSONReader {
     var unknown: Set<String> = []
     try expect(UInt8(ascii: "{"))
     var first = true
-    while let key = try nextKey(first: &first) {
-      if let field = fields.names.firstIndex(of: key) {
+    while try nextMember(first: &first, closing: UInt8(ascii: "}")) {
+      skipWhitespace()
+      let (range, isPlainASCII) = try scanString()
+      let raw = bytes[range]
+      // An escaped key is matched by its text, as `nextKey` reads it.
+      let text = isPlainASCII ? nil : try Self.asciiKey(UnsafeRawBufferPointer(rebasing: raw))
+      try expect(UInt8(ascii: ":"))
+      if let field = fields.index(of: text, raw: raw) {
         let bit: UInt64 = 1 << UInt64(field)
         guard seen & bit == 0 else { throw Unsure() }
         seen |= bit
         try member(fields.cases[field], &self)
       } else {
+        let key = text ?? String(decoding: UnsafeRawBufferPointer(rebasing: raw), as: UTF8.self)
         guard unknown.insert(key).inserted else { throw Unsure() }
         try skipValue(depth: 1)
       }
@@ -150,6 +168,12 @@ struct StrictJSONReader {
     let start = index
     var isPlainASCII = true
     while true {
+      // Digests and paths are long runs of plain bytes: eight are checked at a time.
+      while index + 8 <= bytes.count,
+        !Self.holdsSpecialByte(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      {
+        index += 8
+      }
       guard index < bytes.count else { throw Unsure() }
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") { break }
@@ -165,6 +189,26 @@ struct StrictJSONReader {
     let range = start..<index
     index += 1
     return (range, isPlainASCII)
+  }
+
+  /// A key with escapes, unescaped; one beyond ASCII is left to `JSONDecoder` (`nextKey`).
+  private static func asciiKey(_ raw: UnsafeRawBufferPointer) throws(Unsure) -> String {
+    let key = try validString(raw)
+    guard key.utf8.allSatisfy({ $0 < 0x80 }) else { throw Unsure() }
+    return key
+  }
+
+  /// Whether any of eight bytes ends a string's plain run: a quote, a backslash, a control
+  /// character or a byte beyond ASCII. (Each test is exact for "some byte is": a zero byte
+  /// of `word ^ repeated(c)` is a byte equal to `c`.)
+  private static func holdsSpecialByte(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    func holdsZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+    let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+    let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+    let belowSpace = (word &- ones &* 0x20) & ~word & highs
+    return word & highs != 0 || belowSpace != 0 || holdsZero(quotes) || holdsZero(backslashes)
   }
 
   /// The string of raw bytes with escapes or non-ASCII bytes: unescaped, and valid UTF-8.

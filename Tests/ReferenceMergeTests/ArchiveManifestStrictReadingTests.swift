@@ -108,8 +108,12 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
     XCTAssertEqual(facts("[{\(many.joined(separator: ", "))}]")?.imageCount, 1)
     XCTAssertNil(facts(#"[{"a": 1, "b": 2, "a": 3}]"#), "a duplicate key")
     XCTAssertNil(facts(#"[{"a": {"b": 1, "b": 1}}]"#), "a duplicate key, nested")
-    XCTAssertNil(facts("[{\((many + [#""k3": 0"#]).joined(separator: ", "))}]"), "a duplicate of an early key, past the 32 compared")
-    XCTAssertNil(facts("[{\((many + [#""k39": 0"#]).joined(separator: ", "))}]"), "a duplicate of a late key, past the 32 compared")
+    XCTAssertNil(
+      facts("[{\((many + [#""k3": 0"#]).joined(separator: ", "))}]"),
+      "a duplicate of an early key, past the 32 compared")
+    XCTAssertNil(
+      facts("[{\((many + [#""k39": 0"#]).joined(separator: ", "))}]"),
+      "a duplicate of a late key, past the 32 compared")
     XCTAssertNil(facts(#"[{"\u0061": 1}]"#), "an escaped key")
     XCTAssertNil(facts(#"[{"é": 1}]"#), "a key beyond ASCII")
     XCTAssertNil(facts("[\"\u{1}\"]"), "a control character")
