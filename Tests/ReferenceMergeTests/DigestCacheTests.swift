@@ -100,6 +100,27 @@ final class DigestCacheTests: XCTestCase {
     XCTAssertEqual(reads.value, 1, "the file itself is read")
   }
 
+  func testJournal_ofAMergeThatNeverSaves_leavesNothingInTheBuildFolder() throws {
+    // A merge killed before it saves: its journal of learned digests must not stay behind.
+    let build = package.appendingPathComponent(".build")
+    let destination = try Destination(root: package)
+    let bytes = Array("learned".utf8)
+    try destination.write(bytes, to: "a/b.png", digest: SHA256.hex(bytes))
+    try setModificationTime(package.appendingPathComponent("a/b.png"), 1_000_000_000)
+    let fresh = try Destination(root: package)
+    XCTAssertEqual(fresh.pngSHA256("a/b.png"), SHA256.hex(bytes), "hashed, so learned")
+
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: build.path), [])
+    // And the journal still lands when the merge ends.
+    fresh.saveDigests()
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: build.path), [DigestCache.fileName])
+    let reads = Counter()
+    let again = try Destination(root: package, calls: countingCalls(reads))
+    XCTAssertEqual(again.pngSHA256("a/b.png"), SHA256.hex(bytes))
+    XCTAssertEqual(reads.value, 0, "answered by the saved cache")
+  }
+
   func testSave_fileLearnedAgain_keepsOnlyItsNewRecord() throws {
     let file = package.appendingPathComponent("a/b.png")
     let cache = package.appendingPathComponent(".build/\(DigestCache.fileName)")

@@ -36,7 +36,7 @@ final class DigestCache: @unchecked Sendable {
   private let stored: StoredDigests?
   /// The entries learned this run, in the order learned, in a file of their own beside the
   /// cache: a first merge learns one for every file.
-  private var journal: (handle: Int32, name: String, writer: RecordWriter)?
+  private var journal: (handle: Int32, writer: RecordWriter)?
   private var learned = 0
   /// Whether writing the journal failed: nothing more is written, and the old cache stays.
   private var broken = false
@@ -86,7 +86,9 @@ final class DigestCache: @unchecked Sendable {
         broken = true
         return
       }
-      journal = (handle, name, RecordWriter(handle: handle, calls: calls, offset: 0))
+      // Read back through its handle only: unlinked at once, a killed merge leaves nothing.
+      _ = calls.unlinkAt(buildFolder, name, false)
+      journal = (handle, RecordWriter(handle: handle, calls: calls, offset: 0))
     }
     journal?.writer.write(
       Entry(
@@ -194,11 +196,10 @@ final class DigestCache: @unchecked Sendable {
     return writer.failure == nil && !readers.contains { $0.failed }
   }
 
-  /// Removes the journal; the caller holds `lock`.
+  /// Closes the journal, which goes with its handle; the caller holds `lock`.
   private func discardJournal() {
     guard let journal else { return }
     self.journal = nil
     _ = calls.close(journal.handle)
-    _ = calls.unlinkAt(buildFolder, journal.name, false)
   }
 }
