@@ -210,24 +210,29 @@ extension MergePlanner {
     scope: SkippedTestScope = SkippedTestScope(
       skipped: [], files: [:], suiteFiles: [:], uses: [])
   ) -> FoundOrphans {
-    var verified = Set<String>()
+    // Paths and folders are compared byte for byte (`ExactPath`): the file system keeps a
+    // folder named with a composed `é` apart from one with `e` and a combining accent, and so
+    // must the search, or the second one's files are taken for the first one's.
+    var verified = Set<ExactPath>()
     for inventory in inventories {
-      verified.formUnion(inventory.manifest?.verifiedReferences ?? [])
+      verified.formUnion((inventory.manifest?.verifiedReferences ?? []).map(ExactPath.init))
     }
-    var used = Set<String>()
-    for item in produced { used.insert(Destination.split(item.path).folder) }
-    for path in verified { used.insert(Destination.split(path).folder) }
+    var used = Set<ExactPath>()
+    for item in produced { used.insert(ExactPath(Destination.split(item.path).folder)) }
+    for path in verified { used.insert(ExactPath(Destination.split(path.path).folder)) }
     let isUsed: (String) -> Bool
     if let variants {
       isUsed = Self.variantUse(
         produced.map(\.path) + variants.notNeeded, verified: verified,
         declaration: variants.declaration)
     } else {
-      isUsed = { path in verified.contains(path) || Self.item(at: path, in: produced) != nil }
+      isUsed = { path in
+        verified.contains(ExactPath(path)) || Self.item(at: path, in: produced) != nil
+      }
     }
     var found = FoundOrphans()
     let searched = used.union(Self.foldersUnderReferenceRoots(of: used, in: destination))
-    for folder in searched.sorted() {
+    for folder in searched.map(\.path).sorted(by: ExactPath.precedes) {
       var orphansHere = 0
       for name in destination.pngFiles(in: folder) {
         let path = folder.isEmpty ? name : "\(folder)/\(name)"
@@ -242,7 +247,7 @@ extension MergePlanner {
             path: path, outcome: .orphan, chosen: nil, rivals: [], conflictingPixels: nil,
             resolvedByNewest: false))
       }
-      if orphansHere > 0, !used.contains(folder) { found.abandoned.append(folder) }
+      if orphansHere > 0, !used.contains(ExactPath(folder)) { found.abandoned.append(folder) }
     }
     return found
   }
@@ -250,20 +255,20 @@ extension MergePlanner {
   /// Every folder below the `__References__` folders that `folders` are in (the default
   /// layout's roots), found by walking them; folders outside that layout are not walked.
   private static func foldersUnderReferenceRoots(
-    of folders: Set<String>, in destination: Destination
-  ) -> Set<String> {
-    var roots = Set<String>()
+    of folders: Set<ExactPath>, in destination: Destination
+  ) -> Set<ExactPath> {
+    var roots = Set<ExactPath>()
     for folder in folders {
-      let components = folder.split(separator: "/")
+      let components = folder.path.split(separator: "/")
       guard let marker = components.lastIndex(of: "__References__") else { continue }
-      roots.insert(components[...marker].joined(separator: "/"))
+      roots.insert(ExactPath(components[...marker].joined(separator: "/")))
     }
-    var found = Set<String>()
-    var pending = Array(roots)
+    var found = Set<ExactPath>()
+    var pending = roots.map(\.path)
     while let folder = pending.popLast() {
       for name in destination.subfolders(in: folder) {
         let path = "\(folder)/\(name)"
-        if found.insert(path).inserted { pending.append(path) }
+        if found.insert(ExactPath(path)).inserted { pending.append(path) }
       }
     }
     return found
@@ -279,19 +284,20 @@ extension MergePlanner {
   /// The use rule with variants: a path is used when its reference's base path is, or when it
   /// is the file of a variant no render ran as.
   private static func variantUse(
-    _ rendered: [String], verified: Set<String>, declaration: ReferenceVariants
+    _ rendered: [String], verified: Set<ExactPath>, declaration: ReferenceVariants
   ) -> (String) -> Bool {
     let split = { (path: String) in VariantPath.split(path, declared: declaration) }
-    var usedBases = Set<String>()
+    var usedBases = Set<ExactPath>()
     var renderedVariants = Set<String>()
-    for path in rendered + verified {
+    for path in rendered + verified.map(\.path) {
       let variant = split(path)
-      usedBases.insert(variant?.basePath ?? path)
+      usedBases.insert(ExactPath(variant?.basePath ?? path))
       if let name = variant?.variant { renderedVariants.insert(name) }
     }
     return { path in
-      guard let variant = split(path) else { return usedBases.contains(path) }
-      return !renderedVariants.contains(variant.variant) || usedBases.contains(variant.basePath)
+      guard let variant = split(path) else { return usedBases.contains(ExactPath(path)) }
+      return !renderedVariants.contains(variant.variant)
+        || usedBases.contains(ExactPath(variant.basePath))
     }
   }
 }
@@ -308,14 +314,15 @@ extension MergePlanner {
     destination: Destination
   ) -> [MergePlan.AbandonedFolder] {
     guard !folders.isEmpty else { return [] }
-    var addedFolders: [SHA256Digest: Set<String>] = [:]
+    // Folders byte for byte, as the orphan search keeps them (`ExactPath`).
+    var addedFolders: [SHA256Digest: Set<ExactPath>] = [:]
     for item in produced where item.outcome == .added {
       guard let pixels = item.after else { continue }
-      addedFolders[pixels, default: []].insert(Destination.split(item.path).folder)
+      addedFolders[pixels, default: []].insert(ExactPath(Destination.split(item.path).folder))
     }
-    let byFolder = Dictionary(grouping: orphans) { Destination.split($0.path).folder }
+    let byFolder = Dictionary(grouping: orphans) { ExactPath(Destination.split($0.path).folder) }
     return folders.map { folder in
-      let paths = (byFolder[folder] ?? []).map(\.path)
+      let paths = (byFolder[ExactPath(folder)] ?? []).map(\.path)
       let movedTo = commonFolder(of: paths, in: addedFolders, destination: destination)
       return .init(
         path: folder, orphans: paths.count, movedTo: movedTo,
@@ -325,15 +332,15 @@ extension MergePlanner {
 
   private static func folderExists(_ path: String, in destination: Destination) -> Bool {
     let (parent, name) = Destination.split(path)
-    return destination.subfolders(in: parent).contains(name)
+    return destination.subfolders(in: parent).contains { $0.utf8.elementsEqual(name.utf8) }
   }
 
   /// The one folder that added the pixels of every path, or nil.
   private func commonFolder(
-    of paths: [String], in addedFolders: [SHA256Digest: Set<String>], destination: Destination
+    of paths: [String], in addedFolders: [SHA256Digest: Set<ExactPath>], destination: Destination
   ) -> String? {
     guard !addedFolders.isEmpty else { return nil }
-    var common: Set<String>?
+    var common: Set<ExactPath>?
     for path in paths {
       guard case .image(_, _, let hex)? = destination.pixelIdentity(path),
         let pixels = SHA256Digest(hex: hex), let folders = addedFolders[pixels]
@@ -341,6 +348,6 @@ extension MergePlanner {
       common = common.map { $0.intersection(folders) } ?? folders
       if common?.isEmpty == true { return nil }
     }
-    return common?.count == 1 ? common?.first : nil
+    return common?.count == 1 ? common?.first?.path : nil
   }
 }

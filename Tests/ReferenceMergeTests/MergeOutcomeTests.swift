@@ -222,6 +222,30 @@ final class MergeOutcomeTests: XCTestCase {
     XCTAssertTrue(merge.exists("orphan"))
   }
 
+  func testMerge_folderNamedWithADecomposedAccent_isNotTakenForTheComposedOne() throws {
+    // `String` equality is canonical equivalence, but the file system keeps `café` with a
+    // composed `é` apart from `cafe` with a combining accent: the run drew and verified the
+    // first folder's references only, so the second folder's file is nobody's.
+    let composed = "Tests/ChartTests/__References__/caf\u{E9}"
+    let decomposed = "Tests/ChartTests/__References__/cafe\u{301}"
+    try merge.reference("\(composed)/drawn.png", .seed(30))
+    try merge.reference("\(composed)/verified.png", .seed(31))
+    try merge.reference("\(decomposed)/verified.png", .seed(32))
+    try merge.archive("run.zip", ["\(composed)/drawn.png": .seed(33)]) {
+      $0.verifiedReferences = ["\(composed)/verified.png"]
+    }
+
+    let verdict = merge.run()
+
+    XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
+    let bytes = { (paths: [String]) in paths.map { Array($0.utf8) } }
+    XCTAssertEqual(
+      bytes(verdict.plan.items(.orphan).map(\.path)), bytes(["\(decomposed)/verified.png"]))
+    XCTAssertEqual(
+      bytes(verdict.plan.items(.updated).map(\.path)), bytes(["\(composed)/drawn.png"]))
+    XCTAssertEqual(bytes(verdict.plan.abandonedFolders.map(\.path)), bytes([decomposed]))
+  }
+
   func testMerge_prune_deletesOnlyTheOrphan() throws {
     try orphanScenario()
     merge.options.prune = true

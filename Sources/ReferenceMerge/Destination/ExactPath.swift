@@ -9,6 +9,12 @@ struct ExactPath: Hashable {
 
   static func == (a: ExactPath, b: ExactPath) -> Bool { a.path.utf8.elementsEqual(b.path.utf8) }
 
+  /// Path order for exact paths: `String`'s, then bytes between paths it calls equal, so
+  /// two such folders are searched in the same order every run.
+  static func precedes(_ a: String, _ b: String) -> Bool {
+    a < b || (a == b && a.utf8.lexicographicallyPrecedes(b.utf8))
+  }
+
   func hash(into hasher: inout Hasher) {
     var path = path  // `withUTF8` may make a bridged string contiguous: a copy's, not ours
     path.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
