@@ -86,6 +86,32 @@ final class DestinationTests: XCTestCase {
     XCTAssertEqual(try snapshot(outside), [:])
   }
 
+  func testMerge_nameStartingWithACombiningMark_throughALink_nothingWrittenOutside() throws {
+    // "/" and a combining accent make one `Character`: a path split by Characters took
+    // `RaceTests/\u{301}a.png` for a name in `Tests`, and the kernel followed the link.
+    try FileManager.default.createDirectory(
+      at: package.appendingPathComponent("Tests"), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      at: package.appendingPathComponent("Tests/RaceTests"), withDestinationURL: outside)
+    let path = "Tests/RaceTests/\u{301}a.png"
+    let source = try merge.archive("run.zip") { try $0.add(path, try noiseImage(seed: 1)) }
+
+    for writesNothing in [true, false] {
+      let outcome = session(writesNothing: writesNothing).run(sourcePaths: [source.path])
+
+      XCTAssertNotEqual(outcome.status, .success, outcome.summary.text())
+      XCTAssertTrue(
+        outcome.summary.text().contains("Tests/RaceTests is a symbolic link"),
+        outcome.summary.text())
+    }
+    let destination = try Destination(root: package)
+    XCTAssertThrowsError(try destination.write([1], to: path, digest: ""))
+    XCTAssertThrowsError(try destination.checkWritable(path))
+    XCTAssertEqual(try snapshot(outside), [:])
+    XCTAssertEqual(Destination.split(path).folder, "Tests/RaceTests")
+    XCTAssertEqual(Array(Destination.split(path).name.utf8), Array("\u{301}a.png".utf8))
+  }
+
   func testRead_finalLink_isNotFollowed() throws {
     try writeFile([9, 9], to: outside.appendingPathComponent("secret.png"))
     try FileManager.default.createSymbolicLink(

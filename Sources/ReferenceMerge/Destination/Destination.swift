@@ -400,10 +400,17 @@ package final class Destination: @unchecked Sendable {
 
   // MARK: Helpers
 
-  /// A package-relative path as (folder, name).
+  /// A package-relative path as (folder, name), split at its last "/" byte, as the kernel
+  /// splits it. Not by `Character`: "/" and a combining accent after it are one, so
+  /// `Tests/Link/\u{301}a.png` was split in `Tests`, and the name given to `renameat` went
+  /// through the link `Link`.
   static func split(_ path: String) -> (folder: String, name: String) {
-    guard let slash = path.lastIndex(of: "/") else { return ("", path) }
-    return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+    let bytes = path.utf8
+    guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
+    return (
+      String(decoding: bytes[..<slash], as: UTF8.self),
+      String(decoding: bytes[bytes.index(after: slash)...], as: UTF8.self)
+    )
   }
 
   func fullPath(_ relative: String) -> String {
