@@ -259,7 +259,10 @@ extension MergePlanner {
   ) -> Set<ExactPath> {
     var roots = Set<ExactPath>()
     for folder in folders {
-      let components = folder.path.split(separator: "/")
+      // Split by bytes, as `Destination.split` is.
+      let components = folder.path.utf8.split(separator: UInt8(ascii: "/")).map {
+        String(decoding: $0, as: UTF8.self)
+      }
       guard let marker = components.lastIndex(of: "__References__") else { continue }
       roots.insert(ExactPath(components[...marker].joined(separator: "/")))
     }

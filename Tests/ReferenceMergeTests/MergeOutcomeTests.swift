@@ -246,6 +246,22 @@ final class MergeOutcomeTests: XCTestCase {
     XCTAssertEqual(bytes(verdict.plan.abandonedFolders.map(\.path)), bytes([decomposed]))
   }
 
+  func testMerge_usedFolderStartingWithACombiningMark_stillLeadsToItsReferenceRoot() throws {
+    // The one folder the run used starts with a combining accent, which a split by `Character`
+    // joined to the "/" before it: `__References__` was then not found among its components,
+    // and its sibling folders were never searched.
+    let used = "Tests/ChartTests/__References__/\u{301}x"
+    try merge.reference("\(used)/drawn.png", .seed(40))
+    try merge.reference("Tests/ChartTests/__References__/other/old.png", .seed(41))
+    try merge.archive("run.zip", ["\(used)/drawn.png": .seed(42)])
+
+    let verdict = merge.run()
+
+    XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
+    XCTAssertEqual(
+      verdict.plan.items(.orphan).map(\.path), ["Tests/ChartTests/__References__/other/old.png"])
+  }
+
   func testMerge_prune_deletesOnlyTheOrphan() throws {
     try orphanScenario()
     merge.options.prune = true
