@@ -4,20 +4,31 @@ extension ArchiveManifest {
   /// What a shard's evidence needs of a manifest: its run's tests, and its images counted, not
   /// built. A merge reads every manifest again for its images.
   package struct Facts: Decodable, ManifestVersioned, Equatable, Sendable {
-    /// An array element read as nothing.
-    private struct Counted: Decodable, Equatable, Sendable {
-      init() {}
-      init(from decoder: Decoder) {}
-    }
     package let formatVersion: Int
-    private let images: [Counted]
-    private let unchangedImages: [Counted]?
+    /// The images rendered: archived, or recorded unchanged (rendered too, and counted by the
+    /// shard's record whether or not their references already held them).
+    package let imageCount: Int
     package let testDurations: [TestDuration]?
     package let skippedTests: [String]?
 
-    /// The images rendered: archived, or recorded unchanged (rendered too, and counted by the
-    /// shard's record whether or not their references already held them).
-    package var imageCount: Int { images.count + (unchangedImages?.count ?? 0) }
+    /// An array element read as nothing.
+    private struct Counted: Decodable {
+      init(from decoder: Decoder) {}
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+      case formatVersion, images, unchangedImages, testDurations, skippedTests
+    }
+
+    package init(from decoder: Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      formatVersion = try container.decode(Int.self, forKey: .formatVersion)
+      imageCount =
+        try container.decode([Counted].self, forKey: .images).count
+        + (try container.decodeIfPresent([Counted].self, forKey: .unchangedImages)?.count ?? 0)
+      testDurations = try container.decodeIfPresent([TestDuration].self, forKey: .testDurations)
+      skippedTests = try container.decodeIfPresent([String].self, forKey: .skippedTests)
+    }
 
     /// Reads the facts of a manifest, as `ArchiveManifest.decode(_:source:)` reads a whole
     /// one: strictly from the bytes, leaving to `JSONDecoder` every document the strict reader
@@ -41,10 +52,7 @@ extension ArchiveManifest {
       }
     }
 
-    private enum Field: String, CaseIterable {
-      case formatVersion, images, unchangedImages, testDurations, skippedTests
-    }
-    private static let fields = StrictJSONReader.Fields(Field.allCases)
+    private static let fields = StrictJSONReader.Fields(CodingKeys.allCases)
 
     private init(reading reader: inout StrictJSONReader) throws(StrictJSONReader.Unsure) {
       typealias Unsure = StrictJSONReader.Unsure
@@ -70,8 +78,7 @@ extension ArchiveManifest {
       }
       guard let formatVersion, let images else { throw Unsure() }
       self.formatVersion = formatVersion
-      self.images = Array(repeating: Counted(), count: images)
-      self.unchangedImages = (unchangedImages ?? nil).map { Array(repeating: Counted(), count: $0) }
+      self.imageCount = images + ((unchangedImages ?? nil) ?? 0)
       self.testDurations = testDurations ?? nil
       self.skippedTests = skippedTests ?? nil
     }

@@ -123,6 +123,28 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
       "invalid UTF-8")
   }
 
+  /// A number skipped unread (in an image record the facts count) is vouched for exactly when
+  /// the same number read as a `Double` (a test's seconds) is: integers of up to 15 digits are
+  /// skipped without a parse.
+  func testFacts_skippedNumbers_areVouchedForAsReadNumbersAre() {
+    let spellings = [
+      "0", "-0", "7", "-7", "123456789012345", "-123456789012345", "999999999999999",
+      "1234567890123456", "-1234567890123456", "123456789012345678901234567890", "0.0", "-0.0",
+      "0.000", "1.5", "-2.25", "1e5", "1E-5", "1e999", "-1e999", "1e-3100", "-0.0e5", "0e0",
+      String(repeating: "9", count: 400),
+    ]
+    for number in spellings {
+      let skipped = ArchiveManifest.Facts.strictlyRead(
+        Data(#"{"formatVersion": 2, "images": [\#(number), {"n": \#(number)}]}"#.utf8))
+      let read = ArchiveManifest.Facts.strictlyRead(
+        Data(
+          #"{"formatVersion": 2, "images": [], "testDurations": [{"test": "t", "seconds": \#(number)}]}"#
+            .utf8))
+      XCTAssertEqual(skipped != nil, read != nil, number)
+      XCTAssertEqual(skipped?.imageCount, read.map { _ in 2 }, number)
+    }
+  }
+
   func testStrictReader_readsEveryStoredProperty() throws {
     // A property the strict reader does not know would be skipped as an unknown key and read
     // as nil, silently: every type's stored properties are its keys.
