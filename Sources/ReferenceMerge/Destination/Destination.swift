@@ -117,14 +117,16 @@ package final class Destination: @unchecked Sendable {
 
   /// Checks that a path can be written safely: a valid entry path, no symbolic link on the
   /// way, and not a link itself.
-  /// - Parameter knownRegularFile: Whether the path was read as a regular file beneath the
-  ///   root (no link on the way), so it needs no system call.
+  /// - Parameter knownRegularFile: Whether the path, valid, was read as a regular file beneath
+  ///   the root (no link on the way), so it needs no check again: an up-to-date rerun of
+  ///   500,000 images validated every path twice (`EntryPath.validate`: 3.8% of its samples,
+  ///   both times).
   /// - Throws: `MergeError.refusedEntry` naming the link.
   package func checkWritable(_ path: String, knownRegularFile: Bool = false) throws(MergeError) {
+    guard !knownRegularFile else { return }
     if let reason = EntryPath.validate(path) {
       throw .refusedEntry(source: root.path, entry: path, reason: reason)
     }
-    guard !knownRegularFile else { return }
     do throws(MergeError) {
       if try knownKind(path) == .symbolicLink { throw refused(path, at: path) }
     } catch {
