@@ -270,31 +270,8 @@ public struct MergePlan: Sendable {
     }
 
     /// Calls `body` with each path's places in path order; a path's places in source order.
-    /// The sources' lists are each sorted, so this merges them (k-way), holding one place per
-    /// source: an array of every place, sorted, cost a merge of many archives 8 bytes an image.
     func forEachPath(_ body: ([Place]) -> Void) {
-      var next = Array(repeating: Int32(0), count: lists.count)
-      let head = { (source: Int) in Place(source: Int32(source), image: next[source]) }
-      var queue = ReaderQueue(lists.indices.filter { !lists[$0].images.isEmpty }) { a, b in
-        let order = self.path(at: head(a)).order(to: self.path(at: head(b)))
-        return order != 0 ? order < 0 : a < b
-      }
-      var places: [Place] = []
-      while let first = queue.popFirst() {
-        let path = self.path(at: head(first))
-        places.removeAll(keepingCapacity: true)
-        places.append(head(first))
-        while let source = queue.first, self.path(at: head(source)).order(to: path) == 0 {
-          places.append(head(queue.popFirst()!))
-        }
-        body(places)
-        for place in places {
-          next[Int(place.source)] += 1
-          if next[Int(place.source)] < lists[Int(place.source)].images.count {
-            queue.insert(Int(place.source))
-          }
-        }
-      }
+      ReaderQueue.forEachPath(inLists: lists.map(\.images.count), path: path(at:), body)
     }
 
     /// How many paths the images are of.

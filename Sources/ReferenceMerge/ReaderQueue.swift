@@ -37,3 +37,39 @@ struct ReaderQueue {
     }
   }
 }
+
+extension ReaderQueue {
+  /// Merges lists of images each sorted by path (k-way), calling `body` with each path's
+  /// places in path order, a path's places in list order. It holds one place per list: an
+  /// array of every place, sorted, cost a merge of many archives 8 bytes an image.
+  /// - Parameters:
+  ///   - counts: How many images each list holds.
+  ///   - path: The path of the image at a place.
+  static func forEachPath(
+    inLists counts: [Int], path: (MergePlan.Place) -> PooledPath,
+    _ body: ([MergePlan.Place]) -> Void
+  ) {
+    withoutActuallyEscaping(path) { path in
+      var next = Array(repeating: Int32(0), count: counts.count)
+      let head = { (list: Int) in MergePlan.Place(source: Int32(list), image: next[list]) }
+      var queue = ReaderQueue(counts.indices.filter { counts[$0] > 0 }) { a, b in
+        let order = path(head(a)).order(to: path(head(b)))
+        return order != 0 ? order < 0 : a < b
+      }
+      var places: [MergePlan.Place] = []
+      while let first = queue.popFirst() {
+        let firstPath = path(head(first))
+        places.removeAll(keepingCapacity: true)
+        places.append(head(first))
+        while let list = queue.first, path(head(list)).order(to: firstPath) == 0 {
+          places.append(head(queue.popFirst()!))
+        }
+        body(places)
+        for place in places {
+          next[Int(place.source)] += 1
+          if next[Int(place.source)] < counts[Int(place.source)] { queue.insert(Int(place.source)) }
+        }
+      }
+    }
+  }
+}

@@ -146,28 +146,47 @@ struct RunLedger {
   private func sharedReferences(
     _ inventories: [SourceInventory], counts: (Int, String) -> Bool
   ) -> [MergePlan.SharedReference] {
-    // Candidates first, by path key (`PathKey`): a table of every path's string cost a merge
-    // of many archives about 130 bytes an image, and a table of each key's first test 50
-    // (`valgrind --tool=massif`, 500,000 images); a sorted list of where each use's test is
-    // named costs 16. A key two paths share may make a candidate that is not shared; the
-    // owners gathered by path below tell them apart. A shared path is never missed: its
-    // uses have one key, and their tests are compared by name.
-    var uses: [Use] = []
-    uses.reserveCapacity(inventories.reduce(0) { $0 + $1.images.count })
-    forEachOwner(inventories, counts: counts) { _, _, use, _ in uses.append(use) }
-    uses.sort { $0.key < $1.key }
+    // Candidates first: a path whose uses name two tests. A table of every path's string cost
+    // a merge of many archives about 130 bytes an image, a table of each key's first test 50,
+    // and a sorted list of every use by path key (`PathKey`) 16 and the sort's 8
+    // (`valgrind --tool=massif`, 500,000 images: 12 MB, the peak's largest part). The
+    // rendered images are met path by path instead, from the inventories' sorted lists; only
+    // the uses recorded beside them (`referenceUses`: compared, not rendered) are listed by
+    // key. A key two paths share may make a candidate that is not shared; the owners gathered
+    // by path below tell them apart. A shared path is never missed: its images meet, and its
+    // recorded uses share its key.
+    var recorded: [Use] = []
+    forEachOwner(inventories, counts: counts, rendered: false) { _, _, use, _ in
+      recorded.append(use)
+    }
+    recorded.sort { $0.key < $1.key }
     var candidates = Set<UInt64>()
     var start = 0
-    while start < uses.count {
+    while start < recorded.count {
       var end = start + 1
-      while end < uses.count && uses[end].key == uses[start].key { end += 1 }
-      let first = Self.test(of: uses[start], in: inventories)
-      if uses[start + 1..<end].contains(where: { Self.test(of: $0, in: inventories) != first }) {
-        candidates.insert(uses[start].key)
+      while end < recorded.count && recorded[end].key == recorded[start].key { end += 1 }
+      let first = Self.test(of: recorded[start], in: inventories)
+      if recorded[start + 1..<end].contains(where: { Self.test(of: $0, in: inventories) != first })
+      {
+        candidates.insert(recorded[start].key)
       }
       start = end
     }
-    uses = []
+    ReaderQueue.forEachPath(
+      inLists: inventories.map(\.images.count),
+      path: { inventories[Int($0.source)].images[Int($0.image)].pooledPath }
+    ) { places in
+      let images = places.lazy.map { inventories[Int($0.source)].images[Int($0.image)] }
+      guard let first = images.compactMap(\.test).first else { return }
+      var isShared = images.contains { $0.test != nil && $0.test != first }
+      if !isShared && !recorded.isEmpty {
+        let key = PathKey.of(images.first!.path)
+        isShared = recorded[recorded.lowerBound { $0.key < key }...].prefix { $0.key == key }
+          .contains { Self.test(of: $0, in: inventories) != first }
+      }
+      if isShared { candidates.insert(PathKey.of(images.first!.path)) }
+    }
+    recorded = []
     guard !candidates.isEmpty else { return [] }
     let isCandidate = { (path: String) in candidates.contains(PathKey.of(path)) }
     var owners: [String: [String: String]] = [:]  // path → test → how it used the path
@@ -227,8 +246,9 @@ struct RunLedger {
 
   /// Calls `body` with each counted use of a path: its test, where the test is named, and a
   /// description of the use.
+  /// - Parameter rendered: Whether the images' producing tests are counted too.
   private func forEachOwner(
-    _ inventories: [SourceInventory], counts: (Int, String) -> Bool,
+    _ inventories: [SourceInventory], counts: (Int, String) -> Bool, rendered: Bool = true,
     _ body: (String, String, Use, () -> String) -> Void
   ) {
     for (index, inventory) in inventories.enumerated() {
@@ -240,7 +260,7 @@ struct RunLedger {
       // The uses kept beside an image are other owners' (the inventory let its own go), so the
       // image's owner is counted too: a case whose render was archived and a case refused
       // for the same path in one process are two owners.
-      for (position, image) in inventory.images.enumerated() {
+      for (position, image) in inventory.images.enumerated() where rendered {
         guard let test = image.test else { continue }
         let named = Use(
           key: PathKey.of(image.path), source: Int32(index), slot: Int32(uses.count + position))

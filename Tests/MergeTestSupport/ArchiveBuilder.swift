@@ -25,6 +25,8 @@ public struct ArchiveBuilder {
   public var completion: ArchiveManifest.Completion = .finished
   public var images: [Image] = []
   public var verifiedReferences: [String] = []
+  /// The assertions' records of the references they used (`referenceUses`); none unless given.
+  public var referenceUses: [ArchiveManifest.ReferenceUse]?
   /// Images the run recorded unchanged instead of archiving them (`unchangedImages`).
   public var unchanged: [ArchiveManifest.UnchangedImage] = []
   /// Manifest records for images the archive does not hold (a damaged archive).
@@ -112,7 +114,8 @@ public struct ArchiveBuilder {
       images: (images.map { recordedAs[$0.path] ?? $0 } + recordsWithoutEntries).map(record)
         .sorted { $0.path < $1.path },
       unchangedImages: unchanged.isEmpty ? nil : unchanged.sorted { $0.path < $1.path },
-      verifiedReferences: verifiedReferences, testDurations: testDurations,
+      verifiedReferences: verifiedReferences, referenceUses: referenceUses,
+      testDurations: testDurations,
       skippedTests: skippedTests, coverage: coverage, replicas: replicas, variants: variants)
   }
 

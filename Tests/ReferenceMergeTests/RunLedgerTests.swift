@@ -135,4 +135,30 @@ final class RunLedgerTests: XCTestCase {
     XCTAssertTrue(message.contains("ChartTests.test1()"), message)
     XCTAssertTrue(message.contains("ChartTests.test2()"), message)
   }
+
+  func testOneTestRendersAPath_anotherComparedIt_shared_amongManyPaths() throws {
+    // The second test's use is recorded beside the renders, not rendered: it still owns the
+    // path, as two renders' tests would.
+    let others = (0..<300).map { "icon\($0)" }
+    try merge.archive("renders.zip") { builder in
+      for name in others { try builder.add(self.merge.path(name), try Pixels.seed(7).image()) }
+      try builder.add(self.merge.path("shared"), try Pixels.seed(1).image())
+      builder.owners[self.merge.path("shared")] = "ChartTests.testRender()"
+    }
+    try merge.archive("compares.zip") { builder in
+      builder.referenceUses = [
+        .init(
+          path: self.merge.path("shared"), test: "ChartTests.testCompare()",
+          file: "Tests/ChartTests/ChartTests.swift", line: 9, verdict: .passed)
+      ]
+    }
+
+    let verdict = merge.plan()
+
+    XCTAssertEqual(verdict.problems, ["sharedReference"])
+    XCTAssertEqual(verdict.refusedPaths, ["shared"])
+    let message = verdict.conclusion.problems.map(\.description).joined()
+    XCTAssertTrue(message.contains("ChartTests.testRender()"), message)
+    XCTAssertTrue(message.contains("ChartTests.testCompare()"), message)
+  }
 }
