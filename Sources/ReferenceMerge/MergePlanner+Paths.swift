@@ -218,7 +218,14 @@ extension MergePlanner {
       verified.formUnion((inventory.manifest?.verifiedReferences ?? []).map(ExactPath.init))
     }
     var used = Set<ExactPath>()
-    for item in produced { used.insert(ExactPath(Destination.split(item.path).folder)) }
+    // Items come in path order, a folder's together: each folder is hashed once, not once an
+    // item (500,000 times in a fleet's rerun).
+    var lastFolder: ExactPath?
+    for item in produced {
+      let folder = ExactPath(Destination.split(item.path).folder)
+      if folder != lastFolder { used.insert(folder) }
+      lastFolder = folder
+    }
     for path in verified { used.insert(ExactPath(Destination.split(path.path).folder)) }
     let isUsed: (String) -> Bool
     if let variants {
