@@ -10,7 +10,14 @@ package enum EntryPath {
     guard let first = bytes.first else { return "the path is empty" }
     if first == UInt8(ascii: "/") || first == UInt8(ascii: "\\") { return "the path is absolute" }
     var scan = PathScan()
-    for byte in bytes { scan.read(byte) }
+    // Over the contiguous bytes where the string has them (a native string always does): the
+    // view's own iterator cost half of `validate`.
+    let scanned: Void? = bytes.withContiguousStorageIfAvailable { bytes in
+      for byte in bytes { scan.read(byte) }
+    }
+    if scanned == nil {
+      for byte in bytes { scan.read(byte) }
+    }
     scan.endComponent()
     if scan.backslash { return "the path contains a backslash" }
     if scan.nul { return "the path contains a NUL byte" }
@@ -97,8 +104,9 @@ package enum EntryPath {
   /// A name read as raw bytes, as a string; nil unless the bytes are valid UTF-8 (decoding
   /// would replace invalid bytes with U+FFFD, a name that is in no archive).
   package static func decoded(_ bytes: some Collection<UInt8>) -> String? {
-    let name = String(decoding: bytes, as: UTF8.self)
-    return name.utf8.elementsEqual(bytes) ? name : nil
+    // Validated as it is decoded: decoding, then comparing the result byte by byte with a
+    // generic iterator, was 2% of an up-to-date merge of 50,000 images (`valgrind --tool=callgrind`).
+    String(validating: bytes, as: UTF8.self)
   }
 
   /// Raw name bytes for a message: valid UTF-8 as text, every other byte and control

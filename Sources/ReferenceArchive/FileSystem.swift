@@ -67,14 +67,16 @@ public enum FileSystem {
     guard descriptor >= 0 else { throw ioError("read", url) }
     defer { close(descriptor) }
     let hasher = SHA256.Hasher()
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    // Not zeroed: a fleet's merge hashes thousands of archives of a few hundred KB, and
+    // clearing 1 MiB for each was 3.6% of an up-to-date merge's instructions
+    // (`valgrind --tool=callgrind`, 500 archives).
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+    defer { buffer.deallocate() }
     while true {
-      let count = buffer.withUnsafeMutableBytes { buffer in
-        retryOnInterrupt { Foundation.read(descriptor, buffer.baseAddress, buffer.count) }
-      }
+      let count = retryOnInterrupt { Foundation.read(descriptor, buffer.baseAddress, buffer.count) }
       guard count >= 0 else { throw ioError("read", url) }
       if count == 0 { break }
-      buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+      hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
     }
     return SHA256.hexString(hasher.finish())
   }

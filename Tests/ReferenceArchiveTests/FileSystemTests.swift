@@ -41,6 +41,32 @@ final class FileSystemTests: XCTestCase {
       XCTAssertTrue("\(error)".contains("create the folder"), "\(error)")
     }
   }
+
+  /// A file's digest, read in blocks of 1 MiB, is `sha256sum`'s: empty, under one block, at a
+  /// block's end, and across blocks with a partial last one.
+  func testSHA256OfFile_isSha256sums_acrossBlockEdges() throws {
+    let folder = try makeTemporaryFolder(self)
+    var random = SystemRandomNumberGenerator()
+    for size in [0, 1, 4_096, 1 << 20, (1 << 20) + 1, 2_621_441] {
+      let file = folder.appendingPathComponent("file-\(size)")
+      try Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }).write(to: file)
+      let sha256sum = try runTool("sha256sum", [file.path]).prefix(64)
+      XCTAssertEqual(try FileSystem.sha256(of: file), String(sha256sum), "\(size) bytes")
+    }
+  }
+
+  private func runTool(_ tool: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [tool] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0, tool)
+    return String(decoding: data, as: UTF8.self)
+  }
 }
 
 private final class Failures: @unchecked Sendable {
@@ -48,4 +74,5 @@ private final class Failures: @unchecked Sendable {
   private var messages: [String] = []
   func append(_ message: String) { lock.withLock { messages.append(message) } }
   var all: [String] { lock.withLock { messages } }
+
 }
