@@ -162,6 +162,9 @@ struct InventoryScanner {
     }
     reading.manifest = decoded
     reading.records = Dictionary(decoded.images.map { ($0.path, $0) }) { first, _ in first }
+    // Sized once: grown by doubling, the tables rehashed every path several times.
+    reading.images.reserveCapacity(decoded.images.count + (decoded.unchangedImages?.count ?? 0))
+    reading.held.reserveCapacity(decoded.images.count)
   }
 
   /// Refuses a manifest record's path that breaks the entry rules.
