@@ -26,7 +26,13 @@ struct ShardInputs: Sendable {
         return
       }
     }
-    (sources, readProblems) = ShardFolder.records(in: paths, readingEvidence: requireAll)
+    // Each folder's evidence (every archive hashed, its manifest read) on every core, the
+    // folders' results in their order: read one folder after another, it was 11% of an
+    // up-to-date rerun of 500,000 images on one core while the merge's reading used all.
+    let folders = ConcurrentSlots.perform(paths.count) { index in
+      ShardFolder.records(in: [paths[index]], readingEvidence: requireAll)
+    }
+    (sources, readProblems) = (folders.flatMap(\.sources), folders.flatMap(\.problems))
   }
 
   /// The archives and event streams a record lists that its folder no longer holds.
