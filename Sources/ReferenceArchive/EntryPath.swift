@@ -10,12 +10,10 @@ package enum EntryPath {
     guard let first = bytes.first else { return "the path is empty" }
     if first == UInt8(ascii: "/") || first == UInt8(ascii: "\\") { return "the path is absolute" }
     var scan = PathScan()
-    // Over the contiguous bytes where the string has them (a native string always does): the
-    // view's own iterator cost half of `validate`.
-    let scanned: Void? = bytes.withContiguousStorageIfAvailable { bytes in
-      for byte in bytes { scan.read(byte) }
-    }
-    if scanned == nil {
+    // Over contiguous bytes (`withUTF8` makes a bridged string's so, on a copy): the view's own
+    // iterator cost half of `validate`.
+    var contiguous = path
+    contiguous.withUTF8 { bytes in
       for byte in bytes { scan.read(byte) }
     }
     scan.endComponent()

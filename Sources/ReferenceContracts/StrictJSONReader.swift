@@ -382,15 +382,10 @@ struct StrictJSONReader {
   private mutating func skipDouble() throws(Unsure) {
     skipWhitespace()
     let start = index
-    try skipNumber()
-    let number = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
-    let isInteger = !number.contains {
-      $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E")
-    }
-    let isNegative = number.first == UInt8(ascii: "-")
-    let digits = number.count - (isNegative ? 1 : 0)
-    let isNegativeZero = isNegative && digits == 1 && number.last == UInt8(ascii: "0")
-    if isInteger, digits <= 15, !isNegativeZero { return }
+    let isNegative = start < bytes.count && bytes[start] == UInt8(ascii: "-")
+    let digits = try skipNumber()
+    let isNegativeZero = isNegative && digits == 1 && bytes[index - 1] == UInt8(ascii: "0")
+    if let digits, digits <= 15, !isNegativeZero { return }
     index = start
     _ = try double()
   }
@@ -428,24 +423,30 @@ struct StrictJSONReader {
   }
 
   /// Skips a number of JSON's grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-  private mutating func skipNumber() throws(Unsure) {
+  /// - Returns: The number of digits of an integer; nil for a fraction or an exponent.
+  @discardableResult
+  private mutating func skipNumber() throws(Unsure) -> Int? {
     if consume("-") {}
     let integerStart = index
     skipDigits()
     let integerDigits = index - integerStart
     guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0")
     else { throw Unsure() }
+    var isInteger = true
     if consume(".") {
       let start = index
       skipDigits()
       guard index > start else { throw Unsure() }
+      isInteger = false
     }
     if consume("e") || consume("E") {
       if !consume("+") { _ = consume("-") }
       let start = index
       skipDigits()
       guard index > start else { throw Unsure() }
+      isInteger = false
     }
+    return isInteger ? integerDigits : nil
   }
 
   private mutating func skipDigits() {

@@ -39,19 +39,6 @@ final class PathPool: Sendable {
   /// The images' records, in the order of the paths; nil for a pool of paths alone.
   private let records: Records?
 
-  /// Whether two folders are the same bytes: `memcmp` where both are contiguous, as a native
-  /// string's are (comparing the views with their iterators was 1.1% of an up-to-date merge's
-  /// instructions, `valgrind --tool=callgrind`).
-  private static func sameBytes(_ a: Substring.UTF8View, _ b: Substring.UTF8View) -> Bool {
-    guard a.count == b.count else { return false }
-    let compared = a.withContiguousStorageIfAvailable { a in
-      b.withContiguousStorageIfAvailable { b in
-        a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
-      }
-    }
-    return (compared ?? nil) ?? a.elementsEqual(b)
-  }
-
   /// A pool of one path.
   init(lone path: String, records: Records? = nil) {
     (folderBytes, folderEnds, nameBytes, nameEnds, folders) = ([], [], [], [], [])
@@ -78,7 +65,7 @@ final class PathPool: Sendable {
       let folder = path[..<(slash ?? path.startIndex)]
       // Sorted paths come folder by folder: the last folder is most often the one.
       let index: UInt32
-      if let last, Self.sameBytes(last.folder.utf8, folder.utf8) {
+      if let last, ExactPath.sameBytes(last.folder.utf8, folder.utf8) {
         index = last.index
       } else if let known = folderIndex[Array(folder.utf8)] {
         index = known

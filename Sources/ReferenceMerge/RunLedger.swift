@@ -149,7 +149,7 @@ struct RunLedger {
     // Candidates first: a path whose uses name two tests. A table of every path's string cost
     // a merge of many archives about 130 bytes an image, a table of each key's first test 50,
     // and a sorted list of every use by path key (`PathKey`) 16 and the sort's 8
-    // (`valgrind --tool=massif`, 500,000 images: 12 MB, the peak's largest part). The
+    // (`valgrind --tool=massif`, 500,000 images: 12 MB, one of the peak's two largest parts). The
     // rendered images are met path by path instead, from the inventories' sorted lists; only
     // the uses recorded beside them (`referenceUses`: compared, not rendered) are listed by
     // key. A key two paths share may make a candidate that is not shared; the owners gathered
@@ -178,13 +178,13 @@ struct RunLedger {
     ) { places in
       let images = places.lazy.map { inventories[Int($0.source)].images[Int($0.image)] }
       guard let first = images.compactMap(\.test).first else { return }
+      lazy var key = PathKey.of(images.first!.path)  // made for the few paths that need it
       var isShared = images.contains { $0.test != nil && $0.test != first }
       if !isShared && !recorded.isEmpty {
-        let key = PathKey.of(images.first!.path)
         isShared = recorded[recorded.lowerBound { $0.key < key }...].prefix { $0.key == key }
           .contains { Self.test(of: $0, in: inventories) != first }
       }
-      if isShared { candidates.insert(PathKey.of(images.first!.path)) }
+      if isShared { candidates.insert(key) }
     }
     recorded = []
     guard !candidates.isEmpty else { return [] }

@@ -9,14 +9,20 @@ struct ExactPath: Hashable {
 
   init(_ path: String) { self.path = path }
 
-  /// By `memcmp` of the bytes: comparing the two `utf8` views went a byte at a time, 1.8% of an
-  /// up-to-date rerun of 50,000 images (`perf record`).
-  static func == (a: ExactPath, b: ExactPath) -> Bool {
-    guard a.path.utf8.count == b.path.utf8.count else { return false }
-    var (a, b) = (a.path, b.path)  // `withUTF8` may make a bridged string contiguous
-    return a.withUTF8 { a in
-      b.withUTF8 { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+  static func == (a: ExactPath, b: ExactPath) -> Bool { sameBytes(a.path.utf8, b.path.utf8) }
+
+  /// Whether two paths, or parts of paths, are the same bytes: by `memcmp` where both are
+  /// contiguous, as a native string's are. Comparing the views with their iterators was 1.8%
+  /// of an up-to-date rerun of 50,000 images (`perf record`) in this table, and 1.1% of its
+  /// instructions in a pool's folders (`valgrind --tool=callgrind`).
+  static func sameBytes(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    let compared = a.withContiguousStorageIfAvailable { a in
+      b.withContiguousStorageIfAvailable { b in
+        a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+      }
     }
+    return (compared ?? nil) ?? a.elementsEqual(b)
   }
 
   /// Path order for exact paths: `String`'s, then bytes between paths it calls equal, so
