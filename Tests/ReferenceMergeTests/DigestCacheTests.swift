@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceImageCore
 import XCTest
 
@@ -119,6 +120,39 @@ final class DigestCacheTests: XCTestCase {
     let again = try Destination(root: package, calls: countingCalls(reads))
     XCTAssertEqual(again.pngSHA256("a/b.png"), SHA256.hex(bytes))
     XCTAssertEqual(reads.value, 0, "answered by the saved cache")
+  }
+
+  func testSave_removesTheNewCacheFilesOfKilledMerges_notARunningOnes() throws {
+    // A merge killed while it wrote its new cache file left it behind under its temporary
+    // name; a merge still running may be writing one now.
+    let build = package.appendingPathComponent(".build")
+    let killed = FileSystem.temporaryName(for: DigestCache.fileName)
+      .replacingOccurrences(of: "-\(getpid())-", with: "-\(try deadProcessID())-")
+    let running = FileSystem.temporaryName(for: DigestCache.fileName)
+      .replacingOccurrences(of: "-\(getpid())-", with: "-1-")
+    let unrelated = FileSystem.temporaryName(for: "other")
+      .replacingOccurrences(of: "-\(getpid())-", with: "-\(try deadProcessID())-")
+    for name in [killed, running, unrelated] {
+      try Data(repeating: 7, count: 100).write(to: build.appendingPathComponent(name))
+    }
+    XCTAssertNotNil(DigestCache.savingProcess(killed))
+    XCTAssertNil(DigestCache.savingProcess(unrelated))
+
+    try cacheOneFile("saved", modified: 1_000_000_000)
+
+    XCTAssertEqual(
+      Set(try FileManager.default.contentsOfDirectory(atPath: build.path)),
+      [DigestCache.fileName, running, unrelated])
+  }
+
+  /// The ID of a process that has ended (and was waited for), not yet reused.
+  private func deadProcessID() throws -> pid_t {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/true")
+    try process.run()
+    process.waitUntilExit()
+    XCTAssertEqual(kill(process.processIdentifier, 0), -1)
+    return process.processIdentifier
   }
 
   func testSave_fileLearnedAgain_keepsOnlyItsNewRecord() throws {

@@ -113,6 +113,7 @@ final class DigestCache: @unchecked Sendable {
     journal?.writer.flush()
     guard let journal, journal.writer.failure == nil, let runs = sortRuns(of: journal.handle)
     else { return }
+    removeAbandonedSaves()
     let name = FileSystem.temporaryName(for: Self.fileName)
     let handle = calls.openAt(buildFolder, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW)
     guard handle >= 0 else { return }
@@ -124,6 +125,27 @@ final class DigestCache: @unchecked Sendable {
     if !written || calls.renameAt(buildFolder, name, buildFolder, Self.fileName) != 0 {
       _ = calls.unlinkAt(buildFolder, name, false)
     }
+  }
+
+  /// Removes the new cache files of merges killed while saving: such a file is as large as the
+  /// cache, and no rename will ever take it. One whose merge is still running may be another
+  /// merge's save of this package, and stays.
+  private func removeAbandonedSaves() {
+    for entry in calls.list(buildFolder) ?? [] where entry.kind == .regularFile {
+      guard let process = Self.savingProcess(entry.name), process != getpid(),
+        kill(process, 0) != 0, errno == ESRCH
+      else { continue }
+      _ = calls.unlinkAt(buildFolder, entry.name, false)
+    }
+  }
+
+  /// The process that was saving the cache under a temporary name
+  /// (`FileSystem.temporaryName(for: fileName)`: the prefix, its process ID, a random number).
+  static func savingProcess(_ name: String) -> pid_t? {
+    guard name.hasPrefix(FileSystem.temporaryPrefix), name.hasSuffix("-" + fileName) else {
+      return nil
+    }
+    return pid_t(name.dropFirst(FileSystem.temporaryPrefix.count).prefix { $0 != "-" })
   }
 
   /// Sorts the journal by key in runs of `runLength` entries, each written back in place with
