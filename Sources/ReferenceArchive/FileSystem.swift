@@ -123,8 +123,18 @@ public enum FileSystem {
   /// The name prefix of every temporary file this package writes, so leftovers can be found.
   public static let temporaryPrefix = ".refimg-tmp-"
 
+  /// A name for a file that becomes `name` once written: the prefix, this process's ID, a
+  /// random number, and `name`.
   package static func temporaryName(for name: String) -> String {
     "\(temporaryPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
+  }
+
+  /// The process that wrote a `temporaryName(for: name)`; nil for any other file name.
+  package static func writingProcess(ofTemporary temporary: String, for name: String) -> pid_t? {
+    guard temporary.hasPrefix(temporaryPrefix), temporary.hasSuffix("-" + name) else {
+      return nil
+    }
+    return pid_t(temporary.dropFirst(temporaryPrefix.count).prefix { $0 != "-" })
   }
 
   /// Creates a folder and its parents when missing.

@@ -135,8 +135,8 @@ final class DigestCacheTests: XCTestCase {
     for name in [killed, running, unrelated] {
       try Data(repeating: 7, count: 100).write(to: build.appendingPathComponent(name))
     }
-    XCTAssertNotNil(DigestCache.savingProcess(killed))
-    XCTAssertNil(DigestCache.savingProcess(unrelated))
+    XCTAssertNotNil(FileSystem.writingProcess(ofTemporary: killed, for: DigestCache.fileName))
+    XCTAssertNil(FileSystem.writingProcess(ofTemporary: unrelated, for: DigestCache.fileName))
 
     try cacheOneFile("saved", modified: 1_000_000_000)
 

@@ -132,20 +132,13 @@ final class DigestCache: @unchecked Sendable {
   /// merge's save of this package, and stays.
   private func removeAbandonedSaves() {
     for entry in calls.list(buildFolder) ?? [] where entry.kind == .regularFile {
-      guard let process = Self.savingProcess(entry.name), process != getpid(),
+      guard
+        let process = FileSystem.writingProcess(ofTemporary: entry.name, for: Self.fileName),
+        process != getpid(),
         kill(process, 0) != 0, errno == ESRCH
       else { continue }
       _ = calls.unlinkAt(buildFolder, entry.name, false)
     }
-  }
-
-  /// The process that was saving the cache under a temporary name
-  /// (`FileSystem.temporaryName(for: fileName)`: the prefix, its process ID, a random number).
-  static func savingProcess(_ name: String) -> pid_t? {
-    guard name.hasPrefix(FileSystem.temporaryPrefix), name.hasSuffix("-" + fileName) else {
-      return nil
-    }
-    return pid_t(name.dropFirst(FileSystem.temporaryPrefix.count).prefix { $0 != "-" })
   }
 
   /// Sorts the journal by key in runs of `runLength` entries, each written back in place with
