@@ -233,8 +233,23 @@ extension MergePlanner {
         produced.map(\.path) + variants.notNeeded, verified: verified,
         declaration: variants.declaration)
     } else {
+      // Folders are searched in path order and their names listed sorted, so the item a name
+      // is used by is usually the one after the last found: one comparison where a search
+      // took 19 at 500,000 items.
+      var next = 0
       isUsed = { path in
-        verified.contains(ExactPath(path)) || Self.item(at: path, in: produced) != nil
+        guard !verified.contains(ExactPath(path)) else { return true }
+        let sought = SoughtPath(path)
+        if next < produced.count, produced[next].pathOrder(to: sought) == 0 {
+          next += 1
+          return true
+        }
+        let index = produced.lowerBound { $0.pathOrder(to: sought) < 0 }
+        guard index < produced.count, produced[index].pathOrder(to: sought) == 0 else {
+          return false
+        }
+        next = index + 1
+        return true
       }
     }
     var found = FoundOrphans()

@@ -24,6 +24,22 @@ struct ReaderQueue {
     guard let first = heap.first else { return nil }
     heap.swapAt(0, heap.count - 1)
     heap.removeLast()
+    sinkFirst()
+    return first
+  }
+
+  /// Puts the first reader back in its place after it moved on to its next item: where runs
+  /// barely overlap it stays first, at two comparisons, where a pop and an insert took about
+  /// two per level of the heap (13 levels for 5,000 archives).
+  mutating func firstMovedOn() { sinkFirst() }
+
+  /// Whether another reader reads what the first reads: one of the first's two children does
+  /// then, since between the first and any reader sit only readers no larger than that one.
+  func firstHasTie(_ isTie: (Int) -> Bool) -> Bool {
+    heap.indices.dropFirst().prefix(2).contains { isTie(heap[$0]) }
+  }
+
+  private mutating func sinkFirst() {
     var parent = 0
     while true {
       var smallest = parent
@@ -31,7 +47,7 @@ struct ReaderQueue {
       where child < heap.count && precedes(heap[child], heap[smallest]) {
         smallest = child
       }
-      guard smallest != parent else { return first }
+      guard smallest != parent else { return }
       heap.swapAt(parent, smallest)
       parent = smallest
     }
@@ -57,10 +73,17 @@ extension ReaderQueue {
         return order != 0 ? order < 0 : a < b
       }
       var places: [MergePlan.Place] = []
-      while let first = queue.popFirst() {
+      while let first = queue.first {
         let firstPath = path(head(first))
         places.removeAll(keepingCapacity: true)
-        places.append(head(first))
+        // Most paths are one list's alone: that list moves on in place.
+        if !queue.firstHasTie({ path(head($0)).order(to: firstPath) == 0 }) {
+          places.append(head(first))
+          body(places)
+          next[first] += 1
+          if next[first] < counts[first] { queue.firstMovedOn() } else { _ = queue.popFirst() }
+          continue
+        }
         while let list = queue.first, path(head(list)).order(to: firstPath) == 0 {
           places.append(head(queue.popFirst()!))
         }
