@@ -100,6 +100,11 @@ public struct ZipReader: Sendable {
   /// The first entry of an archive, with its bytes, reading nothing after it; nil when the
   /// archive is empty.
   package func firstEntry(in input: Input) throws(ArchiveError) -> ArchiveEntry? {
+    if case .file(let url) = input,
+      let plain = ZipDirectory.plainFirstEntry(in: url, limits: limits)
+    {
+      return plain
+    }
     var first: ArchiveEntry?
     try forEachEntry(in: input, headersOnly: false, wantsData: { _ in true }, entryLimit: 1) {
       first = $0

@@ -3,11 +3,11 @@ import CLibDeflate
 /// The single owner of one libdeflate decompressor (`libdeflate_alloc_decompressor`, freed by
 /// `libdeflate_free_decompressor`): about 10 KB of tables, so one per decode costs nothing
 /// beside the image.
-final class LibDeflateDecompressor {
+package final class LibDeflateDecompressor {
   let pointer: OpaquePointer
 
   /// Allocates a decompressor; nil when libdeflate cannot.
-  init?() {
+  package init?() {
     guard let pointer = libdeflate_alloc_decompressor() else { return nil }
     self.pointer = pointer
   }
@@ -31,7 +31,9 @@ final class LibDeflateDecompressor {
 
   /// Inflates raw deflate data (`libdeflate_deflate_decompress_ex`) into exactly
   /// `output.count` bytes, using every input byte.
-  func inflateRaw(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer)
+  package func inflateRaw(
+    _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+  )
     -> Bool
   {
     var consumed = 0
