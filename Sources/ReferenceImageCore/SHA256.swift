@@ -123,9 +123,37 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
     (self.word0, self.word1, self.word2, self.word3) = (word0, word1, word2, word3)
   }
 
-  /// The `index`th 16 lowercase hex digits of `digits` as a word, else nil.
-  private static func word(_ digits: UnsafeBufferPointer<UInt8>, _ index: Int) -> UInt64? {
-    hexWord(UnsafeBufferPointer(rebasing: digits[index * 16..<index * 16 + 16]))
+  /// The `index`th 16 lowercase hex digits of `digits` as a word, else nil: eight digits at
+  /// a time, as `hexWord` reads them one by one (a merge reads two digests for every image of
+  /// every manifest: 3% of a 500,000-image rerun's samples one by one).
+  static func word(_ digits: UnsafeBufferPointer<UInt8>, _ index: Int) -> UInt64? {
+    let raw = UnsafeRawBufferPointer(digits)
+    let first = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16, as: UInt64.self))
+    let second = UInt64(
+      littleEndian: raw.loadUnaligned(fromByteOffset: index * 16 + 8, as: UInt64.self))
+    guard let high = eightDigits(first), let low = eightDigits(second) else { return nil }
+    return high << 32 | low
+  }
+
+  /// Eight lowercase hex digits, the first in the lowest byte, as a 32-bit value; nil unless
+  /// every byte is one. Each byte is compared without borrowing from the next: with its top
+  /// bit set, subtracting at most 0x7F leaves the top bit saying which side of a bound it is.
+  private static func eightDigits(_ bytes: UInt64) -> UInt64? {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let tops = ones &* 0x80
+    guard bytes & tops == 0 else { return nil }
+    let atLeast0 = (bytes | tops) &- ones &* 0x30
+    let atMost9 = ones &* 0xB9 &- bytes
+    let atLeastA = (bytes | tops) &- ones &* 0x61
+    let atMostF = ones &* 0xE6 &- bytes
+    guard (atLeast0 & atMost9 | atLeastA & atMostF) & tops == tops else { return nil }
+    // '0'...'9' are 0x30...0x39 and 'a'...'f' 0x61...0x66: the low four bits, plus 9 for a
+    // letter (bit 6).
+    let nibbles = (bytes & 0x0F0F_0F0F_0F0F_0F0F) &+ (bytes >> 6 & ones) &* 9
+    let mask: UInt64 = 0x000F_000F_000F_000F
+    let pairs = (nibbles & mask) << 4 | (nibbles >> 8 & mask)
+    return (pairs & 0xFF) << 24 | (pairs >> 16 & 0xFF) << 16 | (pairs >> 32 & 0xFF) << 8
+      | (pairs >> 48 & 0xFF)
   }
 
   /// The value of 1 to 16 lowercase hexadecimal digits read in place; nil for anything else.
