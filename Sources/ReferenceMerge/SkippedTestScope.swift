@@ -59,39 +59,48 @@ struct SkippedTestScope: Sendable {
   func protects(_ path: String) -> Bool {
     guard !isEmpty else { return false }
     if ownsAnything || recordedPaths.contains(path) { return true }
-    let components = path.split(separator: "/", omittingEmptySubsequences: false)
+    let components = Self.components(of: path, omittingEmpty: false)
     guard let marker = components.dropLast().firstIndex(of: "__References__") else {
       return true
     }
     if marker + 2 < components.count, fileStems.contains(String(components[marker + 1])) {
       return true
     }
-    return moduleFolders.contains { path.hasPrefix($0) }
+    return moduleFolders.contains { path.utf8.starts(with: $0.utf8) }
   }
 
   /// The suite of a test's listing name: `Module.Class` of `Module.Class/testX`, the module of
   /// a free function (`Module.free()`).
   static func suite(of test: String) -> String {
-    guard let slash = test.lastIndex(of: "/") else { return module(of: test) }
-    return String(test[..<slash])
+    guard let slash = test.utf8.lastIndex(of: UInt8(ascii: "/")) else { return module(of: test) }
+    return String(decoding: test.utf8[..<slash], as: UTF8.self)
   }
 
   /// `BadgeTests` of `BadgeTests.BadgeRenderTests/dotIcon(size:)`.
   private static func module(of test: String) -> String {
-    String(test.prefix { $0 != "." && $0 != "/" })
+    String(
+      decoding: test.utf8.prefix { $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "/") },
+      as: UTF8.self)
   }
 
   /// `BadgeTests` of `Tests/BadgeTests/BadgeTests.swift` or `BadgeTests.swift`.
   private static func stem(of file: String) -> String {
-    let name = file.split(separator: "/").last.map(String.init) ?? file
+    let name = components(of: file).last.map(String.init) ?? file
     return name.hasSuffix(".swift") ? String(name.dropLast(6)) : name
   }
 
   /// `Tests/BadgeTests/` of `Tests/BadgeTests/Sub/BadgeTests.swift`: a target's folder is the
   /// first two components of a file under `Tests/`, else the file's own folder.
   private static func testFolder(of file: String) -> String {
-    let components = file.split(separator: "/")
+    let components = components(of: file)
     if components.count > 2, components[0] == "Tests" { return "Tests/\(components[1])/" }
     return components.dropLast().joined(separator: "/") + "/"
+  }
+
+  /// A path's components, split at each `/` byte as the file system splits it: split by
+  /// `Character`, a `/` followed by a combining mark is one character and no separator.
+  private static func components(of path: String, omittingEmpty: Bool = true) -> [Substring] {
+    path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: omittingEmpty)
+      .map { Substring($0) }
   }
 }
