@@ -112,11 +112,21 @@ package enum ZipDirectory {
   /// scan). Nil for anything else, and for any doubt: `ZipReader.firstEntry` then reads it
   /// with libarchive, whose checks and messages stand.
   package static func plainFirstEntry(in url: URL, limits: ArchiveLimits) -> ArchiveEntry? {
-    guard let file = OpenFile(url), let records = records(read: file.read, size: { file.size }),
-      let first = records.min(by: { $0.localHeaderOffset < $1.localHeaderOffset }),
-      first.localHeaderOffset == 0,
-      records.lazy.filter({ $0.localHeaderOffset == 0 }).count == 1,
+    guard let file = OpenFile(url), let records = plainRecords(of: file, limits: limits),
+      let first = records.first(where: { $0.localHeaderOffset == 0 }),
+      isPlain(first, limits: limits, archiveSize: file.size),
+      let name = String(validating: first.name, as: UTF8.self),
+      let bytes = plainData(of: first, among: records, in: file)
+    else { return nil }
+    return ArchiveEntry(path: name, kind: .regularFile, bytes: bytes)
+  }
+
+  /// The directory's records, when libarchive would read them as they are and one of them
+  /// starts the file; nil otherwise.
+  private static func plainRecords(of file: OpenFile, limits: ArchiveLimits) -> [Record]? {
+    guard let records = records(read: file.read, size: { file.size }),
       records.count <= limits.maximumEntryCount,
+      records.lazy.filter({ $0.localHeaderOffset == 0 }).count == 1,
       // libarchive reads every record's extra fields before the first entry.
       records.allSatisfy({ hasOnlyPlainFields($0.extra) }),
       let (tail, end) = endRecord(read: file.read, size: file.size),
@@ -124,28 +134,34 @@ package enum ZipDirectory {
       // directory holds, and follows the directory right away (where libarchive looks).
       end == tail.count - 22, le16(tail, end + 4) == 0, le16(tail, end + 6) == 0,
       le16(tail, end + 8) == records.count, le16(tail, end + 10) == records.count,
-      le32(tail, end + 16) + le32(tail, end + 12) == file.size - 22,
-      isPlain(first, limits: limits, archiveSize: file.size),
-      let name = String(validating: first.name, as: UTF8.self),
-      let header = file.read(0, 30), le32(header, 0) == 0x0403_4b50,
+      le32(tail, end + 16) + le32(tail, end + 12) == file.size - 22
+    else { return nil }
+    return records
+  }
+
+  /// The data of the entry at the file's start, read through its local header, inflated and
+  /// its CRC-32 checked; nil when anything disagrees.
+  private static func plainData(of first: Record, among records: [Record], in file: OpenFile)
+    -> [UInt8]?
+  {
+    guard let header = file.read(0, 30), le32(header, 0) == 0x0403_4b50,
       le16(header, 6) == first.flags, le16(header, 8) == first.method,
       le16(header, 26) == first.name.count, agree(local: header, central: first),
       let localName = file.read(30, first.name.count), localName.elementsEqual(first.name),
       let localExtra = file.read(30 + first.name.count, le16(header, 28)),
-      hasOnlyPlainFields(localExtra[...]),
-      // No other entry's header said to start inside this one's (`LocalHeaders` finds an
-      // entry's CRC by the header just before its data).
-      !records.contains(where: {
-        (1..<30 + first.name.count + localExtra.count).contains($0.localHeaderOffset)
-      }),
-      let stored = file.read(30 + first.name.count + localExtra.count, first.compressedSize),
+      hasOnlyPlainFields(localExtra[...])
+    else { return nil }
+    let dataStart = 30 + first.name.count + localExtra.count
+    // No other entry's header said to start inside this one's (`LocalHeaders` finds an
+    // entry's CRC by the header just before its data).
+    guard !records.contains(where: { (1..<dataStart).contains($0.localHeaderOffset) }),
+      let stored = file.read(dataStart, first.compressedSize),
       let bytes = inflate(stored, method: first.method, size: first.size)
     else { return nil }
     let localCRC = UInt32(le32(header, 14))
     let expected = localCRC != 0 ? localCRC : first.crc32
     let actual = bytes.withUnsafeBytes { libdeflate_crc32(0, $0.baseAddress, $0.count) }
-    guard actual == expected else { return nil }
-    return ArchiveEntry(path: name, kind: .regularFile, bytes: bytes)
+    return actual == expected ? bytes : nil
   }
 
   /// Whether a local header's CRC-32 and sizes are its directory record's, or left zero for

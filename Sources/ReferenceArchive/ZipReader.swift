@@ -98,7 +98,8 @@ public struct ZipReader: Sendable {
   }
 
   /// The first entry of an archive, with its bytes, reading nothing after it; nil when the
-  /// archive is empty.
+  /// archive is empty. A plain one in a file (a coordinator's manifest) is read without
+  /// libarchive (`ZipDirectory.plainFirstEntry`), anything else with it.
   package func firstEntry(in input: Input) throws(ArchiveError) -> ArchiveEntry? {
     if case .file(let url) = input,
       let plain = ZipDirectory.plainFirstEntry(in: url, limits: limits)
