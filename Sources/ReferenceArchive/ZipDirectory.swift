@@ -124,12 +124,12 @@ package enum ZipDirectory {
   /// The directory's records, when libarchive would read them as they are and one of them
   /// starts the file; nil otherwise.
   private static func plainRecords(of file: OpenFile, limits: ArchiveLimits) -> [Record]? {
-    guard let records = records(read: file.read, size: { file.size }),
+    guard let (tail, end) = endRecord(read: file.read, size: file.size),
+      let records = records(read: file.read, size: { file.size }, end: (tail, end)),
       records.count <= limits.maximumEntryCount,
       records.lazy.filter({ $0.localHeaderOffset == 0 }).count == 1,
       // libarchive reads every record's extra fields before the first entry.
       records.allSatisfy({ hasOnlyPlainFields($0.extra) }),
-      let (tail, end) = endRecord(read: file.read, size: file.size),
       // The end record ends the file (no comment), is of one disk, counts the records the
       // directory holds, and follows the directory right away (where libarchive looks).
       end == tail.count - 22, le16(tail, end + 4) == 0, le16(tail, end + 6) == 0,
@@ -261,9 +261,12 @@ package enum ZipDirectory {
   }
 
   /// Every record of the central directory, in order; nil when it cannot be read.
-  private static func records(read: (Int, Int) -> [UInt8]?, size: () -> Int?) -> [Record]? {
+  /// - Parameter end: The end record, when the caller has read it already.
+  private static func records(
+    read: (Int, Int) -> [UInt8]?, size: () -> Int?, end: (tail: [UInt8], at: Int)? = nil
+  ) -> [Record]? {
     var records: [Record] = []
-    let walked = walkRecords(read: read, size: size) { record in
+    let walked = walkRecords(read: read, size: size, end: end) { record in
       records.append(record)
       return true
     }
@@ -275,9 +278,10 @@ package enum ZipDirectory {
   /// - Returns: false when the directory cannot be read or a record before the stop is
   ///   malformed (then nothing it listed can be trusted).
   private static func walkRecords(
-    read: (Int, Int) -> [UInt8]?, size: () -> Int?, visit: (Record) -> Bool
+    read: (Int, Int) -> [UInt8]?, size: () -> Int?, end: (tail: [UInt8], at: Int)? = nil,
+    visit: (Record) -> Bool
   ) -> Bool {
-    guard let (offset, length) = directoryRange(read: read, size: size),
+    guard let (offset, length) = directoryRange(read: read, size: size, end: end),
       length < 1 << 30, let directory = read(offset, length)
     else { return false }
     var position = 0
@@ -398,11 +402,12 @@ package enum ZipDirectory {
     return (tail, end)
   }
 
-  /// The central directory's offset and length, from the end record (or its zip64 form).
-  private static func directoryRange(read: (Int, Int) -> [UInt8]?, size: () -> Int?)
-    -> (Int, Int)?
-  {
-    guard let size = size(), let (tail, end) = endRecord(read: read, size: size) else {
+  /// The central directory's offset and length, from the end record (or its zip64 form):
+  /// `known`, or read from the archive's last bytes.
+  private static func directoryRange(
+    read: (Int, Int) -> [UInt8]?, size: () -> Int?, end known: (tail: [UInt8], at: Int)?
+  ) -> (Int, Int)? {
+    guard let (tail, end) = known ?? size().flatMap({ endRecord(read: read, size: $0) }) else {
       return nil
     }
     let length = le32(tail, end + 12)

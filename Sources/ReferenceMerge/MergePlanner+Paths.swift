@@ -244,10 +244,7 @@ extension MergePlanner {
           next += 1
           return true
         }
-        let index = produced.lowerBound { $0.pathOrder(to: sought) < 0 }
-        guard index < produced.count, produced[index].pathOrder(to: sought) == 0 else {
-          return false
-        }
+        guard let index = Self.index(of: sought, in: produced) else { return false }
         next = index + 1
         return true
       }
@@ -301,9 +298,13 @@ extension MergePlanner {
 
   /// The item at a path, by binary search of items sorted by path.
   static func item(at path: String, in items: [MergePlan.Item]) -> MergePlan.Item? {
-    let sought = SoughtPath(path)
+    index(of: SoughtPath(path), in: items).map { items[$0] }
+  }
+
+  /// The index of the item at a path, by binary search of items sorted by path.
+  private static func index(of sought: SoughtPath, in items: [MergePlan.Item]) -> Int? {
     let index = items.lowerBound { $0.pathOrder(to: sought) < 0 }
-    return index < items.count && items[index].pathOrder(to: sought) == 0 ? items[index] : nil
+    return index < items.count && items[index].pathOrder(to: sought) == 0 ? index : nil
   }
 
   /// The use rule with variants: a path is used when its reference's base path is, or when it
