@@ -255,19 +255,13 @@ struct InventoryScanner {
   }
 
   /// The images sorted by path, their paths and records pooled (`PathPool`, the records in
-  /// `imageSpill`) and their origins shared: the strings and objects the reading made for
-  /// each go with it.
-  private func pooled(_ images: [String: SourceInventory.Image]) -> [SourceInventory.Image] {
+  /// `imageSpill`) and their origins shared (`ImageList`): the strings and objects the
+  /// reading made for each go with it.
+  private func pooled(_ images: [String: SourceInventory.Image]) -> SourceInventory.ImageList {
     let sorted = images.sorted { $0.key < $1.key }
     let records = sorted.map { $0.value.pooledPath.record }
     let pool = PathPool(sorted.lazy.map(\.key), records: .spilled(records, to: imageSpill))
-    var origins: [String: SourceInventory.Image.Origin] = [:]
-    return sorted.indices.map { index in
-      var image = sorted[index].value
-      image.pooledPath = PooledPath(pool, index)
-      image.share(&origins)
-      return image
-    }
+    return SourceInventory.ImageList(pooling: sorted.lazy.map(\.value), in: pool)
   }
 
   /// Adds the images the run recorded unchanged instead of archiving them: candidates with no

@@ -82,7 +82,7 @@ public struct MergePlan: Sendable {
           Details(
             list: list, path: nil, chosen: nil, rivals: rivals, conflictingPixels: nil,
             resolvedByNewest: resolvedByNewest, replaced: replaced))
-      } else if let replaced, !list.images[Int(place.image)].pooledPath.keepReplaced(replaced) {
+      } else if let replaced, !list.images.path(at: Int(place.image)).keepReplaced(replaced) {
         anchor = .replaced(Replaced(list: list, digest: replaced))
       } else {
         // An update's replaced digest, when there is one, is kept beside its image's record.
@@ -107,7 +107,7 @@ public struct MergePlan: Sendable {
     /// The package-relative path.
     public var path: String { pooledPath?.string ?? details?.path ?? "" }
     /// The chosen image's path, for an item that holds its place.
-    private var pooledPath: PooledPath? { list?.images[Int(index)].pooledPath }
+    private var pooledPath: PooledPath? { list?.images.path(at: Int(index)) }
     /// The path's order against a sought one (as `path` compares with it), without making
     /// the path's string when it is pooled.
     func pathOrder(to sought: SoughtPath) -> Int {
@@ -152,7 +152,7 @@ public struct MergePlan: Sendable {
     private var replaced: SHA256Digest? {
       switch anchor {
       case .image(let list):
-        outcome == .updated ? list.images[Int(index)].pooledPath.replaced : nil
+        outcome == .updated ? list.images.path(at: Int(index)).replaced : nil
       case .replaced(let replaced): replaced.digest
       case .details(let details): details.replaced
       }
@@ -160,7 +160,7 @@ public struct MergePlan: Sendable {
     /// The pixel digest the decision lands or keeps: the chosen image's.
     public var after: SHA256Digest? {
       guard let list else { return details?.chosen?.image.pixelSHA256 }
-      return list.images[Int(index)].pixelSHA256
+      return list.images.path(at: Int(index)).record.pixels
     }
   }
 
@@ -229,9 +229,9 @@ public struct MergePlan: Sendable {
     /// The source's index into `inventories`.
     let source: Int32
     /// Its images, sorted by path.
-    let images: [SourceInventory.Image]
+    let images: SourceInventory.ImageList
 
-    init(source: Int32, images: [SourceInventory.Image]) {
+    init(source: Int32, images: SourceInventory.ImageList) {
       self.source = source
       self.images = images
     }
@@ -261,7 +261,7 @@ public struct MergePlan: Sendable {
 
     /// The path of the image at a place, without copying the image.
     func path(at place: Place) -> PooledPath {
-      lists[Int(place.source)].images[Int(place.image)].pooledPath
+      lists[Int(place.source)].images.path(at: Int(place.image))
     }
 
     /// The image at a place, with its source.

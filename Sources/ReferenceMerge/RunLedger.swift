@@ -174,7 +174,7 @@ struct RunLedger {
     }
     ReaderQueue.forEachPath(
       inLists: inventories.map(\.images.count),
-      path: { inventories[Int($0.source)].images[Int($0.image)].pooledPath }
+      path: { inventories[Int($0.source)].images.path(at: Int($0.image)) }
     ) { places in
       let images = places.lazy.map { inventories[Int($0.source)].images[Int($0.image)] }
       guard let first = images.compactMap(\.test).first else { return }

@@ -11,7 +11,8 @@ public struct SourceInventory: Sendable {
   /// own, it cost a merge of many archives 128 bytes and about 108 for the string
   /// (`valgrind --tool=massif` of the 50,000-image rerun of `Scripts/benchmark-fleet`: 11.7 MB
   /// before, 6.2 MB after, the pools included); with its record, 96 bytes (the 500,000-image
-  /// rerun's images: 48.2 MB, then 16.2 MB with the record spilled).
+  /// rerun's images: 48.2 MB, then 16.2 MB with the record spilled). A source's list keeps 3
+  /// bytes of it and makes it when asked (`ImageList`).
   public struct Image: Sendable, Hashable {
     /// The package-relative path, pooled with its source's others once the source is read
     /// (`PathPool`), and with it the image's record: its digests and size.
@@ -24,7 +25,7 @@ public struct SourceInventory: Sendable {
     /// (which would cost a rerun of many archives a table of every path's digest).
     var destinationHeldIt = false
     /// The test and the kept failure, one object that a source's images of one test without a
-    /// failure share (`share(_:)`).
+    /// failure share (`ImageList`).
     private(set) var origin: Origin?
     /// SHA-256 of the PNG bytes: the entry's or, for an image the run recorded unchanged, the
     /// reference file's the run found holding its pixels. Kept beside the path, in its pool
@@ -72,17 +73,6 @@ public struct SourceInventory: Sendable {
       }
     }
 
-    /// The image with its origin shared with the images of `origins` of the same test, when
-    /// it kept no failure: a source's images of one test then hold one object.
-    mutating func share(_ origins: inout [String: Origin]) {
-      guard let origin, origin.failedComparison == nil, let test = origin.test else { return }
-      if let known = origins[test] {
-        self.origin = known
-      } else {
-        origins[test] = origin
-      }
-    }
-
     init(
       path: String, pngSHA256: SHA256Digest, pixelSHA256: SHA256Digest, width: Int,
       height: Int, test: String?, isArchived: Bool = true, destinationHeldIt: Bool = false,
@@ -96,6 +86,14 @@ public struct SourceInventory: Sendable {
       self.isArchived = isArchived
       self.destinationHeldIt = destinationHeldIt
       origin = Origin.of(test: test, failedComparison: failedComparison)
+    }
+
+    /// An image from its parts, as a source's `ImageList` keeps them.
+    init(pooledPath: PooledPath, isArchived: Bool, destinationHeldIt: Bool, origin: Origin?) {
+      self.pooledPath = pooledPath
+      self.isArchived = isArchived
+      self.destinationHeldIt = destinationHeldIt
+      self.origin = origin
     }
 
     /// The package-relative path.
@@ -167,11 +165,11 @@ public struct SourceInventory: Sendable {
   /// Its manifest, if it has one, without its per-image records: those are folded into
   /// `images` (keeping both doubled the memory of merges over many archives).
   public let manifest: ArchiveManifest?
-  /// Its images, sorted by path. An array, not a table by path: the plan finds images by
+  /// Its images, sorted by path. A list, not a table by path: the plan finds images by
   /// position, and a hash table's free slots cost a merge of many archives more than the
   /// images themselves. Empty in a plan's inventories: planning moves the list into the table
   /// its items point into (`MergePlan.ReadImages`); `imageCount` still counts them.
-  public internal(set) var images: [Image]
+  public internal(set) var images: ImageList
   /// How many images the source holds.
   public let imageCount: Int
   /// When its images were generated: the manifest's end (or start) time, else the file's date.
