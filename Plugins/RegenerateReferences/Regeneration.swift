@@ -36,7 +36,9 @@ struct Regeneration {
     }
     let report =
       request.report ?? package.appendingPathComponent(".build/reference-review")
-    print("== merging \(archives.count) source(s) into \(package.path)")
+    // Shards are merged by their folders, each holding its workers' archives.
+    let sources = proof.isEmpty ? "archive(s)" : "shard folder(s)"
+    print("== merging \(archives.count) \(sources) into \(package.path)")
     // Orphans found without --prune are printed with the command that deletes exactly them:
     // the merge of these shard folders again, which prunes what this run proved and nothing
     // less (running the tests again could skip a test this run's environment enabled).

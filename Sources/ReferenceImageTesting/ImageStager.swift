@@ -222,7 +222,8 @@ final class ImageStager: @unchecked Sendable {
       locked { $0.archive = archive }
       removeOldRuns(in: folder)
       logToStandardError(
-        "ReferenceImages: wrote \(manifest.images.count) images (mode \(environment.mode))"
+        "ReferenceImages: wrote \(manifest.images.count) "
+          + (manifest.images.count == 1 ? "image" : "images") + " (mode \(environment.mode))"
           + unchangedNote(manifest) + " to " + archive.path)
       if let line = landAllLine(manifest, archive: archive) { logToStandardError(line) }
       return archive

@@ -52,22 +52,25 @@ public enum OrphanSearch {
     }
     let unobserved = scopes.filter { $0 == .unobserved }.count
     if unobserved > 0 {
+      // Even a run of every test cannot prove it: `swift test` runs Swift Testing's tests in a
+      // process of their own, which sees no test it did not run.
       return "\(count(unobserved, "run is a Swift Testing run", "runs are Swift Testing runs")),"
-        + " which cannot see skipped or filtered-out tests; \(provingHint)"
+        + " which cannot see skipped or filtered-out tests; \(shardsHint)"
     }
     let besideSwiftTesting = coverages.filter { $0?.swiftTestingTestsNotRun == true }.count
     if besideSwiftTesting > 0 {
       return "\(count(besideSwiftTesting, "XCTest run", "XCTest runs")) did not run the Swift "
         + "Testing tests of the same bundle (`swift test` runs them in a process of their own), "
-        + "and those may own references; to find orphans, prove the run with "
-        + "`reference-shards run` and `merge-refs --require-shards`"
+        + "and those may own references; \(shardsHint)"
     }
     return nil
   }
 
   private static let provingHint =
-    "to find orphans, run every test in one `swift test` process, or prove the run with "
-    + "`reference-shards run` and `merge-refs --require-shards`"
+    "to find orphans, run every test in one `swift test` process, or \(provingWithShards)"
+  private static let shardsHint = "to find orphans, \(provingWithShards)"
+  private static let provingWithShards =
+    "prove the run with `reference-shards run` and `merge-refs --require-shards`"
 
   private static func count(_ number: Int, _ one: String, _ many: String) -> String {
     "\(number) \(number == 1 ? one : many)"

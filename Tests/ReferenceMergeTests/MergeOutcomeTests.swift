@@ -316,6 +316,27 @@ final class MergeOutcomeTests: XCTestCase {
     XCTAssertTrue(merge.exists("swift-testing-owned"))
   }
 
+  /// A Swift Testing run cannot prove which tests ran, even when it ran every one: the
+  /// warning points to the proof that works, not to running every test.
+  func testMerge_swiftTestingRun_orphansNotLookedFor_andTheHintIsTheShardProof() throws {
+    try merge.reference("produced", .seed(20))
+    try merge.reference("maybe-skipped", .seed(22))
+    try merge.archive("run.zip", ["produced": .seed(24)]) {
+      $0.coverage = .init(scope: .unobserved, arguments: [])
+    }
+    merge.options.prune = true
+
+    let verdict = merge.run()
+
+    XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
+    XCTAssertEqual(verdict.names(.orphan), [])
+    XCTAssertEqual(
+      verdict.plan.orphanSearchRefusal,
+      "1 run is a Swift Testing run, which cannot see skipped or filtered-out tests; to find "
+        + "orphans, prove the run with `reference-shards run` and `merge-refs --require-shards`")
+    XCTAssertTrue(merge.exists("maybe-skipped"))
+  }
+
   // MARK: Incomplete sources
 
   /// An archive without a manifest, one of a run cut short, and one whose manifest lists an
