@@ -225,7 +225,9 @@ final class ImageStager: @unchecked Sendable {
         "ReferenceImages: wrote \(manifest.images.count) "
           + (manifest.images.count == 1 ? "image" : "images") + " (mode \(environment.mode))"
           + unchangedNote(manifest) + " to " + archive.path)
-      if let line = landAllLine(manifest, archive: archive) { logToStandardError(line) }
+      if let line = landAllLine(manifest, archive: archive) ?? landGeneratedLine(manifest, folder) {
+        logToStandardError(line)
+      }
       return archive
     } catch {
       logToStandardError(
@@ -272,6 +274,20 @@ final class ImageStager: @unchecked Sendable {
     return "ReferenceImages: \(kept) failed comparisons kept their renders; to make them all "
       + "references, run this in the package root once the tests have finished: "
       + ShellWord.line(["swift", "run", "merge-refs", word, "."])
+  }
+
+  /// For a generation run into the default folder, the command that lands its images with the
+  /// other processes' of the same `swift test` (merge-refs reads the folder's archives); nil
+  /// when the folder was chosen (the plugin, `reference-shards` and CI land what they chose).
+  private func landGeneratedLine(_ manifest: ArchiveManifest, _ folder: URL) -> String? {
+    guard environment.mode != .verify, environment.outputFolder == nil, !manifest.images.isEmpty,
+      let root = locked({ $0.packageRoot })
+    else { return nil }
+    return "ReferenceImages: to land them, run this in the package root once the tests have "
+      + "finished: "
+      + ShellWord.line([
+        "swift", "run", "merge-refs", folder.pathRelative(toPackageRoot: root), ".",
+      ])
   }
 
   /// ", and recorded N unchanged", or nothing.

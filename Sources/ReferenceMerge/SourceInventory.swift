@@ -215,5 +215,8 @@ public struct SourceInventory: Sendable {
   }
 
   /// Describes the worker for summaries.
-  public var workerSummary: String { manifest?.worker.summary ?? "unknown worker" }
+  public var workerSummary: String { manifest?.worker.summary ?? Self.unknownWorker }
+
+  /// The worker of a source without a manifest.
+  static let unknownWorker = "unknown worker"
 }

@@ -33,6 +33,17 @@ final class GenerationEndToEndTests: XCTestCase {
     XCTAssertEqual(archives.count, 1, run.all)
     let archive = try XCTUnwrap(archives.first)
     XCTAssertTrue(run.all.contains("wrote 8 images (mode all) to \(archive.path)"), run.all)
+    // The command the run prints lands its images when pasted as printed.
+    let marker =
+      "ReferenceImages: to land them, run this in the package root once the tests "
+      + "have finished: "
+    let land = try XCTUnwrap(
+      run.all.split(separator: "\n").first { $0.hasPrefix(marker) }?.dropFirst(marker.count),
+      run.all)
+    XCTAssertEqual(land, "swift run merge-refs .build/reference-images .")
+    let landed = try fixture.shell(String(land), environment: ["PATH": try swiftShimPath()])
+    XCTAssertEqual(landed.exitStatus, .success, landed.all)
+    XCTAssertTrue(landed.output.contains(" 0 conflicts, 0 orphans, 0 refused"), landed.all)
 
     let unzip = try runProcess("/usr/bin/unzip", ["-Z1", archive.path])
     XCTAssertEqual(unzip.status, 0, unzip.all)
