@@ -3,7 +3,9 @@ import ReferenceImageCore
 
 /// The paths of one source's images, kept together: each folder once, each name's bytes one
 /// after another in one buffer. A path kept as its own string cost a merge of many archives an
-/// allocation of about 108 bytes an image; pooled, it costs its name's bytes and 8 more.
+/// allocation of about 108 bytes an image; pooled, it cost its name's bytes and 8 more, and
+/// costs them and 2 more with its name's end in 16 bits and its folder in a run (the
+/// 500,000-image rerun of `Scripts/benchmark-fleet`: peak RSS 79.4–79.8 → 76.4 MB).
 /// Beside each path, its image's record (digests and size), most often in the merge's
 /// `ImageSpill`.
 final class PathPool: Sendable {
@@ -28,9 +30,44 @@ final class PathPool: Sendable {
   /// Each name's bytes, one after another, in the order of the paths.
   private let nameBytes: [UInt8]
   /// Where each name ends in `nameBytes`.
-  private let nameEnds: [UInt32]
-  /// Each path's folder, by index into `folderEnds`.
-  private let folders: [UInt32]
+  private let nameEnds: Ends
+  /// The runs of paths in one folder, in the order of the paths: sorted paths come folder by
+  /// folder, so a source's images hold a few runs, where a folder for each path cost 4 bytes.
+  private let folderRuns: [FolderRun]
+
+  /// Offsets in 16 bits while they fit: 2 bytes a path instead of 4 for most sources.
+  private enum Ends: Sendable {
+    case narrow([UInt16])
+    case wide([UInt32])
+
+    init(_ ends: [UInt32]) {
+      if let last = ends.last, last > UInt16.max {
+        self = .wide(ends.withUnsafeBufferPointer { Array($0) })
+      } else {
+        self = .narrow(ends.map { UInt16(truncatingIfNeeded: $0) })
+      }
+    }
+
+    var count: Int {
+      switch self {
+      case .narrow(let ends): ends.count
+      case .wide(let ends): ends.count
+      }
+    }
+
+    subscript(index: Int) -> Int {
+      switch self {
+      case .narrow(let ends): Int(ends[index])
+      case .wide(let ends): Int(ends[index])
+      }
+    }
+  }
+
+  /// Paths from `first` on, up to the next run's first, are in folder `folder`.
+  private struct FolderRun: Sendable {
+    let first: UInt32
+    let folder: UInt32
+  }
   /// Whether every byte is ASCII, where byte order is the order of strings, and equal bytes
   /// the equality of strings.
   let isASCII: Bool
@@ -41,7 +78,7 @@ final class PathPool: Sendable {
 
   /// A pool of one path.
   init(lone path: String, records: Records? = nil) {
-    (folderBytes, folderEnds, nameBytes, nameEnds, folders) = ([], [], [], [], [])
+    (folderBytes, folderEnds, nameBytes, nameEnds, folderRuns) = ([], [], [], .narrow([]), [])
     isASCII = false
     lone = path
     self.records = records
@@ -54,7 +91,7 @@ final class PathPool: Sendable {
     var folderEnds: [UInt32] = []
     var nameBytes: [UInt8] = []
     var nameEnds: [UInt32] = []
-    var folders: [UInt32] = []
+    var folderRuns: [FolderRun] = []
     // By bytes, not by `Substring` equality: canonically equal folders of other bytes (é
     // composed or not) are other folders on disk.
     var folderIndex: [[UInt8]: UInt32] = [:]
@@ -76,7 +113,9 @@ final class PathPool: Sendable {
         folderEnds.append(UInt32(folderBytes.count))
       }
       last = (folder, index)
-      folders.append(index)
+      if folderRuns.last?.folder != index {
+        folderRuns.append(FolderRun(first: UInt32(nameEnds.count), folder: index))
+      }
       nameBytes.append(contentsOf: path[(slash ?? path.startIndex)...].utf8)
       nameEnds.append(UInt32(nameBytes.count))
       isASCII = isASCII && path.utf8.allSatisfy { $0 < 0x80 }
@@ -88,8 +127,8 @@ final class PathPool: Sendable {
     self.folderBytes = fitted(folderBytes)
     self.folderEnds = fitted(folderEnds)
     self.nameBytes = fitted(nameBytes)
-    self.nameEnds = fitted(nameEnds)
-    self.folders = fitted(folders)
+    self.nameEnds = Ends(nameEnds)
+    self.folderRuns = fitted(folderRuns)
     self.isASCII = isASCII
     lone = nil
     self.records = records
@@ -123,17 +162,28 @@ final class PathPool: Sendable {
 
   /// A path's folder and name bytes (not of a pool of one).
   func withBytes<Result>(_ index: Int, _ body: (PathBytes) -> Result) -> Result {
-    let folder = Int(folders[index])
+    let folder = folder(of: index)
     let folderStart = folder == 0 ? 0 : Int(folderEnds[folder - 1])
-    let nameStart = index == 0 ? 0 : Int(nameEnds[index - 1])
+    let nameStart = index == 0 ? 0 : nameEnds[index - 1]
     return folderBytes.withUnsafeBufferPointer { folders in
       nameBytes.withUnsafeBufferPointer { names in
         body(
           PathBytes(
             folder: UnsafeBufferPointer(rebasing: folders[folderStart..<Int(folderEnds[folder])]),
-            name: UnsafeBufferPointer(rebasing: names[nameStart..<Int(nameEnds[index])])))
+            name: UnsafeBufferPointer(rebasing: names[nameStart..<nameEnds[index]])))
       }
     }
+  }
+
+  /// The folder of a path, by index into `folderEnds`: the last run that starts at or before
+  /// it.
+  private func folder(of index: Int) -> Int {
+    var (low, high) = (0, folderRuns.count - 1)
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if Int(folderRuns[middle].first) <= index { low = middle } else { high = middle - 1 }
+    }
+    return Int(folderRuns[low].folder)
   }
 
   /// A path, as a string.

@@ -28,6 +28,21 @@ final class PathPoolTests: XCTestCase {
     }
   }
 
+  /// Names past 64 KiB in all (their ends no longer fit 16 bits), and folders that come back
+  /// after others, as unsorted paths do: every path comes back, and orders as its string.
+  func testPool_ofLongNamesAndFoldersThatComeBack_givesBackEveryPath() {
+    let paths = (0..<1_500).map { index in
+      "Tests/__References__/Suite\(index % 7 < 3 ? 1 : index % 5)/"
+        + String(repeating: "n", count: 40 + index % 50) + "\(index).png"
+    }
+    let pool = PathPool(paths)
+    XCTAssertGreaterThan(paths.reduce(0) { $0 + $1.utf8.count }, 1 << 16)
+    XCTAssertEqual(paths.indices.map(pool.path), paths)
+    for (a, b) in zip(paths.indices, paths.indices.dropFirst(1)) {
+      XCTAssertEqual(PooledPath(pool, a) < PooledPath(pool, b), paths[a] < paths[b])
+    }
+  }
+
   func testOrderAndEquality_areTheStrings_pooledOrNot() {
     for paths in [asciiPaths, unicodePaths, asciiPaths + unicodePaths] {
       let pool = PathPool(paths)
