@@ -1,11 +1,16 @@
 import Foundation
 import ReferenceImageCore
 
-/// The paths of one source's images, kept together: each folder once, each name's bytes one
+/// The paths of one source's images, kept together: what a run of paths in one folder shares
+/// (the folder, and what all their names start with) once, the rest of each path's bytes one
 /// after another in one buffer. A path kept as its own string cost a merge of many archives an
-/// allocation of about 108 bytes an image; pooled, it cost its name's bytes and 8 more, and
-/// costs them and 2 more with its name's end in 16 bits and its folder in a run (the
-/// 500,000-image rerun of `Scripts/benchmark-fleet`: peak RSS 79.4–79.8 → 76.4 MB).
+/// allocation of about 108 bytes an image; pooled with its folder once, it cost its name's
+/// bytes and 8 more. It costs what its name does not share with its run's, and 2 more: the
+/// rest's end in 16 bits, its run's prefix in a run. The 500,000-image rerun of
+/// `Scripts/benchmark-fleet` (`/usr/bin/time`): peak RSS 79.4–79.8 → 76.4 MB with the ends and
+/// runs, → 70.3 MB with the names' shared start; its archives hold one test each, whose 100
+/// names share 13 of their 19 bytes (`test2214-icon`), where a folder of many tests' images
+/// may share only `test`.
 /// Beside each path, its image's record (digests and size), most often in the merge's
 /// `ImageSpill`.
 final class PathPool: Sendable {
@@ -23,17 +28,18 @@ final class PathPool: Sendable {
     }
   }
 
-  /// Each folder's bytes with its trailing slash ("" for the package root), one after another.
-  private let folderBytes: [UInt8]
-  /// Where each folder ends in `folderBytes`.
-  private let folderEnds: [UInt32]
-  /// Each name's bytes, one after another, in the order of the paths.
-  private let nameBytes: [UInt8]
-  /// Where each name ends in `nameBytes`.
-  private let nameEnds: Ends
+  /// Each run's prefix (its folder with the trailing slash, "" for the package root, and what
+  /// its names share), one after another; runs of the same prefix share one.
+  private let prefixBytes: [UInt8]
+  /// Where each prefix ends in `prefixBytes`.
+  private let prefixEnds: [UInt32]
+  /// The rest of each path's bytes, one after another, in the order of the paths.
+  private let restBytes: [UInt8]
+  /// Where each rest ends in `restBytes`.
+  private let restEnds: Ends
   /// The runs of paths in one folder, in the order of the paths: sorted paths come folder by
   /// folder, so a source's images hold a few runs, where a folder for each path cost 4 bytes.
-  private let folderRuns: [FolderRun]
+  private let prefixRuns: [PrefixRun]
 
   /// Offsets in 16 bits while they fit: 2 bytes a path instead of 4 for most sources.
   private enum Ends: Sendable {
@@ -63,10 +69,10 @@ final class PathPool: Sendable {
     }
   }
 
-  /// Paths from `first` on, up to the next run's first, are in folder `folder`.
-  private struct FolderRun: Sendable {
+  /// Paths from `first` on, up to the next run's first, start with prefix `prefix`.
+  private struct PrefixRun: Sendable {
     let first: UInt32
-    let folder: UInt32
+    let prefix: UInt32
   }
   /// Whether every byte is ASCII, where byte order is the order of strings, and equal bytes
   /// the equality of strings.
@@ -78,7 +84,7 @@ final class PathPool: Sendable {
 
   /// A pool of one path.
   init(lone path: String, records: Records? = nil) {
-    (folderBytes, folderEnds, nameBytes, nameEnds, folderRuns) = ([], [], [], .narrow([]), [])
+    (prefixBytes, prefixEnds, restBytes, restEnds, prefixRuns) = ([], [], [], .narrow([]), [])
     isASCII = false
     lone = path
     self.records = records
@@ -87,51 +93,87 @@ final class PathPool: Sendable {
   /// Pools paths, which keep their order: the pooled path of `paths[i]` is `path(i)`, with
   /// record `i` of `records`.
   init(_ paths: some Sequence<String>, records: Records? = nil) {
-    var folderBytes: [UInt8] = []
-    var folderEnds: [UInt32] = []
-    var nameBytes: [UInt8] = []
-    var nameEnds: [UInt32] = []
-    var folderRuns: [FolderRun] = []
+    let paths = Array(paths)
+    let prefixLengths = Self.prefixLengths(paths)
+    var prefixBytes: [UInt8] = []
+    var prefixEnds: [UInt32] = []
+    var restBytes: [UInt8] = []
+    var restEnds: [UInt32] = []
+    var prefixRuns: [PrefixRun] = []
     // By bytes, not by `Substring` equality: canonically equal folders of other bytes (é
     // composed or not) are other folders on disk.
-    var folderIndex: [[UInt8]: UInt32] = [:]
-    var last: (folder: Substring, index: UInt32)?
+    var prefixIndex: [[UInt8]: UInt32] = [:]
     var isASCII = true
-    for path in paths {
-      let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path.utf8.index(after: $0) }
-      let folder = path[..<(slash ?? path.startIndex)]
-      // Sorted paths come folder by folder: the last folder is most often the one.
-      let index: UInt32
-      if let last, ExactPath.sameBytes(last.folder.utf8, folder.utf8) {
-        index = last.index
-      } else if let known = folderIndex[Array(folder.utf8)] {
-        index = known
-      } else {
-        index = UInt32(folderEnds.count)
-        folderIndex[Array(folder.utf8)] = index
-        folderBytes.append(contentsOf: folder.utf8)
-        folderEnds.append(UInt32(folderBytes.count))
+    for (path, prefixLength) in zip(paths, prefixLengths) {
+      let utf8 = path.utf8
+      let split = utf8.index(utf8.startIndex, offsetBy: prefixLength)
+      // A run's paths share their prefix: only a run's first looks it up.
+      if prefixRuns.isEmpty || prefixLengths[Int(prefixRuns.last!.first)] != prefixLength
+        || !ExactPath.sameBytes(
+          paths[Int(prefixRuns.last!.first)].utf8.prefix(prefixLength), utf8[..<split])
+      {
+        let key = Array(utf8[..<split])
+        let index: UInt32
+        if let known = prefixIndex[key] {
+          index = known
+        } else {
+          index = UInt32(prefixEnds.count)
+          prefixIndex[key] = index
+          prefixBytes.append(contentsOf: key)
+          prefixEnds.append(UInt32(prefixBytes.count))
+        }
+        prefixRuns.append(PrefixRun(first: UInt32(restEnds.count), prefix: index))
       }
-      last = (folder, index)
-      if folderRuns.last?.folder != index {
-        folderRuns.append(FolderRun(first: UInt32(nameEnds.count), folder: index))
-      }
-      nameBytes.append(contentsOf: path[(slash ?? path.startIndex)...].utf8)
-      nameEnds.append(UInt32(nameBytes.count))
-      isASCII = isASCII && path.utf8.allSatisfy { $0 < 0x80 }
+      restBytes.append(contentsOf: utf8[split...])
+      restEnds.append(UInt32(restBytes.count))
+      isASCII = isASCII && utf8.allSatisfy { $0 < 0x80 }
     }
     // Copied to their size: grown by doubling, they kept up to twice the bytes.
     func fitted<Element>(_ array: [Element]) -> [Element] {
       array.withUnsafeBufferPointer { Array($0) }
     }
-    self.folderBytes = fitted(folderBytes)
-    self.folderEnds = fitted(folderEnds)
-    self.nameBytes = fitted(nameBytes)
-    self.nameEnds = Ends(nameEnds)
-    self.folderRuns = fitted(folderRuns)
+    self.prefixBytes = fitted(prefixBytes)
+    self.prefixEnds = fitted(prefixEnds)
+    self.restBytes = fitted(restBytes)
+    self.restEnds = Ends(restEnds)
+    self.prefixRuns = fitted(prefixRuns)
     self.isASCII = isASCII
     lone = nil
     self.records = records
+  }
+
+  /// For each path, how many of its bytes its run shares: a run is paths one after another in
+  /// one folder, and shares the folder and what all their names start with (a test's images
+  /// are most often named after it).
+  private static func prefixLengths(_ paths: [String]) -> [Int] {
+    var lengths: [Int] = []
+    lengths.reserveCapacity(paths.count)
+    var start = 0
+    while start < paths.count {
+      let first = paths[start].utf8
+      let folderLength =
+        first.lastIndex(of: UInt8(ascii: "/")).map {
+          first.distance(from: first.startIndex, to: $0) + 1
+        } ?? 0
+      var shared = first.count
+      var end = start + 1
+      while end < paths.count {
+        let path = paths[end].utf8
+        guard path.count >= folderLength,
+          ExactPath.sameBytes(path.prefix(folderLength), first.prefix(folderLength)),
+          !path.dropFirst(folderLength).contains(UInt8(ascii: "/"))
+        else { break }
+        shared =
+          folderLength
+          + zip(path.dropFirst(folderLength), first.dropFirst(folderLength)).prefix(
+            shared - folderLength
+          ).prefix { $0 == $1 }.count
+        end += 1
+      }
+      lengths.append(contentsOf: repeatElement(shared, count: end - start))
+      start = end
+    }
+    return lengths
   }
 
   /// The record of the image at a path.
@@ -158,32 +200,33 @@ final class PathPool: Sendable {
   }
 
   /// How many paths the pool holds.
-  var count: Int { lone == nil ? nameEnds.count : 1 }
+  var count: Int { lone == nil ? restEnds.count : 1 }
 
-  /// A path's folder and name bytes (not of a pool of one).
+  /// A path's bytes, its prefix's and the rest (not of a pool of one).
   func withBytes<Result>(_ index: Int, _ body: (PathBytes) -> Result) -> Result {
-    let folder = folder(of: index)
-    let folderStart = folder == 0 ? 0 : Int(folderEnds[folder - 1])
-    let nameStart = index == 0 ? 0 : nameEnds[index - 1]
-    return folderBytes.withUnsafeBufferPointer { folders in
-      nameBytes.withUnsafeBufferPointer { names in
+    let prefix = prefix(of: index)
+    let prefixStart = prefix == 0 ? 0 : Int(prefixEnds[prefix - 1])
+    let restStart = index == 0 ? 0 : restEnds[index - 1]
+    return prefixBytes.withUnsafeBufferPointer { prefixes in
+      restBytes.withUnsafeBufferPointer { rests in
         body(
           PathBytes(
-            folder: UnsafeBufferPointer(rebasing: folders[folderStart..<Int(folderEnds[folder])]),
-            name: UnsafeBufferPointer(rebasing: names[nameStart..<nameEnds[index]])))
+            prefix: UnsafeBufferPointer(
+              rebasing: prefixes[prefixStart..<Int(prefixEnds[prefix])]),
+            rest: UnsafeBufferPointer(rebasing: rests[restStart..<restEnds[index]])))
       }
     }
   }
 
-  /// The folder of a path, by index into `folderEnds`: the last run that starts at or before
+  /// The prefix of a path, by index into `prefixEnds`: the last run that starts at or before
   /// it.
-  private func folder(of index: Int) -> Int {
-    var (low, high) = (0, folderRuns.count - 1)
+  private func prefix(of index: Int) -> Int {
+    var (low, high) = (0, prefixRuns.count - 1)
     while low < high {
       let middle = (low + high + 1) / 2
-      if Int(folderRuns[middle].first) <= index { low = middle } else { high = middle - 1 }
+      if Int(prefixRuns[middle].first) <= index { low = middle } else { high = middle - 1 }
     }
-    return Int(folderRuns[low].folder)
+    return Int(prefixRuns[low].prefix)
   }
 
   /// A path, as a string.
@@ -191,10 +234,10 @@ final class PathPool: Sendable {
     if let lone { return lone }
     return withBytes(index) { bytes in
       String(unsafeUninitializedCapacity: bytes.count) { buffer in
-        _ = UnsafeMutableBufferPointer(rebasing: buffer[..<bytes.folder.count])
-          .initialize(from: bytes.folder)
-        _ = UnsafeMutableBufferPointer(rebasing: buffer[bytes.folder.count...])
-          .initialize(from: bytes.name)
+        _ = UnsafeMutableBufferPointer(rebasing: buffer[..<bytes.prefix.count])
+          .initialize(from: bytes.prefix)
+        _ = UnsafeMutableBufferPointer(rebasing: buffer[bytes.prefix.count...])
+          .initialize(from: bytes.rest)
         return bytes.count
       }
     }
@@ -238,7 +281,7 @@ struct PooledPath: Sendable, Hashable, Comparable {
     guard pool.isASCII, let bytes = sought.asciiBytes else { return sought.order(of: string) }
     return pool.withBytes(Int(index)) { path in
       bytes.withUnsafeBufferPointer { sought in
-        path.order(to: PathBytes(folder: sought, name: UnsafeBufferPointer(start: nil, count: 0)))
+        path.order(to: PathBytes(prefix: sought, rest: UnsafeBufferPointer(start: nil, count: 0)))
       }
     }
   }
@@ -267,16 +310,16 @@ struct PooledPath: Sendable, Hashable, Comparable {
   func hash(into hasher: inout Hasher) { hasher.combine(string) }
 }
 
-/// A path's bytes in two parts, its folder's and its name's, read in place.
+/// A path's bytes in two parts, its run's prefix and the rest, read in place.
 struct PathBytes {
-  let folder: UnsafeBufferPointer<UInt8>
-  let name: UnsafeBufferPointer<UInt8>
+  let prefix: UnsafeBufferPointer<UInt8>
+  let rest: UnsafeBufferPointer<UInt8>
 
-  var count: Int { folder.count + name.count }
+  var count: Int { prefix.count + rest.count }
 
   /// The order of the two paths' bytes: negative, zero or positive.
   func order(to other: PathBytes) -> Int {
-    var (a, b) = ((folder, name), (other.folder, other.name))
+    var (a, b) = ((prefix, rest), (other.prefix, other.rest))
     // Compares the longest runs both have in one part, then moves on.
     while true {
       let common = min(a.0.count, b.0.count)

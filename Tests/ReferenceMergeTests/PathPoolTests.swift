@@ -43,6 +43,28 @@ final class PathPoolTests: XCTestCase {
     }
   }
 
+  /// A run's names share their start, kept once: runs of one path, of names one a prefix of
+  /// another, and of names whose shared bytes end inside a character (é and è share their
+  /// first byte) give back every path byte for byte, and order as their strings.
+  func testPool_ofNamesThatShareTheirStart_givesBackEveryPath() {
+    let paths = [
+      "T/__References__/S/test12-icon1.png", "T/__References__/S/test12-icon10.png",
+      "T/__References__/S/test12-icon2.png", "T/__References__/S/test12", "T/lone.png",
+      "T/__References__/S/test12-icon1.png.png", "u/\u{E9}a.png", "u/\u{E8}a.png",
+      "u/\u{E9}", "top.png", "top.png2", "T/__References__/S/test12-icon3.png",
+    ]
+    let pool = PathPool(paths)
+    XCTAssertEqual(paths.indices.map { Array(pool.path($0).utf8) }, paths.map { Array($0.utf8) })
+    for a in paths.indices {
+      for b in paths.indices {
+        XCTAssertEqual(
+          PooledPath(pool, a) < PooledPath(pool, b), paths[a] < paths[b], "\(paths[a]), \(paths[b])"
+        )
+        XCTAssertEqual(PooledPath(pool, a) == PooledPath(pool, b), a == b)
+      }
+    }
+  }
+
   func testOrderAndEquality_areTheStrings_pooledOrNot() {
     for paths in [asciiPaths, unicodePaths, asciiPaths + unicodePaths] {
       let pool = PathPool(paths)
