@@ -26,13 +26,14 @@ public struct SnapshotPlacement: Sendable {
       return
     }
     while let path = walk.nextObject() as? String {
-      let name = (path as NSString).lastPathComponent
+      // Not `lastPathComponent`, which splits by `Character` on Linux.
+      let parts = PathComponents.of(path)
+      let name = parts.last ?? path
       let isFolder = FileStatus.of("\(destination.path)/\(path)") == .directory
       if isFolder && name.hasPrefix(".") {
         walk.skipDescendants()
         continue
       }
-      let parts = path.split(separator: "/")
       guard !isFolder, parts.count >= 3, parts[parts.count - 3] == "__Snapshots__" else {
         continue
       }
@@ -92,17 +93,17 @@ public struct SnapshotPlacement: Sendable {
 
   /// `Class/testName()` → `testName`; Swift Testing's `Suite/name(_:)` → `name`.
   static func testName(_ identifier: String) -> String {
-    let last = identifier.split(separator: "/").last.map(String.init) ?? identifier
+    let last = PathComponents.of(identifier).last ?? identifier
     return last.firstIndex(of: "(").map { String(last[..<$0]) } ?? last
   }
 
   static func className(_ identifier: String) -> String {
-    let parts = identifier.split(separator: "/")
-    return parts.count >= 2 ? String(parts[parts.count - 2]) : ""
+    let parts = PathComponents.of(identifier)
+    return parts.count >= 2 ? parts[parts.count - 2] : ""
   }
 
   private static func folder(of path: String) -> String {
-    let parts = path.split(separator: "/")
-    return parts.count >= 2 ? String(parts[parts.count - 2]) : ""
+    let parts = PathComponents.of(path)
+    return parts.count >= 2 ? parts[parts.count - 2] : ""
   }
 }

@@ -56,7 +56,7 @@ public struct SnapshotTree: Sendable {
           container: url.path, object: path,
           reason: "not a regular file (a symbolic link is never followed): remove it")
       }
-      guard path.split(separator: "/").dropLast().contains("__Snapshots__") else {
+      guard PathComponents.of(path).dropLast().contains("__Snapshots__") else {
         outside += 1
         continue
       }
@@ -73,7 +73,7 @@ public struct SnapshotTree: Sendable {
   /// A file's bytes, refusing a link anywhere on its path.
   func read(_ path: String) throws(ImportError) -> [UInt8] {
     var prefix = url.path
-    for component in path.split(separator: "/") {
+    for component in PathComponents.of(path) {
       prefix += "/" + component
       guard component != "..", FileStatus.of(prefix) != .symbolicLink else {
         throw ImportError(
@@ -90,7 +90,7 @@ public struct SnapshotTree: Sendable {
   static func counters(_ paths: [String]) -> [String: Set<Int>] {
     var counters: [String: Set<Int>] = [:]
     for path in paths {
-      let parts = path.split(separator: "/")
+      let parts = PathComponents.of(path)
       guard parts.count >= 2 else { continue }
       let pieces = parts[parts.count - 1].split(separator: ".")
       guard pieces.count >= 3, let counter = Int(pieces[pieces.count - 2]) else { continue }

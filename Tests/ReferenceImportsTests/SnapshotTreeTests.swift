@@ -10,6 +10,10 @@ final class SnapshotTreeTests: XCTestCase {
   private static let tree = "Tests/SnapshotTestingTests/__Snapshots__"
   private let changed = "SnapshotTestingTests/testUIView.1.png"
   private let dropped = "SnapshotTestingTests/testAssertMultipleSnapshot.2.png"
+  /// Names that begin with a combining mark: the file system splits `a/\u{301}b` at its `/`,
+  /// where a `Character` split sees one character `/\u{301}`.
+  private let marked = "Tests/AppTests/__Snapshots__/\u{301}Tests/testTitle.1.png"
+  private let markedName = "Tests/AppTests/__Snapshots__/SnapTests/\u{301}name.1.png"
 
   /// Some of its files, small ones (a debug build decodes the others slowly): unnamed
   /// snapshots counted 1 and 2, named ones, and text snapshots.
@@ -86,5 +90,71 @@ final class SnapshotTreeTests: XCTestCase {
         atPath: destination.appendingPathComponent(
           path("SnapshotTestingTests/testAssertMultipleSnapshot.1.png")
         ).path))
+  }
+
+  /// A tree's files land at their paths as the file system splits them, folder and file names
+  /// that begin with a combining mark too.
+  func testATreeSplitsPathsAtEachSlashByte() throws {
+    let folder = try makeTemporaryFolder(self)
+    let (worker, destination) = (
+      folder.appendingPathComponent("worker-1"), folder.appendingPathComponent("package")
+    )
+    try writeFile(try samplePNG(1), to: worker.appendingPathComponent(marked))
+    try writeFile(try samplePNG(2), to: worker.appendingPathComponent(markedName))
+    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+
+    let run = try mergeRefs([worker.path, destination.path])
+    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertFalse(run.all.contains("outside __Snapshots__"), run.all)
+    XCTAssertEqual(
+      try contents(of: destination),
+      [marked: Data(try samplePNG(1)), markedName: Data(try samplePNG(2))])
+  }
+
+  /// The counters of `SnapTests/\u{301}name` are the test's, not `__Snapshots__/SnapTests/...`.
+  func testATreesCountersSplitPathsAtEachSlashByte() throws {
+    let folder = try makeTemporaryFolder(self)
+    let workers = ["worker-1", "worker-2"].map { folder.appendingPathComponent($0) }
+    let destination = folder.appendingPathComponent("package")
+    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+    let second = markedName.replacingOccurrences(of: ".1.png", with: ".2.png")
+    for worker in workers {
+      try writeFile(try samplePNG(2), to: worker.appendingPathComponent(markedName))
+    }
+    try writeFile(try samplePNG(3), to: workers[0].appendingPathComponent(second))
+
+    let run = try mergeRefs(workers.map(\.path) + [destination.path, "--dry-run"])
+    XCTAssertTrue(
+      run.all.contains("the workers' counters disagree for SnapTests/\u{301}name:"), run.all)
+  }
+
+  /// An attachment lands on the destination's file whose bytes name its test's class folder
+  /// and file, not on another class's file of that name.
+  func testPlacementSplitsPathsAndTestNamesAtEachSlashByte() throws {
+    let folder = try makeTemporaryFolder(self)
+    let destination = folder.appendingPathComponent("package")
+    let other = "Tests/AppTests/__Snapshots__/OtherTests/testTitle.1.png"
+    for path in [marked, markedName, other] {
+      try writeFile(try samplePNG(1), to: destination.appendingPathComponent(path))
+    }
+    let export = folder.appendingPathComponent("export")
+    let manifest = """
+      [{"testIdentifier": "\u{301}Tests/testTitle()", "attachments": [
+        {"exportedFileName": "a.png", "suggestedHumanReadableName": "testTitle.1.png"}]},
+       {"testIdentifier": "SnapTests/\u{301}name()", "attachments": [
+        {"exportedFileName": "b.png", "suggestedHumanReadableName": "\u{301}name.1.png"}]}]
+      """
+    try writeFile(Array(manifest.utf8), to: export.appendingPathComponent("manifest.json"))
+    try writeFile(try samplePNG(2), to: export.appendingPathComponent("a.png"))
+    try writeFile(try samplePNG(3), to: export.appendingPathComponent("b.png"))
+
+    let run = try mergeRefs([export.path, destination.path])
+    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertEqual(
+      try contents(of: destination),
+      [
+        marked: Data(try samplePNG(2)), markedName: Data(try samplePNG(3)),
+        other: Data(try samplePNG(1)),
+      ], run.all)
   }
 }
