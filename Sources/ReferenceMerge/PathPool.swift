@@ -94,7 +94,6 @@ final class PathPool: Sendable {
   /// record `i` of `records`.
   init(_ paths: some Sequence<String>, records: Records? = nil) {
     let paths = Array(paths)
-    let prefixLengths = Self.prefixLengths(paths)
     var prefixBytes: [UInt8] = []
     var prefixEnds: [UInt32] = []
     var restBytes: [UInt8] = []
@@ -104,29 +103,23 @@ final class PathPool: Sendable {
     // composed or not) are other folders on disk.
     var prefixIndex: [[UInt8]: UInt32] = [:]
     var isASCII = true
-    for (path, prefixLength) in zip(paths, prefixLengths) {
-      let utf8 = path.utf8
-      let split = utf8.index(utf8.startIndex, offsetBy: prefixLength)
-      // A run's paths share their prefix: only a run's first looks it up.
-      if prefixRuns.isEmpty || prefixLengths[Int(prefixRuns.last!.first)] != prefixLength
-        || !ExactPath.sameBytes(
-          paths[Int(prefixRuns.last!.first)].utf8.prefix(prefixLength), utf8[..<split])
-      {
-        let key = Array(utf8[..<split])
-        let index: UInt32
-        if let known = prefixIndex[key] {
-          index = known
-        } else {
-          index = UInt32(prefixEnds.count)
-          prefixIndex[key] = index
-          prefixBytes.append(contentsOf: key)
-          prefixEnds.append(UInt32(prefixBytes.count))
-        }
-        prefixRuns.append(PrefixRun(first: UInt32(restEnds.count), prefix: index))
+    for run in Self.runs(paths) {
+      let prefix = Array(paths[run.paths.lowerBound].utf8.prefix(run.prefixLength))
+      let index: UInt32
+      if let known = prefixIndex[prefix] {
+        index = known
+      } else {
+        index = UInt32(prefixEnds.count)
+        prefixIndex[prefix] = index
+        prefixBytes.append(contentsOf: prefix)
+        prefixEnds.append(UInt32(prefixBytes.count))
       }
-      restBytes.append(contentsOf: utf8[split...])
-      restEnds.append(UInt32(restBytes.count))
-      isASCII = isASCII && utf8.allSatisfy { $0 < 0x80 }
+      prefixRuns.append(PrefixRun(first: UInt32(run.paths.lowerBound), prefix: index))
+      for path in paths[run.paths] {
+        restBytes.append(contentsOf: path.utf8.dropFirst(run.prefixLength))
+        restEnds.append(UInt32(restBytes.count))
+        isASCII = isASCII && path.utf8.allSatisfy { $0 < 0x80 }
+      }
     }
     // Copied to their size: grown by doubling, they kept up to twice the bytes.
     func fitted<Element>(_ array: [Element]) -> [Element] {
@@ -142,12 +135,11 @@ final class PathPool: Sendable {
     self.records = records
   }
 
-  /// For each path, how many of its bytes its run shares: a run is paths one after another in
-  /// one folder, and shares the folder and what all their names start with (a test's images
-  /// are most often named after it).
-  private static func prefixLengths(_ paths: [String]) -> [Int] {
-    var lengths: [Int] = []
-    lengths.reserveCapacity(paths.count)
+  /// The runs of paths one after another in one folder, each with how many bytes its paths
+  /// share: the folder, and what all their names start with (a test's images are most often
+  /// named after it).
+  private static func runs(_ paths: [String]) -> [(paths: Range<Int>, prefixLength: Int)] {
+    var runs: [(paths: Range<Int>, prefixLength: Int)] = []
     var start = 0
     while start < paths.count {
       let first = paths[start].utf8
@@ -170,10 +162,10 @@ final class PathPool: Sendable {
           ).prefix { $0 == $1 }.count
         end += 1
       }
-      lengths.append(contentsOf: repeatElement(shared, count: end - start))
+      runs.append((start..<end, shared))
       start = end
     }
-    return lengths
+    return runs
   }
 
   /// The record of the image at a path.
