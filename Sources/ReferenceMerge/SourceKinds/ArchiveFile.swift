@@ -65,6 +65,7 @@ public struct ArchiveFile: MergeSourceKind {
     limits: ArchiveLimits, wantsData: (String) -> Bool,
     _ body: (ArchiveEntry) throws(MergeError) -> Void
   ) throws(MergeError) {
+    let url = url  // made once: `url` makes a new `URL` each time it is asked
     let reader = ZipReader(limits: limits)
     guard let listing = ZipDirectory.entries(in: url),
       listing.first?.path == ArchiveManifest.entryName,
