@@ -21,7 +21,7 @@ public struct MergeApplier: Sendable {
     /// string of each (`PathPool`).
     var writtenItems: [Int32] = []
     /// The plan's items, shared.
-    private let items: [MergePlan.Item]
+    private let items: MergePlan.ItemList
     /// Orphans and redundant variant files deleted (`--prune`).
     public var deleted: [String] = []
     /// Temporary files of an earlier, interrupted merge that were removed.
@@ -33,7 +33,7 @@ public struct MergeApplier: Sendable {
     /// When applying stopped: the paths it was to write or delete and did not reach.
     public var notReached: [String] = []
 
-    init(items: [MergePlan.Item]) { self.items = items }
+    init(items: MergePlan.ItemList) { self.items = items }
   }
 
   /// Applies a plan that has no unresolved conflict.

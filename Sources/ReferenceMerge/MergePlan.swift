@@ -49,18 +49,25 @@ public struct MergePlan: Sendable {
   /// with every reference changed: 11.0 MB of its peak before).
   public struct Item: Sendable {
     /// The chosen image's source's list, and what else the item has.
-    private var anchor: Anchor
+    private(set) var anchor: Anchor
     /// The chosen image's index in its source's list.
-    private let index: Int32
+    let imageIndex: Int32
     /// The decision.
     public var outcome: Outcome
+
+    /// An item from its parts, as `ItemList` keeps them.
+    init(anchor: Anchor, imageIndex: Int32, outcome: Outcome) {
+      self.anchor = anchor
+      self.imageIndex = imageIndex
+      self.outcome = outcome
+    }
 
     /// An item from values: orphans, conflicts, unstable renders, redundant variants.
     init(
       path: String, outcome: Outcome, chosen: Candidate?, rivals: [Candidate],
       conflictingPixels: Int?, resolvedByNewest: Bool
     ) {
-      index = 0
+      imageIndex = 0
       self.outcome = outcome
       anchor = .details(
         Details(
@@ -75,7 +82,7 @@ public struct MergePlan: Sendable {
       resolvedByNewest: Bool, replaced: SHA256Digest?
     ) {
       let list = read.lists[Int(place.source)]
-      index = place.image
+      imageIndex = place.image
       self.outcome = outcome
       if !rivals.isEmpty || resolvedByNewest {
         anchor = .details(
@@ -99,6 +106,11 @@ public struct MergePlan: Sendable {
       }
     }
 
+    /// The chosen image's source's list, for an item that holds nothing else (`Anchor.image`).
+    var imageList: SourceImages? {
+      if case .image(let list) = anchor { list } else { nil }
+    }
+
     /// The details, when the item has more than a replaced digest.
     private var details: Details? {
       if case .details(let details) = anchor { details } else { nil }
@@ -107,7 +119,7 @@ public struct MergePlan: Sendable {
     /// The package-relative path.
     public var path: String { pooledPath?.string ?? details?.path ?? "" }
     /// The chosen image's path, for an item that holds its place.
-    private var pooledPath: PooledPath? { list?.images.path(at: Int(index)) }
+    private var pooledPath: PooledPath? { list?.images.path(at: Int(imageIndex)) }
     /// The path's order against a sought one (as `path` compares with it), without making
     /// the path's string when it is pooled.
     func pathOrder(to sought: SoughtPath) -> Int {
@@ -122,7 +134,7 @@ public struct MergePlan: Sendable {
     /// The candidate that will be written (added, updated), or that matched (unchanged).
     public var chosen: Candidate? {
       guard let list else { return details?.chosen }
-      return Candidate(sourceIndex: Int(list.source), image: list.images[Int(index)])
+      return Candidate(sourceIndex: Int(list.source), image: list.images[Int(imageIndex)])
     }
     /// Every candidate with distinct pixels, for conflicts (newest first).
     public var rivals: [Candidate] { details?.rivals ?? [] }
@@ -152,7 +164,7 @@ public struct MergePlan: Sendable {
     private var replaced: SHA256Digest? {
       switch anchor {
       case .image(let list):
-        outcome == .updated ? list.images.path(at: Int(index)).replaced : nil
+        outcome == .updated ? list.images.path(at: Int(imageIndex)).replaced : nil
       case .replaced(let replaced): replaced.digest
       case .details(let details): details.replaced
       }
@@ -160,7 +172,7 @@ public struct MergePlan: Sendable {
     /// The pixel digest the decision lands or keeps: the chosen image's.
     public var after: SHA256Digest? {
       guard let list else { return details?.chosen?.image.pixelSHA256 }
-      return list.images.path(at: Int(index)).record.pixels
+      return list.images.path(at: Int(imageIndex)).record.pixels
     }
   }
 
@@ -362,7 +374,7 @@ public struct MergePlan: Sendable {
   /// compared it with, so the merge refuses them (`MergeProblem.changedSinceComparison`).
   public internal(set) var changedSinceComparison: [ReferenceChange] = []
   /// Every path's decision, sorted by path.
-  public internal(set) var items: [Item]
+  public internal(set) var items: ItemList
   /// Whether orphans were looked for (only when every test that could own one ran, skipped
   /// tests' references aside: see `OrphanSearch`).
   public internal(set) var orphanSearchDone: Bool

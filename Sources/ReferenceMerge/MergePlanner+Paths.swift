@@ -8,7 +8,7 @@ extension MergePlanner {
   /// Every path's item, and apart the paths refused by what the runs recorded about them.
   struct PathDecisions {
     /// The items, sorted by path.
-    var items: [MergePlan.Item]
+    var items: MergePlan.ItemList
     /// See `MergePlan.unarchivedChanged`.
     var unarchivedChanged: [String]
     /// See `MergePlan.changedSinceComparison`.
@@ -25,9 +25,7 @@ extension MergePlanner {
     -> PathDecisions
   {
     let read = MergePlan.ReadImages(movingFrom: &inventories)
-    // Sized once: an array grown by doubling would hold up to twice the plan.
-    var items: [MergePlan.Item] = []
-    items.reserveCapacity(read.pathCount)
+    var items: MergePlan.ItemList = []
     var unarchivedChanged: [String] = []
     var changedSinceComparison: [MergePlan.ReferenceChange] = []
     read.forEachPath { places in
@@ -156,8 +154,8 @@ extension MergePlanner {
   /// Fills in how many pixels the first two rivals of each conflict differ by. Conflicts are
   /// rare, so decoding their images costs little.
   func countConflictingPixels(
-    _ items: [MergePlan.Item], inventories: [SourceInventory]
-  ) -> [MergePlan.Item] {
+    _ items: MergePlan.ItemList, inventories: [SourceInventory]
+  ) -> MergePlan.ItemList {
     let requests = items.filter { $0.rivals.count > 1 }.flatMap { item in
       item.rivals.prefix(2).map {
         SourceFetcher.Request(sourceIndex: $0.sourceIndex, path: item.path)
@@ -165,20 +163,21 @@ extension MergePlanner {
     }
     guard !requests.isEmpty else { return items }
     let images = SourceFetcher(limits: options.limits).images(requests, inventories: inventories)
-    return items.map { item in
-      guard item.rivals.count > 1 else { return item }
-      var item = item
-      let pair = item.rivals.prefix(2).map {
-        images[SourceFetcher.Request(sourceIndex: $0.sourceIndex, path: item.path)]
-      }
-      if let first = pair[0], let second = pair[1], first.width == second.width,
-        first.height == second.height
-      {
-        let result = ImageComparison.exact.compare(first, to: second)
-        item.conflictingPixels = result.differences?.differingPixelCount ?? 0
-      }
-      return item
-    }
+    return MergePlan.ItemList(
+      items.lazy.map { item in
+        guard item.rivals.count > 1 else { return item }
+        var item = item
+        let pair = item.rivals.prefix(2).map {
+          images[SourceFetcher.Request(sourceIndex: $0.sourceIndex, path: item.path)]
+        }
+        if let first = pair[0], let second = pair[1], first.width == second.width,
+          first.height == second.height
+        {
+          let result = ImageComparison.exact.compare(first, to: second)
+          item.conflictingPixels = result.differences?.differingPixelCount ?? 0
+        }
+        return item
+      })
   }
 
   // MARK: Orphans
@@ -205,7 +204,7 @@ extension MergePlanner {
   ///   - variants: The declaration, with the variant renders that needed no file.
   ///   - scope: What skipped tests may own.
   func orphans(
-    _ inventories: [SourceInventory], produced: [MergePlan.Item], destination: Destination,
+    _ inventories: [SourceInventory], produced: MergePlan.ItemList, destination: Destination,
     variants: (declaration: ReferenceVariants, notNeeded: [String])? = nil,
     scope: SkippedTestScope = SkippedTestScope(
       skipped: [], files: [:], suiteFiles: [:], uses: [])
@@ -297,12 +296,12 @@ extension MergePlanner {
   }
 
   /// The item at a path, by binary search of items sorted by path.
-  static func item(at path: String, in items: [MergePlan.Item]) -> MergePlan.Item? {
+  static func item(at path: String, in items: MergePlan.ItemList) -> MergePlan.Item? {
     index(of: SoughtPath(path), in: items).map { items[$0] }
   }
 
   /// The index of the item at a path, by binary search of items sorted by path.
-  private static func index(of sought: SoughtPath, in items: [MergePlan.Item]) -> Int? {
+  private static func index(of sought: SoughtPath, in items: MergePlan.ItemList) -> Int? {
     let index = items.lowerBound { $0.pathOrder(to: sought) < 0 }
     return index < items.count && items[index].pathOrder(to: sought) == 0 ? index : nil
   }
@@ -336,7 +335,7 @@ extension MergePlanner {
   /// - Parameter produced: The plan's items; only the added ones are read, in place (a
   ///   filtered copy cost a first merge of many archives a second plan).
   func abandonedFolders(
-    _ folders: [String], orphans: [MergePlan.Item], produced: [MergePlan.Item],
+    _ folders: [String], orphans: [MergePlan.Item], produced: MergePlan.ItemList,
     destination: Destination
   ) -> [MergePlan.AbandonedFolder] {
     guard !folders.isEmpty else { return [] }

@@ -53,7 +53,7 @@ extension MergePlanner {
   /// - Parameter items: Every path's item, sorted by path.
   /// - Returns: The paths of the renders that needed no file, sorted.
   func decideVariants(
-    _ items: inout [MergePlan.Item], declaration: ReferenceVariants,
+    _ items: inout MergePlan.ItemList, declaration: ReferenceVariants,
     inventories: [SourceInventory], destination: Destination
   ) -> [String] {
     var matching = Set<Int>()
@@ -75,27 +75,29 @@ extension MergePlanner {
     }
     matching.formUnion(
       equalUnderTheirComparison(near, inventories: inventories, destination: destination))
-    var notNeeded: [Int] = []
-    for index in matching.sorted() {
-      guard items[index].outcome != .added else {
-        notNeeded.append(index)
-        continue
+    guard !matching.isEmpty else { return [] }
+    var notNeeded: [String] = []
+    var decided = MergePlan.ItemList()
+    for (index, item) in items.enumerated() {
+      if !matching.contains(index) {
+        decided.append(item)
+      } else if item.outcome == .added {
+        notNeeded.append(item.path)
+      } else {
+        decided.append(
+          MergePlan.Item(
+            path: item.path, outcome: .redundant, chosen: nil, rivals: [],
+            conflictingPixels: nil, resolvedByNewest: false))
       }
-      items[index] = MergePlan.Item(
-        path: items[index].path, outcome: .redundant, chosen: nil, rivals: [],
-        conflictingPixels: nil, resolvedByNewest: false)
     }
-    guard !notNeeded.isEmpty else { return [] }
-    let paths = notNeeded.map { items[$0].path }
-    let removed = Set(notNeeded)
-    items = items.indices.filter { !removed.contains($0) }.map { items[$0] }
-    return paths
+    items = decided
+    return notNeeded
   }
 
   /// The fallback of a variant's render; nil when its chain holds no file and no render.
   private func fallback(
     of render: SourceInventory.Image, basePath: String, variant: String,
-    declaration: ReferenceVariants, items: [MergePlan.Item], destination: Destination
+    declaration: ReferenceVariants, items: MergePlan.ItemList, destination: Destination
   ) -> Fallback? {
     for name in declaration.chain(of: variant).dropFirst() {
       let path = VariantPath.path(of: basePath, variant: name)

@@ -123,7 +123,7 @@ extension MergePlanner {
   /// skipped items. Unchanged paths stay: nothing happens to them either way.
   private func leaveOutExcluded(_ plan: inout MergePlan) {
     guard let include = options.include else { return }
-    var kept: [MergePlan.Item] = []
+    var kept: MergePlan.ItemList = []
     for item in plan.items {
       if item.outcome == .unchanged || include.includes(item.path) {
         kept.append(item)

@@ -95,7 +95,7 @@ public struct MergePlanner: Sendable {
   }
 
   /// The errors of the paths that cannot be written safely (a symbolic link on the way).
-  private func unwritable(_ items: [MergePlan.Item], destination: Destination) -> [MergeError] {
+  private func unwritable(_ items: MergePlan.ItemList, destination: Destination) -> [MergeError] {
     var errors: [MergeError] = []
     for item in items {
       do {
@@ -130,9 +130,13 @@ public struct MergePlanner: Sendable {
 
   /// Sorts items by path unless they already are, as decided items come: sorting needs a
   /// copy of the plan, which for a merge of many archives would be a peak of its own.
-  func sortByPath(_ items: inout [MergePlan.Item]) {
-    let sorted = items.indices.dropFirst().allSatisfy { items[$0 - 1].pathPrecedes(items[$0]) }
-    if !sorted { items.sort { $0.pathPrecedes($1) } }
+  func sortByPath(_ items: inout MergePlan.ItemList) {
+    var previous: MergePlan.Item?
+    let sorted = items.allSatisfy { item in
+      defer { previous = item }
+      return previous.map { $0.pathPrecedes(item) } ?? true
+    }
+    if !sorted { items = MergePlan.ItemList(items.sorted { $0.pathPrecedes($1) }) }
   }
 
   /// Reads every source once, on every core; results come back in the sources' order.

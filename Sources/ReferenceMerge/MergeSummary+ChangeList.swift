@@ -16,7 +16,7 @@ extension MergeSummary {
       /// The plan's items themselves, shared with the plan, the paths a failed apply did not
       /// reach, and how an item becomes a change.
       case derived(
-        [MergePlan.Item], unreached: Set<String>, @Sendable (MergePlan.Item) -> Change)
+        MergePlan.ItemList, unreached: Set<String>, @Sendable (MergePlan.Item) -> Change)
     }
 
     private let storage: Storage
@@ -30,7 +30,7 @@ extension MergeSummary {
     /// The changes of the items whose outcome is not `unchanged`, made as they are read.
     /// - Parameter unreached: The paths a failed apply did not reach (`Change.notWritten`).
     init(
-      deriving items: [MergePlan.Item], unreached: Set<String>,
+      deriving items: MergePlan.ItemList, unreached: Set<String>,
       make: @escaping @Sendable (MergePlan.Item) -> Change
     ) {
       let count = items.count { $0.outcome != .unchanged }

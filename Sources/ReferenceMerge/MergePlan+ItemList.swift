@@ -1,0 +1,134 @@
+extension MergePlan {
+  /// The plan's items, in order, kept as runs: items that chose consecutive images of one
+  /// source's list and have one outcome are one 16-byte run, however many they are.
+  ///
+  /// A merge decides most of an archive's images alike (all added, or all unchanged), and a
+  /// source's images are sorted by path as the plan is, so its items follow each other: the
+  /// 500,000 items of `Scripts/benchmark-fleet`'s 10× merge are about 5,000 runs. An item
+  /// kept on its own (its own anchor: rivals, a replaced digest held apart, an item built from
+  /// values) is a run of one, as large as the item was.
+  public struct ItemList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+    /// Items that share an anchor and an outcome, whose images follow each other in the
+    /// anchor's list.
+    struct Run: Sendable {
+      /// The items' anchor, by index into `anchors`.
+      var anchor: UInt32
+      /// The first item's index in its list.
+      var firstImage: Int32
+      /// The position after the run's last item.
+      var end: UInt32
+      /// The items' outcome.
+      var outcome: Outcome
+    }
+
+    private var runs: [Run] = []
+    private var anchors: [Anchor] = []
+    /// The anchor of each source's list, so that all its runs share one.
+    private var listAnchors: [ObjectIdentifier: UInt32] = [:]
+
+    /// No items.
+    public init() {}
+
+    public init(arrayLiteral items: Item...) { self.init(items) }
+
+    /// The items, in order.
+    public init(_ items: some Sequence<Item>) {
+      for item in items { append(item) }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { runs.last.map { Int($0.end) } ?? 0 }
+
+    public subscript(position: Int) -> Item {
+      precondition(position >= 0 && position < endIndex, "item index out of range")
+      let runIndex = run(containing: position)
+      return item(in: runs[runIndex], at: position - start(of: runIndex))
+    }
+
+    /// Walks the runs: a step costs no search.
+    public struct Iterator: IteratorProtocol {
+      fileprivate let list: ItemList
+      fileprivate var runIndex = 0
+      fileprivate var offset = 0
+
+      public mutating func next() -> Item? {
+        guard runIndex < list.runs.count else { return nil }
+        let run = list.runs[runIndex]
+        let item = list.item(in: run, at: offset)
+        offset += 1
+        if offset == Int(run.end) - list.start(of: runIndex) {
+          runIndex += 1
+          offset = 0
+        }
+        return item
+      }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(list: self) }
+
+    /// How many runs hold the items: what the list costs, for tests.
+    var runCount: Int { runs.count }
+
+    /// Adds an item at the end: to its predecessor's run when it continues it.
+    mutating func append(_ item: Item) {
+      let list = item.imageList
+      if let list, let last = runs.last, last.outcome == item.outcome,
+        listAnchors[ObjectIdentifier(list)] == last.anchor,
+        item.imageIndex == last.firstImage + Int32(Int(last.end) - start(of: runs.count - 1))
+      {
+        runs[runs.count - 1].end += 1
+        return
+      }
+      runs.append(
+        Run(
+          anchor: anchorIndex(of: item, list: list), firstImage: item.imageIndex,
+          end: UInt32(endIndex + 1), outcome: item.outcome))
+    }
+
+    /// Adds items at the end.
+    mutating func append(contentsOf items: some Sequence<Item>) {
+      for item in items { append(item) }
+    }
+
+    static func += (list: inout ItemList, items: some Sequence<Item>) {
+      list.append(contentsOf: items)
+    }
+
+    /// Removes the items that match.
+    mutating func removeAll(where shouldBeRemoved: (Item) -> Bool) {
+      var kept = ItemList()
+      for item in self where !shouldBeRemoved(item) { kept.append(item) }
+      self = kept
+    }
+
+    /// The position of the first item of a run.
+    private func start(of runIndex: Int) -> Int {
+      runIndex == 0 ? 0 : Int(runs[runIndex - 1].end)
+    }
+
+    /// The index of the run that holds a position.
+    private func run(containing position: Int) -> Int {
+      var (low, high) = (0, runs.count - 1)
+      while low < high {
+        let middle = (low + high) / 2
+        if Int(runs[middle].end) > position { high = middle } else { low = middle + 1 }
+      }
+      return low
+    }
+
+    private func item(in run: Run, at offset: Int) -> Item {
+      Item(
+        anchor: anchors[Int(run.anchor)], imageIndex: run.firstImage + Int32(offset),
+        outcome: run.outcome)
+    }
+
+    /// The anchor of an item's new run: its list's, or one of its own.
+    private mutating func anchorIndex(of item: Item, list: SourceImages?) -> UInt32 {
+      if let list, let shared = listAnchors[ObjectIdentifier(list)] { return shared }
+      let index = UInt32(anchors.count)
+      anchors.append(item.anchor)
+      if let list { listAnchors[ObjectIdentifier(list)] = index }
+      return index
+    }
+  }
+}
