@@ -13,6 +13,8 @@ struct InventoryScanner {
   var staging: MergeStaging?
   /// Where the images' records are kept once the source is read; nil keeps them in memory.
   var imageSpill: ImageSpill?
+  /// The values the inventories share with each other's; nil shares none.
+  var sharedValues: SharedValues?
 
   /// One source's reading in progress: what its entries and manifest have taught so far.
   private final class Reading {
@@ -243,6 +245,10 @@ struct InventoryScanner {
     // Likewise a verified path this source holds an image of: the image's item stands for it.
     if let verifiedOnly = manifest?.verifiedReferences.filter({ images[$0] == nil }) {
       manifest?.verifiedReferences = verifiedOnly
+    }
+    if let sharedValues, let kept = manifest {
+      manifest = sharedValues.manifest(kept)
+      suiteFiles = sharedValues.suiteFiles(suiteFiles)
     }
     var inventory = SourceInventory(
       source: reading.source, manifest: manifest,

@@ -147,11 +147,13 @@ public struct MergePlanner: Sendable {
     let finished = FinishedCount()
     let limits = options.limits
     let imageSpill = ImageSpill.make()
+    let sharedValues = SharedValues()
     return ConcurrentSlots.perform(sources.count) { position in
       var scanner = InventoryScanner(limits: limits)
       scanner.destination = destination
       scanner.staging = staging
       scanner.imageSpill = imageSpill
+      scanner.sharedValues = sharedValues
       let result = Result { () throws(MergeError) in try scanner.scan(sources[position]) }
       progress(finished.increment(), sources.count)
       return result
