@@ -23,11 +23,33 @@ extension SourceInventory {
     private struct Pooled: Sendable {
       let pool: PathPool
       /// Each image's flags: `isArchived` and `destinationHeldIt`.
-      let flags: [UInt8]
+      let flags: Column<UInt8>
       /// Each image's origin, by index into `origins`.
-      let originIndices: [UInt16]
+      let originIndices: Column<UInt16>
       /// The source's distinct origins; the first is none.
       let origins: [Image.Origin?]
+    }
+
+    /// A value for each image, kept once when all are the same: most often the images of a
+    /// source have the same flags and one test.
+    private enum Column<Value: Equatable & Sendable>: Sendable {
+      case same(Value)
+      case each([Value])
+
+      init(_ values: [Value]) {
+        if let first = values.first, values.allSatisfy({ $0 == first }) {
+          self = .same(first)
+        } else {
+          self = .each(values)
+        }
+      }
+
+      subscript(position: Int) -> Value {
+        switch self {
+        case .same(let value): value
+        case .each(let values): values[position]
+        }
+      }
     }
 
     private static var isArchivedFlag: UInt8 { 1 }
@@ -72,7 +94,9 @@ extension SourceInventory {
           })
       }
       return .pooled(
-        Pooled(pool: pool, flags: flags, originIndices: originIndices, origins: origins))
+        Pooled(
+          pool: pool, flags: Column(flags), originIndices: Column(originIndices),
+          origins: origins))
     }
 
     /// The index of an origin in `origins`, added when it is not shared; 0 past 16 bits (the
@@ -94,7 +118,7 @@ extension SourceInventory {
     public var endIndex: Int {
       switch storage {
       case .held(let images): images.count
-      case .pooled(let pooled): pooled.flags.count
+      case .pooled(let pooled): pooled.pool.count
       }
     }
 

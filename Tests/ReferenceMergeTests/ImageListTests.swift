@@ -56,6 +56,21 @@ final class ImageListTests: XCTestCase {
     assertSame(pooledList(images), images)
   }
 
+  /// A source of one test's images, all archived alike: its flags and origin are kept once.
+  func testPooledList_ofImagesAlike_givesBackEveryImage() {
+    for heldByDestination in [false, true] {
+      let images = images(count: 12).map { image in
+        var image = image
+        image.isArchived = true
+        image.destinationHeldIt = heldByDestination
+        image.test = "T.test()"
+        image.failedComparison = nil
+        return image
+      }
+      assertSame(pooledList(images), images)
+    }
+  }
+
   func testPooledList_sharesOneOriginATest_butNotAKeptFailure() {
     let list = pooledList(images(count: 40))
     for (a, b) in zip(list, list.dropFirst(3)) where a.test == b.test {
