@@ -288,6 +288,7 @@ let package = Package(
       name: "ReferenceShardsTests",
       dependencies: [
         "ReferenceShards", "ReferenceContracts", "ReferenceArchive", "ReferenceMerge",
+        "ReferenceImageCore",
         "TestSupport",
       ]
     ),

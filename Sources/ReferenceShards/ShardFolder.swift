@@ -36,11 +36,38 @@ public enum ShardFolder {
           ? try ShardEvidence.collect(
             archives: folder.appendingPathComponent(ShardRecord.archivesFolderName),
             events: folder.appendingPathComponent(ShardRecord.eventsFolderName)) : nil
-        sources.append(.init(name: path, record: record, evidence: evidence))
+        sources.append(sharingStrings(.init(name: path, record: record, evidence: evidence)))
       } catch {
         problems.append(.unreadableRecord(source: path, reason: error.description))
       }
     }
     return (sources, problems)
+  }
+
+  /// The source with its equal strings sharing one storage. The record and the evidence name
+  /// the same tests, archives and digests: a merge of 5,000 archives kept each of those
+  /// strings up to three times.
+  private static func sharingStrings(_ source: ShardCheck.Source) -> ShardCheck.Source {
+    var seen: Set<String> = []
+    func shared(_ string: String) -> String { seen.insert(string).memberAfterInsert }
+    func shared(_ file: ShardRecord.EvidenceFile) -> ShardRecord.EvidenceFile {
+      .init(name: shared(file.name), sha256: shared(file.sha256), images: file.images)
+    }
+    var source = source
+    source.record.planned = source.record.planned.map(shared)
+    source.record.ran = source.record.ran.map {
+      .init(test: shared($0.test), seconds: $0.seconds, count: $0.count)
+    }
+    source.record.skipped = source.record.skipped.map(shared)
+    source.record.archives = source.record.archives.map(shared)
+    source.record.events = source.record.events.map(shared)
+    if var evidence = source.evidence {
+      evidence.archives = evidence.archives.map(shared)
+      evidence.events = evidence.events.map(shared)
+      evidence.runs = evidence.runs.map { .init(test: shared($0.test), seconds: $0.seconds) }
+      evidence.skipped = evidence.skipped.map(shared)
+      source.evidence = evidence
+    }
+    return source
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceArchive
+import ReferenceImageCore
 import ReferenceMerge
 import ReferenceShards
 import TestSupport
@@ -115,6 +116,39 @@ final class ShardRecordTests: XCTestCase {
     XCTAssertEqual(
       try MergeSource.expand(folder.path).map(\.description),
       [archives.appendingPathComponent("w.zip").path])
+  }
+
+  /// A fleet's merge holds every shard's record and evidence: the tests, archives and digests
+  /// they both name are one string each.
+  func testRecords_withEvidence_shareTheStringsRecordAndEvidenceBothName() throws {
+    let folder = try makeTemporaryFolder(self)
+    let test = "Module.SuiteOfTests/testSomething()"
+    let stream = Data(
+      [event("testStarted", test, 1), event("testEnded", test, 2)].joined(separator: "\n").utf8)
+    let events = folder.appendingPathComponent(ShardRecord.eventsFolderName)
+    try FileManager.default.createDirectory(at: events, withIntermediateDirectories: true)
+    let streamName = "swift-testing-events-of-shard-0.jsonl"
+    try stream.write(to: events.appendingPathComponent(streamName))
+    var record = record(ran: [(test, 1)])
+    record.events = [.init(name: streamName, sha256: SHA256.hex(Array(stream)))]
+    try record.encoded().write(to: folder.appendingPathComponent(ShardRecord.fileName))
+
+    let (sources, problems) = ShardFolder.records(in: [folder.path], readingEvidence: true)
+
+    XCTAssertEqual(problems.count, 0, "\(problems)")
+    let read = try XCTUnwrap(sources.first)
+    let evidence = try XCTUnwrap(read.evidence)
+    XCTAssertEqual(evidence.events, read.record.events)
+    XCTAssertEqual(evidence.runs.map(\.test), [test])
+    func storage(_ string: String) -> UnsafeRawPointer? {
+      string.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+    }
+    let name = storage(read.record.planned[0])
+    XCTAssertNotNil(name)
+    XCTAssertEqual(storage(read.record.ran[0].test), name)
+    XCTAssertEqual(storage(evidence.runs[0].test), name)
+    XCTAssertEqual(storage(evidence.events[0].name), storage(read.record.events[0].name))
+    XCTAssertEqual(storage(evidence.events[0].sha256), storage(read.record.events[0].sha256))
   }
 
   private func event(_ kind: String, _ id: String, _ instant: Double) -> String {
