@@ -37,6 +37,8 @@ final class PathPool: Sendable {
   private let restBytes: [UInt8]
   /// Where each rest ends in `restBytes`.
   private let restEnds: Ends
+  /// What every path ends with, beyond its run's prefix (most often `.png`): kept once.
+  private let suffixBytes: [UInt8]
   /// The runs of paths in one folder, in the order of the paths: sorted paths come folder by
   /// folder, so a source's images hold a few runs, where a folder for each path cost 4 bytes.
   private let prefixRuns: [PrefixRun]
@@ -85,6 +87,7 @@ final class PathPool: Sendable {
   /// A pool of one path.
   init(lone path: String, records: Records? = nil) {
     (prefixBytes, prefixEnds, restBytes, restEnds, prefixRuns) = ([], [], [], .narrow([]), [])
+    suffixBytes = []
     isASCII = false
     lone = path
     self.records = records
@@ -103,7 +106,9 @@ final class PathPool: Sendable {
     // composed or not) are other folders on disk.
     var prefixIndex: [[UInt8]: UInt32] = [:]
     var isASCII = true
-    for run in Self.runs(paths) {
+    let runs = Self.runs(paths)
+    let suffixLength = Self.sharedSuffixLength(paths, runs: runs)
+    for run in runs {
       let prefix = Array(paths[run.paths.lowerBound].utf8.prefix(run.prefixLength))
       let index: UInt32
       if let known = prefixIndex[prefix] {
@@ -116,7 +121,7 @@ final class PathPool: Sendable {
       }
       prefixRuns.append(PrefixRun(first: UInt32(run.paths.lowerBound), prefix: index))
       for path in paths[run.paths] {
-        restBytes.append(contentsOf: path.utf8.dropFirst(run.prefixLength))
+        restBytes.append(contentsOf: path.utf8.dropFirst(run.prefixLength).dropLast(suffixLength))
         restEnds.append(UInt32(restBytes.count))
         isASCII = isASCII && path.utf8.allSatisfy { $0 < 0x80 }
       }
@@ -130,6 +135,7 @@ final class PathPool: Sendable {
     self.restBytes = fitted(restBytes)
     self.restEnds = Ends(restEnds)
     self.prefixRuns = fitted(prefixRuns)
+    suffixBytes = Array(paths.first?.utf8.suffix(suffixLength) ?? [])
     self.isASCII = isASCII
     lone = nil
     self.records = records
@@ -168,6 +174,24 @@ final class PathPool: Sendable {
     return runs
   }
 
+  /// How many bytes every path ends with alike, not counting any of its run's prefix.
+  private static func sharedSuffixLength(
+    _ paths: [String], runs: [(paths: Range<Int>, prefixLength: Int)]
+  ) -> Int {
+    guard let first = paths.first?.utf8 else { return 0 }
+    var length = first.count
+    for run in runs {
+      for path in paths[run.paths] {
+        let bytes = path.utf8
+        length =
+          zip(bytes.reversed(), first.reversed()).prefix(
+            min(length, bytes.count - run.prefixLength)
+          ).prefix { $0 == $1 }.count
+      }
+    }
+    return length
+  }
+
   /// The record of the image at a path.
   func record(_ index: Int) -> ImageSpill.Record {
     switch records {
@@ -201,11 +225,14 @@ final class PathPool: Sendable {
     let restStart = index == 0 ? 0 : restEnds[index - 1]
     return prefixBytes.withUnsafeBufferPointer { prefixes in
       restBytes.withUnsafeBufferPointer { rests in
-        body(
-          PathBytes(
-            prefix: UnsafeBufferPointer(
-              rebasing: prefixes[prefixStart..<Int(prefixEnds[prefix])]),
-            rest: UnsafeBufferPointer(rebasing: rests[restStart..<restEnds[index]])))
+        suffixBytes.withUnsafeBufferPointer { suffix in
+          body(
+            PathBytes(
+              prefix: UnsafeBufferPointer(
+                rebasing: prefixes[prefixStart..<Int(prefixEnds[prefix])]),
+              rest: UnsafeBufferPointer(rebasing: rests[restStart..<restEnds[index]]),
+              suffix: suffix))
+        }
       }
     }
   }
@@ -226,11 +253,15 @@ final class PathPool: Sendable {
     if let lone { return lone }
     return withBytes(index) { bytes in
       String(unsafeUninitializedCapacity: bytes.count) { buffer in
-        _ = UnsafeMutableBufferPointer(rebasing: buffer[..<bytes.prefix.count])
-          .initialize(from: bytes.prefix)
-        _ = UnsafeMutableBufferPointer(rebasing: buffer[bytes.prefix.count...])
-          .initialize(from: bytes.rest)
-        return bytes.count
+        var written = 0
+        func write(_ part: UnsafeBufferPointer<UInt8>) {
+          _ = UnsafeMutableBufferPointer(rebasing: buffer[written...]).initialize(from: part)
+          written += part.count
+        }
+        write(bytes.prefix)
+        write(bytes.rest)
+        write(bytes.suffix)
+        return written
       }
     }
   }
@@ -273,7 +304,7 @@ struct PooledPath: Sendable, Hashable, Comparable {
     guard pool.isASCII, let bytes = sought.asciiBytes else { return sought.order(of: string) }
     return pool.withBytes(Int(index)) { path in
       bytes.withUnsafeBufferPointer { sought in
-        path.order(to: PathBytes(prefix: sought, rest: UnsafeBufferPointer(start: nil, count: 0)))
+        path.order(to: PathBytes(prefix: sought))
       }
     }
   }
@@ -302,35 +333,56 @@ struct PooledPath: Sendable, Hashable, Comparable {
   func hash(into hasher: inout Hasher) { hasher.combine(string) }
 }
 
-/// A path's bytes in two parts, its run's prefix and the rest, read in place.
+/// A path's bytes in three parts, its run's prefix, the rest and its pool's suffix, read in
+/// place.
 struct PathBytes {
   let prefix: UnsafeBufferPointer<UInt8>
   let rest: UnsafeBufferPointer<UInt8>
+  let suffix: UnsafeBufferPointer<UInt8>
 
-  var count: Int { prefix.count + rest.count }
+  init(
+    prefix: UnsafeBufferPointer<UInt8>, rest: UnsafeBufferPointer<UInt8> = Self.none,
+    suffix: UnsafeBufferPointer<UInt8> = Self.none
+  ) {
+    (self.prefix, self.rest, self.suffix) = (prefix, rest, suffix)
+  }
+
+  static var none: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
+
+  var count: Int { prefix.count + rest.count + suffix.count }
 
   /// The order of the two paths' bytes: negative, zero or positive.
   func order(to other: PathBytes) -> Int {
-    var (a, b) = ((prefix, rest), (other.prefix, other.rest))
+    var (a, b) = (Reading(self), Reading(other))
     // Compares the longest runs both have in one part, then moves on.
-    while true {
-      let common = min(a.0.count, b.0.count)
-      if common > 0 {
-        let difference = memcmp(a.0.baseAddress!, b.0.baseAddress!, common)
-        if difference != 0 { return Int(difference) }
-      }
-      a.0 = UnsafeBufferPointer(rebasing: a.0[common...])
-      b.0 = UnsafeBufferPointer(rebasing: b.0[common...])
-      if a.0.isEmpty {
-        guard !a.1.isEmpty else { break }
-        (a.0, a.1) = (a.1, UnsafeBufferPointer(start: nil, count: 0))
-      }
-      if b.0.isEmpty {
-        guard !b.1.isEmpty else { break }
-        (b.0, b.1) = (b.1, UnsafeBufferPointer(start: nil, count: 0))
-      }
+    while a.moveToBytes() && b.moveToBytes() {
+      let common = min(a.part.count, b.part.count)
+      let difference = memcmp(a.part.baseAddress!, b.part.baseAddress!, common)
+      if difference != 0 { return Int(difference) }
+      a.part = UnsafeBufferPointer(rebasing: a.part[common...])
+      b.part = UnsafeBufferPointer(rebasing: b.part[common...])
     }
-    return (a.0.count + a.1.count) - (b.0.count + b.1.count)
+    return a.remaining - b.remaining
+  }
+
+  /// A path's bytes read part by part.
+  private struct Reading {
+    /// The part being read, from where the reading is.
+    var part: UnsafeBufferPointer<UInt8>
+    var following: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>)
+
+    init(_ bytes: PathBytes) { (part, following) = (bytes.prefix, (bytes.rest, bytes.suffix)) }
+
+    var remaining: Int { part.count + following.0.count + following.1.count }
+
+    /// Moves past empty parts; false when no byte is left.
+    mutating func moveToBytes() -> Bool {
+      while part.isEmpty {
+        guard remaining > 0 else { return false }
+        (part, following) = (following.0, (following.1, PathBytes.none))
+      }
+      return true
+    }
   }
 }
 

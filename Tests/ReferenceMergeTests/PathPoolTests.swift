@@ -65,6 +65,38 @@ final class PathPoolTests: XCTestCase {
     }
   }
 
+  /// Every path of a pool ends alike (`.png`, or more), kept once: names that are all the
+  /// shared end, one name the end of another, a run whose shared start meets the shared end,
+  /// and a shared end that starts inside a character (é and ũ share their last byte) give back
+  /// every path byte for byte, and order as their strings, against other pools' paths too.
+  func testPool_ofPathsThatEndAlike_givesBackEveryPath() {
+    let pools = [
+      ["a/x.png", "a/yx.png", "b/.png", "b/c/zx.png", "x.png", "a/x.png"],
+      [
+        "T/S/test1-icon1.png", "T/S/test1-icon10.png", "T/S/test1-icon2.png", "T/S/test1-icon3.png",
+      ],
+      ["u/x\u{E9}", "u/y\u{169}", "v/\u{E9}"],
+      ["T/S/abab", "T/S/ab", "T/S/abcab"],
+      ["lone/one-path-alone.png"],
+    ]
+    let all = pools.flatMap { $0 }
+    let pooled = pools.flatMap { paths in
+      let pool = PathPool(paths)
+      XCTAssertEqual(
+        paths.indices.map { Array(pool.path($0).utf8) }, paths.map { Array($0.utf8) }, "\(paths)")
+      return paths.indices.map { PooledPath(pool, $0) }
+    }
+    for (a, aPath) in zip(pooled, all) {
+      for (b, bPath) in zip(pooled, all) {
+        XCTAssertEqual(a < b, aPath < bPath, "\(aPath) < \(bPath)")
+        XCTAssertEqual(a == b, aPath == bPath, "\(aPath) == \(bPath)")
+        XCTAssertEqual(
+          a.order(to: SoughtPath(bPath)).signum(), aPath < bPath ? -1 : aPath == bPath ? 0 : 1,
+          "\(aPath) sought \(bPath)")
+      }
+    }
+  }
+
   func testOrderAndEquality_areTheStrings_pooledOrNot() {
     for paths in [asciiPaths, unicodePaths, asciiPaths + unicodePaths] {
       let pool = PathPool(paths)
