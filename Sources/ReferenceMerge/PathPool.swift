@@ -43,21 +43,25 @@ final class PathPool: Sendable {
   /// folder, so a source's images hold a few runs, where a folder for each path cost 4 bytes.
   private let prefixRuns: [PrefixRun]
 
-  /// Offsets in 16 bits while they fit: 2 bytes a path instead of 4 for most sources.
+  /// Offsets in 16 bits while they fit: 2 bytes a path instead of 4 for most sources; in 8
+  /// while they fit, as a test's images' rests do (`0.png` to `99.png`, less the pool's
+  /// suffix, is 190 bytes).
   private enum Ends: Sendable {
+    case tiny([UInt8])
     case narrow([UInt16])
     case wide([UInt32])
 
     init(_ ends: [UInt32]) {
-      if let last = ends.last, last > UInt16.max {
-        self = .wide(ends.withUnsafeBufferPointer { Array($0) })
-      } else {
-        self = .narrow(ends.map { UInt16(truncatingIfNeeded: $0) })
+      switch ends.last ?? 0 {
+      case ...UInt32(UInt8.max): self = .tiny(ends.map { UInt8(truncatingIfNeeded: $0) })
+      case ...UInt32(UInt16.max): self = .narrow(ends.map { UInt16(truncatingIfNeeded: $0) })
+      default: self = .wide(ends.withUnsafeBufferPointer { Array($0) })
       }
     }
 
     var count: Int {
       switch self {
+      case .tiny(let ends): ends.count
       case .narrow(let ends): ends.count
       case .wide(let ends): ends.count
       }
@@ -65,6 +69,7 @@ final class PathPool: Sendable {
 
     subscript(index: Int) -> Int {
       switch self {
+      case .tiny(let ends): Int(ends[index])
       case .narrow(let ends): Int(ends[index])
       case .wide(let ends): Int(ends[index])
       }
@@ -86,7 +91,7 @@ final class PathPool: Sendable {
 
   /// A pool of one path.
   init(lone path: String, records: Records? = nil) {
-    (prefixBytes, prefixEnds, restBytes, restEnds, prefixRuns) = ([], [], [], .narrow([]), [])
+    (prefixBytes, prefixEnds, restBytes, restEnds, prefixRuns) = ([], [], [], .tiny([]), [])
     suffixBytes = []
     isASCII = false
     lone = path
