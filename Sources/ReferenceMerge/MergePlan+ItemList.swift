@@ -4,7 +4,8 @@ extension MergePlan {
   ///
   /// A merge decides most of an archive's images alike (all added, or all unchanged), and a
   /// source's images are sorted by path as the plan is, so its items follow each other: the
-  /// 500,000 items of `Scripts/benchmark-fleet`'s 10× merge are about 5,000 runs. An item
+  /// 50,000 items of `Scripts/benchmark-fleet`'s first merge are 500 runs, one an archive (as
+  /// its `--json` lists them, by source and outcome). An item
   /// kept on its own (its own anchor: rivals, a replaced digest held apart, an item built from
   /// values) is a run of one, as large as the item was.
   public struct ItemList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {

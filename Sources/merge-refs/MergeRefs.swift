@@ -179,9 +179,13 @@ struct MergeRefs: ParsableCommand {
     // /etc/localtime for changes on every call unless TZ is set: thousands of stat calls.
     setenv("TZ", ":/etc/localtime", 0)
     let invocation = try MergeInvocation(self)
-    let shards = ShardInputs(
+    let read = ShardInputs(
       sourcePaths: invocation.sourcePaths, requireAll: invocation.requireShards)
-    var outcome = session(invocation, shards: shards).run(sourcePaths: invocation.sourcePaths)
+    // The records' own proof comes first, before any archive is read for the merge.
+    let recordProblems = requireShards ? read.recordProblems() : []
+    let shards = recordProblems.isEmpty ? read.droppingProvenFileLists() : read
+    var outcome = session(invocation, shards: shards, recordProblems: recordProblems)
+      .run(sourcePaths: invocation.sourcePaths)
     if !prune && (outcome.summary.orphans > 0 || outcome.summary.redundant != nil) {
       outcome.summary.pruneCommand = pruneCommandLine ?? invocation.pruneCommand
     }
@@ -203,7 +207,9 @@ struct MergeRefs: ParsableCommand {
   }
 
   /// The merge session this command line asks for.
-  private func session(_ invocation: MergeInvocation, shards: ShardInputs) -> MergeSession {
+  private func session(
+    _ invocation: MergeInvocation, shards: ShardInputs, recordProblems: [MergeProblem]
+  ) -> MergeSession {
     var session = MergeSession(
       options: invocation.options, destination: invocation.destination,
       writesNothing: dryRun || check, progress: TerminalProgress(enabled: !json && isatty(1) == 1),
@@ -217,7 +223,7 @@ struct MergeRefs: ParsableCommand {
       reportProgram.map { $0.split(separator: " ").map(String.init) } ?? typed
     session.destinationPath = invocation.destinationPath
     if requireShards {
-      session.recordCheck = { shards.recordProblems() }
+      session.recordCheck = { recordProblems }
       session.planCheck = { shards.proof(of: $0) }
     }
     return session

@@ -35,6 +35,26 @@ struct ShardInputs: Sendable {
     (sources, readProblems) = (folders.flatMap(\.sources), folders.flatMap(\.problems))
   }
 
+  private init(sources: [ShardCheck.Source], readProblems: [ShardProblem]) {
+    (self.sources, self.readProblems) = (sources, readProblems)
+  }
+
+  /// These inputs without the lists of the files the records name and the folders hold, once
+  /// `recordProblems` found nothing wrong with them: only that check reads them, and a fleet's
+  /// thousands of archive names and digests were otherwise held through the whole merge. The
+  /// proof of the runs read (`proof(of:)`) then finds in them what it found before: nothing.
+  func droppingProvenFileLists() -> ShardInputs {
+    ShardInputs(
+      sources: sources.map { source in
+        var source = source
+        source.record.archives = []
+        source.record.events = []
+        source.evidence?.archives = []
+        source.evidence?.events = []
+        return source
+      }, readProblems: readProblems)
+  }
+
   /// The archives and event streams a record lists that its folder no longer holds.
   private static func lostFiles(_ source: ShardCheck.Source) -> [ShardProblem] {
     let folder = URL(fileURLWithPath: source.name)
