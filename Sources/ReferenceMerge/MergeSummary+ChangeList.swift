@@ -3,8 +3,10 @@ import ReferenceImageCore
 
 extension MergeSummary {
   /// The changed paths, in path order. A summary made from a plan makes each change from the
-  /// plan's item when it is read, so the list costs at most 4 bytes a change, and none when
-  /// every item is one (a first merge): held as changes, it was 5.6 MB of the peak of a merge
+  /// plan's item when it is read, so the list costs 4 bytes a change or, when fewer, an item
+  /// that is no change (a merge that changes every reference but one: 2.0 MB at 500,000
+  /// images, now 4 bytes), and none when every item is one (a first merge): held as changes,
+  /// it was 5.6 MB of the peak of a merge
   /// of 50,000 new images, and with an outcome kept beside each position 4.0 MB of a
   /// 500,000-image first merge's (`valgrind --tool=massif`).
   /// A summary read back from `--json` holds the changes it read.
@@ -20,8 +22,8 @@ extension MergeSummary {
     }
 
     private let storage: Storage
-    /// The changes' positions in `storage`, in order; nil when every position is one.
-    private let positions: [Int32]?
+    /// The changes' positions in `storage`; nil when every position is one.
+    private let positions: Positions?
     public let endIndex: Int
     /// Each changed region's kind by path, found by the review report after the summary was
     /// made (`Change.kinds`).
@@ -38,13 +40,16 @@ extension MergeSummary {
       if count == items.count {
         positions = nil
       } else {
+        // The fewer of the two: a merge that changes every reference but a few lists those.
+        let listsChanges = count <= items.count - count
         // Sized once: an array grown by doubling would hold up to twice the list.
-        var positions: [Int32] = []
-        positions.reserveCapacity(count)
-        for (position, item) in items.enumerated() where item.outcome != .unchanged {
-          positions.append(Int32(position))
+        var listed: [Int32] = []
+        listed.reserveCapacity(listsChanges ? count : items.count - count)
+        for (position, item) in items.enumerated()
+        where (item.outcome != .unchanged) == listsChanges {
+          listed.append(Int32(position))
         }
-        self.positions = positions
+        positions = listsChanges ? .changes(listed) : .allBut(listed)
       }
       storage = .derived(items, unreached: unreached, make)
     }
@@ -85,7 +90,30 @@ extension MergeSummary {
     }
 
     private func position(_ index: Int) -> Int {
-      positions.map { Int($0[index]) } ?? index
+      positions?.position(ofChange: index) ?? index
+    }
+
+    /// Where the changes are among the plan's items.
+    private enum Positions: Sendable {
+      /// The changes' positions, in order.
+      case changes([Int32])
+      /// The positions of the items that are no change, in order: the changes are the rest.
+      case allBut([Int32])
+
+      func position(ofChange index: Int) -> Int {
+        switch self {
+        case .changes(let positions): return Int(positions[index])
+        case .allBut(let others):
+          // Before the other at `j`, `others[j] - j` changes come: the change is after each
+          // other with at most `index` changes before it.
+          var (low, high) = (0, others.count)
+          while low < high {
+            let middle = (low + high) / 2
+            if Int(others[middle]) - middle <= index { low = middle + 1 } else { high = middle }
+          }
+          return index + low
+        }
+      }
     }
 
     /// A change's outcome, without making the change.
