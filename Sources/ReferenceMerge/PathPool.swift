@@ -28,17 +28,17 @@ final class PathPool: Sendable {
     }
   }
 
-  /// Each run's prefix (its folder with the trailing slash, "" for the package root, and what
-  /// its names share), one after another; runs of the same prefix share one.
-  private let prefixBytes: [UInt8]
-  /// Where each prefix ends in `prefixBytes`.
-  private let prefixEnds: [UInt32]
-  /// The rest of each path's bytes, one after another, in the order of the paths.
-  private let restBytes: [UInt8]
-  /// Where each rest ends in `restBytes`.
+  /// The paths' bytes in one buffer (an array each cost a pool about 56 bytes, and a fleet
+  /// has thousands of pools): each run's prefix (its folder with the trailing slash, "" for
+  /// the package root, and what its names share), one after another, runs of the same prefix
+  /// sharing one; from `restStart`, the rest of each path's bytes, in the order of the paths;
+  /// from `suffixStart`, what every path ends with beyond its run's prefix (most often
+  /// `.png`), kept once.
+  private let bytes: [UInt8]
+  private let restStart: Int
+  private let suffixStart: Int
+  /// Where each rest ends, from `restStart`.
   private let restEnds: Ends
-  /// What every path ends with, beyond its run's prefix (most often `.png`): kept once.
-  private let suffixBytes: [UInt8]
   /// The runs of paths in one folder, in the order of the paths: sorted paths come folder by
   /// folder, so a source's images hold a few runs, where a folder for each path cost 4 bytes.
   private let prefixRuns: [PrefixRun]
@@ -76,10 +76,12 @@ final class PathPool: Sendable {
     }
   }
 
-  /// Paths from `first` on, up to the next run's first, start with prefix `prefix`.
+  /// Paths from `first` on, up to the next run's first, start with the prefix at
+  /// `prefixStart..<prefixEnd` in `bytes`.
   private struct PrefixRun: Sendable {
     let first: UInt32
-    let prefix: UInt32
+    let prefixStart: UInt32
+    let prefixEnd: UInt32
   }
   /// Whether every byte is ASCII, where byte order is the order of strings, and equal bytes
   /// the equality of strings.
@@ -91,8 +93,7 @@ final class PathPool: Sendable {
 
   /// A pool of one path.
   init(lone path: String, records: Records? = nil) {
-    (prefixBytes, prefixEnds, restBytes, restEnds, prefixRuns) = ([], [], [], .tiny([]), [])
-    suffixBytes = []
+    (bytes, restStart, suffixStart, restEnds, prefixRuns) = ([], 0, 0, .tiny([]), [])
     isASCII = false
     lone = path
     self.records = records
@@ -102,45 +103,43 @@ final class PathPool: Sendable {
   /// record `i` of `records`.
   init(_ paths: some Sequence<String>, records: Records? = nil) {
     let paths = Array(paths)
-    var prefixBytes: [UInt8] = []
-    var prefixEnds: [UInt32] = []
+    var bytes: [UInt8] = []
     var restBytes: [UInt8] = []
     var restEnds: [UInt32] = []
     var prefixRuns: [PrefixRun] = []
     // By bytes, not by `Substring` equality: canonically equal folders of other bytes (é
     // composed or not) are other folders on disk.
-    var prefixIndex: [[UInt8]: UInt32] = [:]
+    var prefixPlaces: [[UInt8]: (start: UInt32, end: UInt32)] = [:]
     var isASCII = true
     let runs = Self.runs(paths)
     let suffixLength = Self.sharedSuffixLength(paths, runs: runs)
     for run in runs {
       let prefix = Array(paths[run.paths.lowerBound].utf8.prefix(run.prefixLength))
-      let index: UInt32
-      if let known = prefixIndex[prefix] {
-        index = known
+      let place: (start: UInt32, end: UInt32)
+      if let known = prefixPlaces[prefix] {
+        place = known
       } else {
-        index = UInt32(prefixEnds.count)
-        prefixIndex[prefix] = index
-        prefixBytes.append(contentsOf: prefix)
-        prefixEnds.append(UInt32(prefixBytes.count))
+        place = (UInt32(bytes.count), UInt32(bytes.count + prefix.count))
+        prefixPlaces[prefix] = place
+        bytes.append(contentsOf: prefix)
       }
-      prefixRuns.append(PrefixRun(first: UInt32(run.paths.lowerBound), prefix: index))
+      prefixRuns.append(
+        PrefixRun(
+          first: UInt32(run.paths.lowerBound), prefixStart: place.start, prefixEnd: place.end))
       for path in paths[run.paths] {
         restBytes.append(contentsOf: path.utf8.dropFirst(run.prefixLength).dropLast(suffixLength))
         restEnds.append(UInt32(restBytes.count))
         isASCII = isASCII && path.utf8.allSatisfy { $0 < 0x80 }
       }
     }
+    restStart = bytes.count
+    suffixStart = restStart + restBytes.count
+    bytes += restBytes
+    bytes += paths.first?.utf8.suffix(suffixLength) ?? []
     // Copied to their size: grown by doubling, they kept up to twice the bytes.
-    func fitted<Element>(_ array: [Element]) -> [Element] {
-      array.withUnsafeBufferPointer { Array($0) }
-    }
-    self.prefixBytes = fitted(prefixBytes)
-    self.prefixEnds = fitted(prefixEnds)
-    self.restBytes = fitted(restBytes)
+    self.bytes = bytes.withUnsafeBufferPointer { Array($0) }
     self.restEnds = Ends(restEnds)
-    self.prefixRuns = fitted(prefixRuns)
-    suffixBytes = Array(paths.first?.utf8.suffix(suffixLength) ?? [])
+    self.prefixRuns = prefixRuns.withUnsafeBufferPointer { Array($0) }
     self.isASCII = isASCII
     lone = nil
     self.records = records
@@ -225,32 +224,26 @@ final class PathPool: Sendable {
 
   /// A path's bytes, its prefix's and the rest (not of a pool of one).
   func withBytes<Result>(_ index: Int, _ body: (PathBytes) -> Result) -> Result {
-    let prefix = prefix(of: index)
-    let prefixStart = prefix == 0 ? 0 : Int(prefixEnds[prefix - 1])
-    let restStart = index == 0 ? 0 : restEnds[index - 1]
-    return prefixBytes.withUnsafeBufferPointer { prefixes in
-      restBytes.withUnsafeBufferPointer { rests in
-        suffixBytes.withUnsafeBufferPointer { suffix in
-          body(
-            PathBytes(
-              prefix: UnsafeBufferPointer(
-                rebasing: prefixes[prefixStart..<Int(prefixEnds[prefix])]),
-              rest: UnsafeBufferPointer(rebasing: rests[restStart..<restEnds[index]]),
-              suffix: suffix))
-        }
-      }
+    let run = run(of: index)
+    let rest = restStart + (index == 0 ? 0 : restEnds[index - 1])..<restStart + restEnds[index]
+    return bytes.withUnsafeBufferPointer { bytes in
+      body(
+        PathBytes(
+          prefix: UnsafeBufferPointer(
+            rebasing: bytes[Int(run.prefixStart)..<Int(run.prefixEnd)]),
+          rest: UnsafeBufferPointer(rebasing: bytes[rest]),
+          suffix: UnsafeBufferPointer(rebasing: bytes[suffixStart...])))
     }
   }
 
-  /// The prefix of a path, by index into `prefixEnds`: the last run that starts at or before
-  /// it.
-  private func prefix(of index: Int) -> Int {
+  /// The run of a path: the last run that starts at or before it.
+  private func run(of index: Int) -> PrefixRun {
     var (low, high) = (0, prefixRuns.count - 1)
     while low < high {
       let middle = (low + high + 1) / 2
       if Int(prefixRuns[middle].first) <= index { low = middle } else { high = middle - 1 }
     }
-    return Int(prefixRuns[low].prefix)
+    return prefixRuns[low]
   }
 
   /// A path, as a string.

@@ -78,6 +78,8 @@ final class PathPoolTests: XCTestCase {
       ["u/x\u{E9}", "u/y\u{169}", "v/\u{E9}"],
       ["T/S/abab", "T/S/ab", "T/S/abcab"],
       ["lone/one-path-alone.png"],
+      // A run's prefix met again in a later run is kept once, and both runs' paths come back.
+      ["a/x1.png", "a/x2.png", "b/y.png", "b/z.png", "a/x3.png", "a/x4.png", "b/y2.png"],
     ]
     let all = pools.flatMap { $0 }
     let pooled = pools.flatMap { paths in
