@@ -156,22 +156,46 @@ public struct MergeApplier: Sendable {
   }
 }
 
-/// Positions in the order they came, kept as runs of positions that follow each other.
+/// Positions in the order they came: a position alone is 4 bytes, a run of positions that
+/// follow each other 8.
 struct PositionRuns: Sequence, Sendable {
-  private var runs: [Range<Int32>] = []
+  /// Each position that does not follow the one before it; after it, when the next ones do,
+  /// minus how many follow.
+  private var entries: [Int32] = []
 
-  var isEmpty: Bool { runs.isEmpty }
+  var isEmpty: Bool { entries.isEmpty }
 
   mutating func append(_ position: Int) {
     let position = Int32(position)
-    if let last = runs.last, last.upperBound == position {
-      runs[runs.count - 1] = last.lowerBound..<position + 1
+    let count = entries.count
+    if let last = entries.last, last < 0, entries[count - 2] - last + 1 == position {
+      entries[count - 1] -= 1
+    } else if let last = entries.last, last >= 0, last + 1 == position {
+      entries.append(-1)
     } else {
-      runs.append(position..<position + 1)
+      entries.append(position)
     }
   }
 
   func makeIterator() -> some IteratorProtocol<Int> {
-    runs.lazy.flatMap { $0 }.map { Int($0) }.makeIterator()
+    var index = 0
+    var start = 0
+    var next = 0
+    var end = 0
+    return AnyIterator {
+      if next < end {
+        next += 1
+        return next
+      }
+      guard index < entries.count else { return nil }
+      let entry = Int(entries[index])
+      index += 1
+      if entry < 0 {
+        (next, end) = (start + 1, start - entry)
+        return next
+      }
+      start = entry
+      return entry
+    }
   }
 }

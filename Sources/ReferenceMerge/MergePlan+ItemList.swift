@@ -86,6 +86,12 @@ extension MergePlan {
           end: UInt32(endIndex + 1), outcome: item.outcome))
     }
 
+    /// Lets go of the room the runs' array grew into (up to as much again as it holds): once
+    /// the items are all added.
+    mutating func fit() {
+      runs = runs.withUnsafeBufferPointer { Array($0) }
+    }
+
     /// Adds items at the end.
     mutating func append(contentsOf items: some Sequence<Item>) {
       for item in items { append(item) }

@@ -39,6 +39,7 @@ extension MergePlanner {
         items.append(item)
       }
     }
+    items.fit()
     return PathDecisions(
       items: items, unarchivedChanged: unarchivedChanged,
       changedSinceComparison: changedSinceComparison)
