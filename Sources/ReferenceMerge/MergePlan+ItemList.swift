@@ -1,6 +1,7 @@
 extension MergePlan {
   /// The plan's items, in order, kept as runs: items that chose consecutive images of one
-  /// source's list and have one outcome are one 16-byte run, however many they are.
+  /// source's list are one 16-byte run, however many they are, and an item whose outcome is
+  /// not the one most of its run has adds 8 bytes.
   ///
   /// A merge decides most of an archive's images alike (all added, or all unchanged), and a
   /// source's images are sorted by path as the plan is, so its items follow each other: the
@@ -22,7 +23,17 @@ extension MergePlan {
       var outcome: Outcome
     }
 
+    /// An item whose outcome is not its run's: a merge that updates every tenth reference
+    /// cut a source's run into runs of one and nine (the 500,000-image fleet's 5,000 runs into
+    /// 100,000).
+    struct OtherOutcome: Sendable {
+      var position: UInt32
+      var outcome: Outcome
+    }
+
     private var runs: [Run] = []
+    /// Sorted by position.
+    private var otherOutcomes: [OtherOutcome] = []
     private var anchors: [Anchor] = []
     /// The anchor of each source's list, so that all its runs share one.
     private var listAnchors: [ObjectIdentifier: UInt32] = [:]
@@ -43,7 +54,10 @@ extension MergePlan {
     public subscript(position: Int) -> Item {
       precondition(position >= 0 && position < endIndex, "item index out of range")
       let runIndex = run(containing: position)
-      return item(in: runs[runIndex], at: position - start(of: runIndex))
+      let run = runs[runIndex]
+      return item(
+        in: run, at: position - start(of: runIndex),
+        outcome: otherOutcome(at: position) ?? run.outcome)
     }
 
     /// Walks the runs: a step costs no search.
@@ -51,11 +65,22 @@ extension MergePlan {
       fileprivate let list: ItemList
       fileprivate var runIndex = 0
       fileprivate var offset = 0
+      fileprivate var position = 0
+      /// The next item whose outcome is not its run's, by index into `otherOutcomes`.
+      fileprivate var otherIndex = 0
 
       public mutating func next() -> Item? {
         guard runIndex < list.runs.count else { return nil }
         let run = list.runs[runIndex]
-        let item = list.item(in: run, at: offset)
+        var outcome = run.outcome
+        if otherIndex < list.otherOutcomes.count,
+          list.otherOutcomes[otherIndex].position == position
+        {
+          outcome = list.otherOutcomes[otherIndex].outcome
+          otherIndex += 1
+        }
+        let item = list.item(in: run, at: offset, outcome: outcome)
+        position += 1
         offset += 1
         if offset == Int(run.end) - list.start(of: runIndex) {
           runIndex += 1
@@ -69,15 +94,20 @@ extension MergePlan {
 
     /// How many runs hold the items: what the list costs, for tests.
     var runCount: Int { runs.count }
+    /// How many items have an outcome other than their run's: what else it costs, for tests.
+    var otherOutcomeCount: Int { otherOutcomes.count }
 
     /// Adds an item at the end: to its predecessor's run when it continues it.
     mutating func append(_ item: Item) {
       let list = item.imageList
-      if let list, let last = runs.last, last.outcome == item.outcome,
-        listAnchors[ObjectIdentifier(list)] == last.anchor,
+      if let list, let last = runs.last, listAnchors[ObjectIdentifier(list)] == last.anchor,
         item.imageIndex == last.firstImage + Int32(Int(last.end) - start(of: runs.count - 1))
       {
+        if item.outcome != last.outcome {
+          otherOutcomes.append(OtherOutcome(position: last.end, outcome: item.outcome))
+        }
         runs[runs.count - 1].end += 1
+        rebaseLastRunIfMostAreOther()
         return
       }
       runs.append(
@@ -90,6 +120,31 @@ extension MergePlan {
     /// the items are all added.
     mutating func fit() {
       runs = runs.withUnsafeBufferPointer { Array($0) }
+      otherOutcomes = otherOutcomes.withUnsafeBufferPointer { Array($0) }
+    }
+
+    /// Gives the last run the outcome most of its items have, when more than half are other:
+    /// its first item's outcome is not always that one (a fleet's archive whose first
+    /// reference is updated and the next nine unchanged). Looked at when the run's length is a
+    /// power of two, so that all the looking costs at most twice the run.
+    private mutating func rebaseLastRunIfMostAreOther() {
+      let start = start(of: runs.count - 1)
+      let length = endIndex - start
+      guard length & (length - 1) == 0 else { return }
+      let firstOther = firstOtherOutcome(atOrAfter: start)
+      guard 2 * (otherOutcomes.count - firstOther) > length else { return }
+      let outcomes = (start..<start + length).map {
+        otherOutcome(at: $0) ?? runs[runs.count - 1].outcome
+      }
+      let counts = Dictionary(outcomes.map { ($0, 1) }, uniquingKeysWith: +)
+      guard
+        let base = Outcome.allCases.max(by: { counts[$0, default: 0] < counts[$1, default: 0] })
+      else { return }
+      runs[runs.count - 1].outcome = base
+      otherOutcomes.removeSubrange(firstOther...)
+      for (offset, outcome) in outcomes.enumerated() where outcome != base {
+        otherOutcomes.append(OtherOutcome(position: UInt32(start + offset), outcome: outcome))
+      }
     }
 
     /// Adds items at the end.
@@ -123,10 +178,33 @@ extension MergePlan {
       return low
     }
 
-    private func item(in run: Run, at offset: Int) -> Item {
+    private func item(in run: Run, at offset: Int, outcome: Outcome) -> Item {
       Item(
         anchor: anchors[Int(run.anchor)], imageIndex: run.firstImage + Int32(offset),
-        outcome: run.outcome)
+        outcome: outcome)
+    }
+
+    /// The index in `otherOutcomes` of the first at or after a position.
+    private func firstOtherOutcome(atOrAfter position: Int) -> Int {
+      var (low, high) = (0, otherOutcomes.count)
+      while low < high {
+        let middle = (low + high) / 2
+        if Int(otherOutcomes[middle].position) < position {
+          low = middle + 1
+        } else {
+          high = middle
+        }
+      }
+      return low
+    }
+
+    /// The outcome of the item at a position when it is not its run's.
+    private func otherOutcome(at position: Int) -> Outcome? {
+      let index = firstOtherOutcome(atOrAfter: position)
+      guard index < otherOutcomes.count, Int(otherOutcomes[index].position) == position else {
+        return nil
+      }
+      return otherOutcomes[index].outcome
     }
 
     /// The anchor of an item's new run: its list's, or one of its own.

@@ -59,13 +59,41 @@ final class ItemListTests: XCTestCase {
     assertSame(list, items)
     XCTAssertEqual(list.runCount, 1)
     XCTAssertEqual(MemoryLayout<MergePlan.ItemList.Run>.stride, 16)
+    XCTAssertEqual(MemoryLayout<MergePlan.ItemList.OtherOutcome>.stride, 8)
   }
 
-  func testItemList_breaksRunsWhereSourceOutcomeOrImageChanges_andKeepsEveryItem() {
+  /// A fleet's archive with every tenth reference updated, its first among them: one run, the
+  /// updates beside it, not the rest.
+  func testItemList_everyTenthUpdated_isOneRunWithTheUpdatesBeside() {
+    let source = sourceImages(0, count: 1000)
+    let items = (0..<1000).map { (index: Int) -> Item in
+      item(source, Int32(index), index % 10 == 0 ? .updated : .unchanged)
+    }
+    let list = MergePlan.ItemList(items)
+    assertSame(list, items)
+    XCTAssertEqual(list.runCount, 1)
+    XCTAssertEqual(list.otherOutcomeCount, 100)
+  }
+
+  /// Outcomes that change within a source's run, in stretches and in turns: every item keeps
+  /// its own.
+  func testItemList_outcomesThatChangeWithinASource_stayOneRun() {
+    let source = sourceImages(0, count: 1000)
+    let cycle: [MergePlan.Outcome] = [.added, .updated, .unchanged]
+    let items = (0..<1000).map { (index: Int) -> Item in
+      let outcome = index < 500 ? cycle[index % 3] : cycle[(index / 70) % 3]
+      return item(source, Int32(index), outcome)
+    }
+    let list = MergePlan.ItemList(items)
+    assertSame(list, items)
+    XCTAssertEqual(list.runCount, 1)
+  }
+
+  func testItemList_breaksRunsWhereSourceOrImageChanges_andKeepsEveryItem() {
     let (a, b) = (sourceImages(0, count: 50), sourceImages(1, count: 50))
     var items: [Item] = []
     items += (0..<10).map { item(a, Int32($0), .added) }  // one run
-    items += (10..<20).map { item(a, Int32($0), .unchanged) }  // the outcome changes
+    items += (10..<20).map { item(a, Int32($0), .unchanged) }  // the outcome changes alone
     items += (0..<5).map { item(b, Int32($0), .unchanged) }  // the source changes
     items += (20..<25).map { item(a, Int32($0), .unchanged) }  // back to a: a new run
     items += [item(a, 30, .unchanged), item(a, 29, .unchanged)]  // a gap, then backwards
@@ -74,7 +102,7 @@ final class ItemListTests: XCTestCase {
     items += (31..<33).map { item(a, Int32($0), .unchanged) }
     let list = MergePlan.ItemList(items)
     assertSame(list, items)
-    XCTAssertEqual(list.runCount, 9)
+    XCTAssertEqual(list.runCount, 8)
   }
 
   func testItemList_appendAndRemove_keepTheRestInOrder() {
