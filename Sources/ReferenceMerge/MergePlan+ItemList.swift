@@ -64,7 +64,6 @@ extension MergePlan {
     public struct Iterator: IteratorProtocol {
       fileprivate let list: ItemList
       fileprivate var runIndex = 0
-      fileprivate var offset = 0
       fileprivate var position = 0
       /// The next item whose outcome is not its run's, by index into `otherOutcomes`.
       fileprivate var otherIndex = 0
@@ -79,13 +78,9 @@ extension MergePlan {
           outcome = list.otherOutcomes[otherIndex].outcome
           otherIndex += 1
         }
-        let item = list.item(in: run, at: offset, outcome: outcome)
+        let item = list.item(in: run, at: position - list.start(of: runIndex), outcome: outcome)
         position += 1
-        offset += 1
-        if offset == Int(run.end) - list.start(of: runIndex) {
-          runIndex += 1
-          offset = 0
-        }
+        if position == Int(run.end) { runIndex += 1 }
         return item
       }
     }
@@ -170,12 +165,7 @@ extension MergePlan {
 
     /// The index of the run that holds a position.
     private func run(containing position: Int) -> Int {
-      var (low, high) = (0, runs.count - 1)
-      while low < high {
-        let middle = (low + high) / 2
-        if Int(runs[middle].end) > position { high = middle } else { low = middle + 1 }
-      }
-      return low
+      runs.lowerBound { Int($0.end) <= position }
     }
 
     private func item(in run: Run, at offset: Int, outcome: Outcome) -> Item {
@@ -186,16 +176,7 @@ extension MergePlan {
 
     /// The index in `otherOutcomes` of the first at or after a position.
     private func firstOtherOutcome(atOrAfter position: Int) -> Int {
-      var (low, high) = (0, otherOutcomes.count)
-      while low < high {
-        let middle = (low + high) / 2
-        if Int(otherOutcomes[middle].position) < position {
-          low = middle + 1
-        } else {
-          high = middle
-        }
-      }
-      return low
+      otherOutcomes.lowerBound { Int($0.position) < position }
     }
 
     /// The outcome of the item at a position when it is not its run's.

@@ -106,12 +106,7 @@ extension MergeSummary {
         case .allBut(let others):
           // Before the other at `j`, `others[j] - j` changes come: the change is after each
           // other with at most `index` changes before it.
-          var (low, high) = (0, others.count)
-          while low < high {
-            let middle = (low + high) / 2
-            if Int(others[middle]) - middle <= index { low = middle + 1 } else { high = middle }
-          }
-          return index + low
+          return index + others.indices.lowerBound { Int(others[$0]) - $0 <= index }
         }
       }
     }

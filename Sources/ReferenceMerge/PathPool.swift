@@ -240,12 +240,7 @@ final class PathPool: Sendable {
 
   /// The run of a path: the last run that starts at or before it.
   private func run(of index: Int) -> PrefixRun {
-    var (low, high) = (0, prefixRuns.count - 1)
-    while low < high {
-      let middle = (low + high + 1) / 2
-      if Int(prefixRuns[middle].first) <= index { low = middle } else { high = middle - 1 }
-    }
-    return prefixRuns[low]
+    prefixRuns[prefixRuns.lowerBound { Int($0.first) <= index } - 1]
   }
 
   /// A path, as a string.

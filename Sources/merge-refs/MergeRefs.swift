@@ -182,7 +182,7 @@ struct MergeRefs: ParsableCommand {
     let read = ShardInputs(
       sourcePaths: invocation.sourcePaths, requireAll: invocation.requireShards)
     // The records' own proof comes first, before any archive is read for the merge.
-    let recordProblems = requireShards ? read.recordProblems() : []
+    let recordProblems = invocation.requireShards ? read.recordProblems() : []
     let shards = recordProblems.isEmpty ? read.droppingProvenFileLists() : read
     var outcome = session(invocation, shards: shards, recordProblems: recordProblems)
       .run(sourcePaths: invocation.sourcePaths)
