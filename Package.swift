@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "ReferenceArchive", targets: ["ReferenceArchive"]),
     .library(name: "ReferenceMerge", targets: ["ReferenceMerge"]),
     .library(name: "ReferenceImageTesting", targets: ["ReferenceImageTesting"]),
+    .library(name: "ReferenceStore", targets: ["ReferenceStore"]),
     .executable(name: "merge-refs", targets: ["merge-refs"]),
     .executable(name: "reference-shards", targets: ["reference-shards"]),
     .executable(name: "add-pixel-digests", targets: ["add-pixel-digests"]),
@@ -80,6 +81,13 @@ let package = Package(
     .target(
       name: "ReferenceArchive",
       dependencies: ["ReferenceContracts", "ReferenceImageCore", "CArchive", "CLibDeflate"]
+    ),
+    // References outside the repository: pointer files, the stores that hold the PNGs they
+    // name (a folder, HTTP, S3) and the local cache. Linked into test binaries, which read
+    // pointers and fetch what a failing comparison needs.
+    .target(
+      name: "ReferenceStore",
+      dependencies: ["ReferenceImageCore", "ReferenceArchive", "CLibCrypto"]
     ),
     // What other tools left: Xcode result bundles read directly, xcresulttool attachment
     // exports, and where their attachments land. Knows nothing of the merge; the merge's
@@ -295,6 +303,10 @@ let package = Package(
     .testTarget(
       name: "ReferenceContractsTests",
       dependencies: ["ReferenceContracts", "TestSupport"]
+    ),
+    .testTarget(
+      name: "ReferenceStoreTests",
+      dependencies: ["ReferenceStore", "ReferenceImageCore", "TestSupport"]
     ),
     .testTarget(
       name: "ReferenceArchiveTests",
