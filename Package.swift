@@ -102,7 +102,7 @@ let package = Package(
       name: "ReferenceMerge",
       dependencies: [
         "ReferenceImageCore", "ReferenceContracts", "ReferenceArchive", "ReferenceImports",
-        "CSystemCalls",
+        "ReferenceStore", "CSystemCalls",
       ]
     ),
     // The review report and its page, which the merge calls through `MergeSession.report`:
@@ -134,7 +134,7 @@ let package = Package(
     .target(
       name: "ReferenceImageTesting",
       dependencies: [
-        "ReferenceImageCore", "ReferenceContracts", "ReferenceArchive",
+        "ReferenceImageCore", "ReferenceContracts", "ReferenceArchive", "ReferenceStore",
         "CReferenceImageRegistration",
       ]
     ),

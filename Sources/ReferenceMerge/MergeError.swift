@@ -1,5 +1,6 @@
 import ReferenceArchive
 import ReferenceContracts
+import ReferenceStore
 
 /// Why a merge could not read a source or write its destination. Each case's text names the
 /// file and, where there is one, the fix.
@@ -14,6 +15,8 @@ public enum MergeError: Error, Sendable, Equatable, CustomStringConvertible {
   case refusedEntry(source: String, entry: String, reason: String)
   /// A file of the destination could not be written or deleted.
   case notWritten(WriteFailure)
+  /// The package's reference store could not be read or written, or a pointer file is bad.
+  case store(StoreError)
 
   public var description: String {
     switch self {
@@ -24,6 +27,7 @@ public enum MergeError: Error, Sendable, Equatable, CustomStringConvertible {
     case .refusedEntry(let source, let entry, let reason):
       ArchiveError.refusedEntry(source: source, entry: entry, reason: reason).description
     case .notWritten(let failure): failure.description
+    case .store(let error): error.description
     }
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceContracts
 import ReferenceImageCore
+import ReferenceStore
 
 /// The decision for each path, from its candidates and the destination's file: the part of the
 /// plan that is about pixels.
@@ -137,7 +138,10 @@ extension MergePlanner {
     // Read once, for its digest and, when that differs, its pixels: a file asked here mostly
     // differs (the sources' reading answered for the others), and hashing first read every
     // changed file twice.
-    guard let bytes = destination.read(image.path)?.bytes else { return (.added, nil) }
+    guard let bytes = destination.read(image.path)?.bytes else {
+      guard let pointer = destination.pointer(image.path) else { return (.added, nil) }
+      return outcome(of: image, pointer: pointer)
+    }
     if SHA256Digest(of: bytes) == image.pngSHA256 { return (.unchanged, image.pixelSHA256) }
     switch Destination.pixelIdentity(of: bytes) {
     case .image(let width, let height, let pixelSHA256):
@@ -150,6 +154,21 @@ extension MergePlanner {
     case .undecodable:
       return (.updated, nil)
     }
+  }
+
+  /// The decision for an image whose reference is a pointer: its object is the same PNG, or
+  /// its pixel digests say whether the pixels are.
+  private func outcome(of image: SourceInventory.Image, pointer: ReferencePointer)
+    -> (MergePlan.Outcome, before: SHA256Digest?)
+  {
+    if SHA256Digest(hex: pointer.object.hex) == image.pngSHA256 {
+      return (.unchanged, image.pixelSHA256)
+    }
+    let pixels = pointer.pixels
+    let before = SHA256Digest(hex: pixels.pixelSHA256)
+    let samePixels =
+      pixels.width == image.width && pixels.height == image.height && before == image.pixelSHA256
+    return (samePixels ? .unchanged : .updated, before)
   }
 
   /// Fills in how many pixels the first two rivals of each conflict differ by. Conflicts are

@@ -38,7 +38,7 @@ public struct ReviewImages: Sendable {
   /// - Returns: nil when there is no regular file there (nothing, a link, a folder), or when
   ///   it is a Git LFS pointer, whose image was never fetched.
   public func reference(at path: String) -> [UInt8]? {
-    guard let bytes = destination.read(path)?.bytes, !GitLFSPointer.isPointer(bytes) else {
+    guard let bytes = destination.referenceBytes(path), !GitLFSPointer.isPointer(bytes) else {
       return nil
     }
     return bytes

@@ -149,3 +149,17 @@ public struct ReferencePointer: Hashable, Sendable {
     }
   }
 }
+
+extension ReferencePointer {
+  /// The pointer of any PNG: its own trusted pixel digest when it has one, else the digests of
+  /// its decoded pixels (a PNG another tool wrote).
+  /// - Throws: `PNGError` when the file does not decode.
+  public static func make(png: [UInt8]) throws -> ReferencePointer {
+    if let pointer = ReferencePointer(png: png) { return pointer }
+    let image = try PNGDecoder().decode(png)
+    let digest = PNGPixelDigest(
+      width: image.width, height: image.height, pixelSHA256: SHA256.hex(image.pixels),
+      pixelXXH3: XXH3Digest(of: image.pixels))
+    return ReferencePointer(pixels: digest, object: ObjectKey(of: png), objectSize: png.count)
+  }
+}

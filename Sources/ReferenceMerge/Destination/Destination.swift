@@ -1,6 +1,7 @@
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
+import ReferenceStore
 
 /// The package tree a merge writes to, and the only code that touches it.
 ///
@@ -26,15 +27,29 @@ package final class Destination: @unchecked Sendable {
   private var digests: [ExactPath: SHA256Digest?] = [:]
   /// Digests of files from earlier runs, when the package has a `.build` folder to keep them.
   let digestCache: DigestCache?
+  /// The package's store, when its references live outside the repository: then each
+  /// reference is written as a pointer (`ReferencePointer`) and read through one.
+  let storedReferences: StoredReferences?
 
   /// Opens the package root.
   /// - Parameters:
   ///   - root: The package root (the user named it, so a link to it is followed).
   ///   - calls: The system calls; tests replace some.
   /// - Throws: `MergeError.io` when the root cannot be opened.
-  package init(root: URL, calls: FileCalls = .system) throws(MergeError) {
+  /// - Throws: `MergeError.store` when the package's `ReferenceStore.json` is not valid.
+  package init(
+    root: URL, calls: FileCalls = .system,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(MergeError) {
     self.root = root
     self.calls = calls
+    do {
+      storedReferences = try StoreConfiguration.read(packageRoot: root).map {
+        StoredReferences(configuration: $0, environment: environment)
+      }
+    } catch {
+      throw .store(error)
+    }
     rootHandle = calls.openAt(AT_FDCWD, root.path, O_RDONLY | O_DIRECTORY)
     guard rootHandle >= 0 else {
       throw .io(operation: "open the destination folder", path: root.path, message: Self.reason())
@@ -123,6 +138,7 @@ package final class Destination: @unchecked Sendable {
   ///   both times).
   /// - Throws: `MergeError.refusedEntry` naming the link.
   package func checkWritable(_ path: String, knownRegularFile: Bool = false) throws(MergeError) {
+    if storedReferences != nil { try checkPointer(path) }
     guard !knownRegularFile else { return }
     if let reason = EntryPath.validate(path) {
       throw .refusedEntry(source: root.path, entry: path, reason: reason)
@@ -212,7 +228,9 @@ package final class Destination: @unchecked Sendable {
   /// The digest: the digest cache's, when it vouches for the file, else the file's, learned.
   private func computePNGSHA256(_ path: String) -> SHA256Digest? {
     if let digestCache {
-      guard let status = try? status(path), status.kind == .regularFile else { return nil }
+      guard let status = try? status(path), status.kind == .regularFile else {
+        return pointer(path).flatMap { SHA256Digest(hex: $0.object.hex) }
+      }
       if let digest = digestCache.digest(path, status: status) { return digest }
       guard let (bytes, read) = read(path) else { return nil }
       let digest = SHA256Digest(of: bytes)
@@ -220,6 +238,7 @@ package final class Destination: @unchecked Sendable {
       return digest
     }
     return read(path).map { SHA256Digest(of: $0.bytes) }
+      ?? pointer(path).flatMap { SHA256Digest(hex: $0.object.hex) }
   }
 
   /// What a destination file holds, as far as comparing pixels goes.
@@ -237,6 +256,9 @@ package final class Destination: @unchecked Sendable {
   /// vouches for it, else the file is decoded; a Git LFS pointer is never taken for an image.
   package func pixelIdentity(_ path: String) -> PixelIdentity? {
     read(path).map { Self.pixelIdentity(of: $0.bytes) }
+      ?? pointer(path).map {
+        .image(width: $0.pixels.width, height: $0.pixels.height, pixelSHA256: $0.pixels.pixelSHA256)
+      }
   }
 
   /// What a file's bytes hold, as far as comparing pixels goes; see `pixelIdentity(_:)`.
@@ -262,20 +284,29 @@ package final class Destination: @unchecked Sendable {
 
   /// The decoded image at a path, for reports; nil when there is none or it does not decode.
   package func image(_ path: String) -> RGBAImage? {
-    guard let bytes = read(path)?.bytes else { return nil }
+    guard let bytes = referenceBytes(path) else { return nil }
     return try? PNGDecoder().decode(bytes)
   }
 
-  /// The regular `.png` files directly in a folder (orphan candidates), sorted.
+  /// The references directly in a folder (orphan candidates), sorted: its regular `.png`
+  /// files and, for a package with a store, the references its pointer files name.
   package func pngFiles(in folderPath: String) -> [String] {
     guard let folder = try? folder(folderPath, create: false, for: folderPath),
       let entries = calls.list(folder)
     else { return [] }
-    return entries.filter { entry in
-      guard entry.name.lowercased().hasSuffix(".png") else { return false }
+    let pointers = storedReferences != nil
+    let names = entries.compactMap { entry -> String? in
+      let lowercased = entry.name.lowercased()
+      let reference =
+        lowercased.hasSuffix(".png")
+        ? entry.name
+        : pointers ? ReferencePointer.referencePath(of: entry.name) : nil
+      guard let reference else { return nil }
       let kind = entry.kind ?? calls.statAt(folder, entry.name)?.kind
-      return kind == .regularFile
-    }.map(\.name).sorted()
+      return kind == .regularFile ? reference : nil
+    }
+    // A PNG beside its pointer is one reference (which `checkWritable` refuses).
+    return Array(Set(names)).sorted()
   }
 
   /// The folders directly in a folder (never through a link), sorted; none when it is missing.
@@ -298,6 +329,12 @@ package final class Destination: @unchecked Sendable {
   package func write(_ bytes: [UInt8], to path: String, digest: SHA256Digest)
     throws(MergeError)
   {
+    if storedReferences != nil { return try writePointer(for: bytes, to: path) }
+    try writeFile(bytes, to: path, digest: digest)
+  }
+
+  /// Writes a file as it is; see `write(_:to:digest:)`.
+  func writeFile(_ bytes: [UInt8], to path: String, digest: SHA256Digest) throws(MergeError) {
     let (folderPath, name) = Self.split(path)
     guard let folder = try folder(folderPath, create: true, for: path) else { return }
     let temporary = FileSystem.temporaryName(for: name)
@@ -319,13 +356,16 @@ package final class Destination: @unchecked Sendable {
     from privateFolder: Int32, _ privateName: String, to path: String, status: FileStatus?,
     digest: SHA256Digest
   ) throws(MergeError) {
+    if storedReferences != nil {
+      return try movePointerIn(from: privateFolder, privateName, to: path)
+    }
     let (folderPath, name) = Self.split(path)
     guard let folder = try folder(folderPath, create: true, for: path) else { return }
     try rename(from: privateFolder, privateName, to: path, in: folder, name: name)
     if let status { digestCache?.remember(path, status: status, digest: digest) }
   }
 
-  private func rename(
+  func rename(
     from sourceFolder: Int32, _ sourceName: String, to path: String, in folder: Int32,
     name: String
   ) throws(MergeError) {
@@ -366,7 +406,14 @@ package final class Destination: @unchecked Sendable {
   }
 
   /// Deletes a file (an orphan, with `--prune`); a file already gone is not an error.
-  package func remove(_ path: String) throws(MergeError) {
+  package func remove(_ path: String, keepingPointer: Bool = false) throws(MergeError) {
+    if storedReferences != nil && !keepingPointer {
+      try removeFile(ReferencePointer.path(for: path))
+    }
+    try removeFile(path)
+  }
+
+  private func removeFile(_ path: String) throws(MergeError) {
     let (folderPath, name) = Self.split(path)
     guard let folder = try folder(folderPath, create: false, for: path) else { return }
     guard calls.unlinkAt(folder, name, false) == 0 || errno == ENOENT else {

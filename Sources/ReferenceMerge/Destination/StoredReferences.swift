@@ -1,0 +1,70 @@
+import Foundation
+import ReferenceImageCore
+import ReferenceStore
+
+/// The store of a package whose references live outside its repository (`ReferenceStore.json`
+/// at its root): what the destination asks when a reference is a pointer, and what it uploads
+/// before writing one.
+///
+/// The store is opened on first use, so a merge that writes nothing and reads no object needs
+/// neither credentials nor the network. Each object is uploaded at most once per merge, however
+/// many paths or sources hold it, and a pointer is written only after its object is known to
+/// be in the store.
+final class StoredReferences: @unchecked Sendable {
+  let configuration: StoreConfiguration
+  private let environment: [String: String]
+  private let lock = NSLock()
+  private var opened: (any ObjectStore)?
+  /// The objects this merge knows are in the store.
+  private var stored: Set<ObjectKey> = []
+  /// How many objects this merge uploaded (the others were there already).
+  private(set) var uploads = 0
+
+  init(configuration: StoreConfiguration, environment: [String: String]) {
+    self.configuration = configuration
+    self.environment = environment
+  }
+
+  /// The store, opened once.
+  func store() throws(StoreError) -> any ObjectStore {
+    lock.lock()
+    defer { lock.unlock() }
+    if let opened { return opened }
+    let store = try configuration.makeStore(environment: environment)
+    opened = store
+    return store
+  }
+
+  /// The cache and the store, for reading objects.
+  func objects() -> ObjectCache {
+    ObjectCache(
+      cache: FolderStore(folder: ObjectCache.defaultFolder(environment: environment)),
+      store: try? store())
+  }
+
+  /// Puts a PNG in the store unless it is there, and checks that it is.
+  /// - Returns: The pointer that names it.
+  func upload(_ png: [UInt8], path: String) throws(StoreError) -> ReferencePointer {
+    let pointer: ReferencePointer
+    do {
+      pointer = try ReferencePointer.make(png: png)
+    } catch {
+      throw .badPointer(path: path, reason: "its image does not decode: \(error)")
+    }
+    lock.lock()
+    let known = stored.contains(pointer.object)
+    lock.unlock()
+    if known { return pointer }
+    let uploaded = try StoredObject.upload(png, to: try store())
+    lock.lock()
+    stored.insert(pointer.object)
+    if uploaded { uploads += 1 }
+    lock.unlock()
+    return pointer
+  }
+
+  /// The PNG a pointer names, from the cache or the store, checked against its key.
+  func png(_ pointer: ReferencePointer) throws(StoreError) -> [UInt8] {
+    try objects().object(pointer.object).bytes
+  }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import MergeTestSupport
+import ReferenceContracts
+import ReferenceImageCore
+import ReferenceMerge
+import ReferenceStore
+import TestSupport
+import XCTest
+
+/// Merges into a package whose references live in a folder store (`ReferenceStore.json`):
+/// the tree keeps pointers, the store the PNGs, and every outcome is decided as for PNGs.
+final class StoredReferenceMergeTests: XCTestCase {
+  private func scenario() throws -> (MergeScenario, FolderStore) {
+    let merge = try MergeScenario(self)
+    let store = FolderStore(folder: merge.root.appendingPathComponent("store"))
+    let configuration = #"{"version": 1, "store": "folder", "folder": "../store"}"#
+    try Data(configuration.utf8).write(
+      to: merge.destination.appendingPathComponent(StoreConfiguration.fileName))
+    return (merge, store)
+  }
+
+  private func pointerURL(_ merge: MergeScenario, _ name: String) -> URL {
+    URL(fileURLWithPath: merge.url(name).path + ReferencePointer.pathExtension)
+  }
+
+  private func pointer(_ merge: MergeScenario, _ name: String) throws -> ReferencePointer? {
+    guard let data = try? Data(contentsOf: pointerURL(merge, name)) else { return nil }
+    return try ReferencePointer(parsing: Array(data), path: name)
+  }
+
+  func testFirstMerge_writesPointers_andUploadsEachObjectOnce() throws {
+    let (merge, store) = try scenario()
+    try merge.archive("a.zip", ["chart": .seed(1), "twin": .seed(1), "line": .seed(2)])
+    try merge.archive("b.zip", ["other": .seed(1)], host: "other-host")
+    let verdict = merge.run()
+    XCTAssertEqual(verdict.status, .success)
+    XCTAssertEqual(
+      verdict.outcomes, ["chart": .added, "twin": .added, "line": .added, "other": .added])
+    for name in ["chart", "twin", "line", "other"] {
+      XCTAssertFalse(merge.exists(name), "\(name): no PNG in the tree")
+      let pointer = try XCTUnwrap(try pointer(merge, name), name)
+      let object = try StoredObject.fetch(pointer.object, from: store)
+      XCTAssertEqual(
+        try PNGDecoder().decode(object), try Pixels.seed(name == "line" ? 2 : 1).image())
+    }
+    XCTAssertEqual(try store.list().count, 2, "one object per distinct PNG")
+  }
+
+  func testRerun_isUnchanged_andAChangeUpdatesThePointer() throws {
+    let (merge, store) = try scenario()
+    try merge.archive("a.zip", ["chart": .seed(1), "line": .seed(2)])
+    XCTAssertEqual(merge.run().status, .success)
+    let first = try pointer(merge, "chart")
+    let again = merge.run()
+    XCTAssertEqual(again.outcomes, ["chart": .unchanged, "line": .unchanged])
+    XCTAssertEqual(try pointer(merge, "chart"), first)
+    merge.sources = []
+    try merge.archive("b.zip", ["chart": .seed(3), "line": .seed(2)])
+    let changed = merge.run()
+    XCTAssertEqual(changed.outcomes, ["chart": .updated, "line": .unchanged])
+    let now = try XCTUnwrap(try pointer(merge, "chart"))
+    XCTAssertNotEqual(now, first)
+    XCTAssertEqual(
+      try PNGDecoder().decode(try StoredObject.fetch(now.object, from: store)),
+      try Pixels.seed(3).image())
+  }
+
+  func testPNGReference_withTheSamePixels_isUnchanged_andAChangeMigratesItToAPointer() throws {
+    let (merge, _) = try scenario()
+    try merge.reference("kept", .seed(1))
+    try merge.reference("chart", .seed(1))
+    try merge.archive("a.zip", ["kept": .seed(1), "chart": .seed(2)])
+    let verdict = merge.run()
+    XCTAssertEqual(verdict.outcomes, ["kept": .unchanged, "chart": .updated])
+    XCTAssertTrue(merge.exists("kept"), "an unchanged PNG stays as it is")
+    XCTAssertNil(try pointer(merge, "kept"))
+    XCTAssertFalse(merge.exists("chart"), "an updated PNG becomes a pointer")
+    XCTAssertNotNil(try pointer(merge, "chart"))
+  }
+
+  func testOrphanPointers_areFound_andPruned() throws {
+    let (merge, _) = try scenario()
+    try merge.archive("a.zip", ["chart": .seed(1), "gone": .seed(2)]) { $0.completion = .finished }
+    XCTAssertEqual(merge.run().status, .success)
+    merge.sources = []
+    try merge.archive("b.zip", ["chart": .seed(1)]) { $0.completion = .finished }
+    merge.options.prune = true
+    let verdict = merge.run()
+    XCTAssertEqual(verdict.outcomes["gone"], .orphan)
+    XCTAssertNil(try pointer(merge, "gone"), "the pointer is pruned")
+    XCTAssertNotNil(try pointer(merge, "chart"))
+  }
+
+  func testPNGBesideItsPointer_isRefusedByName() throws {
+    let (merge, _) = try scenario()
+    try merge.archive("a.zip", ["chart": .seed(1)])
+    XCTAssertEqual(merge.run().status, .success)
+    try merge.reference("chart", .seed(1))
+    merge.sources = []
+    try merge.archive("b.zip", ["chart": .seed(2)])
+    let verdict = merge.run()
+    XCTAssertEqual(verdict.status, .refusedInput)
+    let message = verdict.conclusion.problems.map(\.description).joined()
+    XCTAssertTrue(message.contains("both \(merge.path("chart")) and its pointer"), message)
+  }
+
+  func testBadPointer_isRefusedByName() throws {
+    let (merge, _) = try scenario()
+    try merge.archive("a.zip", ["chart": .seed(1)])
+    XCTAssertEqual(merge.run().status, .success)
+    try Data("reference-pointer 1\nobject ../../x\n".utf8).write(to: pointerURL(merge, "chart"))
+    let verdict = merge.run()
+    XCTAssertEqual(verdict.status, .refusedInput)
+    let message = verdict.conclusion.problems.map(\.description).joined()
+    XCTAssertTrue(message.contains("is not a reference pointer"), message)
+  }
+
+  func testUnwritableStore_landsNoPointer() throws {
+    let (merge, _) = try scenario()
+    let blocker = merge.root.appendingPathComponent("store")
+    try Data("a file where the store's folder should be".utf8).write(to: blocker)
+    try merge.archive("a.zip", ["chart": .seed(1)])
+    let verdict = merge.run()
+    XCTAssertEqual(verdict.status, .writeFailed)
+    XCTAssertNil(try pointer(merge, "chart"), "no pointer to an object that is not stored")
+    XCTAssertFalse(merge.exists("chart"))
+  }
+}
