@@ -17,6 +17,11 @@ public enum ReferenceImageError: Error, Sendable, Equatable, CustomStringConvert
   case gitLFSPointer(path: String)
   /// A file could not be written.
   case writeFailed(path: String, reason: String)
+  /// A reference is both a PNG and a pointer to a stored one.
+  case referenceBesidePointer(path: String)
+  /// The render differs from a pointer's pixels, and the PNG the pointer names could be had
+  /// neither from the local cache nor from the store.
+  case referenceObjectUnavailable(pointer: String, reason: String)
 
   public var description: String {
     switch self {
@@ -47,6 +52,14 @@ public enum ReferenceImageError: Error, Sendable, Equatable, CustomStringConvert
         + "machine) and run the tests again"
     case .writeFailed(let path, let reason):
       return "could not write \(path): \(reason)"
+    case .referenceBesidePointer(let path):
+      return "reference \(path) is both a PNG and a pointer (\(path).ref); keep one: `git rm` "
+        + "the other"
+    case .referenceObjectUnavailable(let pointer, let reason):
+      return "the render differs from the pixels \(pointer) names, and the reference it points "
+        + "to could not be fetched to compare: \(reason); give this job read access to the "
+        + "store named in ReferenceStore.json, or fill the cache first with "
+        + "`swift run reference-store fetch`"
     }
   }
 }

@@ -13,7 +13,7 @@ public enum ReferenceImages {
   /// Whether this run records images (`all`, `missing` or `failed`).
   public static var shouldStoreNewImages: Bool { mode.storesImages }
 
-  /// Loads a reference image.
+  /// Loads a reference image: its PNG, or the stored PNG its pointer names.
   /// - Parameter location: Where the reference lives.
   /// - Returns: The decoded image, or nil when no file exists there.
   /// - Throws: `ReferenceImageError.gitLFSPointer` when the file is a Git LFS pointer that was
@@ -22,8 +22,8 @@ public enum ReferenceImages {
   public static func loadReference(at location: ReferenceLocation) throws(ReferenceImageError)
     -> RGBAImage?
   {
-    guard let bytes = try referenceBytes(at: location) else { return nil }
-    return try decodeReference(bytes, at: location)
+    guard let file = try ReferenceFile.read(at: location) else { return nil }
+    return try decodeReference(try file.pngBytes(at: location), at: location)
   }
 
   /// The reference file's bytes, or nil when no file exists there.

@@ -24,14 +24,25 @@ enum ReferenceState: Equatable {
   ///   - comparison: How pixels are compared.
   ///   - bound: How many differing pixels are allowed.
   ///   - pixelHash: The render's pixel hash, shared with the rest of the assertion.
+  ///   - stores: Where a pointer's PNG is fetched from, when the render differs from it.
   static func read(
     at location: ReferenceLocation, comparing image: RGBAImage, by comparison: ImageComparison,
-    bound: DifferenceBound, pixelHash: RenderedPixelHash? = nil
+    bound: DifferenceBound, pixelHash: RenderedPixelHash? = nil, stores: PackageStores = .shared
   ) -> ReferenceState {
     let file: [UInt8]
+    let pixelHash = pixelHash ?? RenderedPixelHash(image)
     do {
-      guard let bytes = try ReferenceImages.referenceBytes(at: location) else { return .missing }
-      file = bytes
+      switch try ReferenceFile.read(at: location) {
+      case nil:
+        return .missing
+      case .png(let bytes):
+        file = bytes
+      case .pointer(let pointer):
+        // A pointer says which pixels its reference holds: a render that has them passes
+        // without the object, the store or the network.
+        if pixelHash.isNamed(by: pointer.pixels) { return .matchesByDigest }
+        file = try ReferenceFile.pointer(pointer).pngBytes(at: location, stores: stores)
+      }
     } catch {
       return .unreadable(error)
     }
@@ -40,7 +51,6 @@ enum ReferenceState: Equatable {
     // without decoding it, at the cost of one fast hash of the render. Any other answer (no
     // digest, a stale one, other pixels) decodes. So does a version 1 digest, which only
     // SHA-256 can check: the fast reader decodes and compares in under a third of that time.
-    let pixelHash = pixelHash ?? RenderedPixelHash(image)
     if let digest = PNGPixelDigest.read(fromPNG: file), digest.pixelXXH3 != nil,
       pixelHash.isNamed(by: digest)
     {

@@ -25,9 +25,20 @@ struct UnchangedReference: Equatable {
     pixelHash: RenderedPixelHash? = nil
   ) -> UnchangedReference? {
     let pixelHash = pixelHash ?? RenderedPixelHash(image)
-    guard let file = try? ReferenceImages.referenceBytes(at: location),
-      let digest = PNGPixelDigest.read(fromPNG: file)
-    else { return nil }
+    let file: [UInt8]
+    switch try? ReferenceFile.read(at: location) {
+    case .png(let bytes)?:
+      file = bytes
+    case .pointer(let pointer)?:
+      // The object's key is the SHA-256 of the PNG it names: what the merge checks the
+      // pointer still names.
+      guard pixelHash.isNamed(by: pointer.pixels) else { return nil }
+      return UnchangedReference(
+        pngSHA256: pointer.object.hex, pixelSHA256: pointer.pixels.pixelSHA256)
+    case nil:
+      return nil
+    }
+    guard let digest = PNGPixelDigest.read(fromPNG: file) else { return nil }
     guard pixelHash.isNamed(by: digest) else {
       // A render of the reference's size with other pixels is archived, and its encoding
       // needs the SHA-256 the fast check did not: computed here, once, as for a version 1
