@@ -15,6 +15,7 @@ let package = Package(
     .executable(name: "reference-shards", targets: ["reference-shards"]),
     .executable(name: "add-pixel-digests", targets: ["add-pixel-digests"]),
     .executable(name: "compact-references", targets: ["compact-references"]),
+    .executable(name: "reference-store", targets: ["reference-store"]),
     .plugin(name: "RegenerateReferences", targets: ["RegenerateReferences"]),
   ],
   dependencies: [
@@ -196,6 +197,15 @@ let package = Package(
       name: "compact-references",
       dependencies: [
         "ReferenceArchive", "ReferenceImageCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // Moves a package's references into its store and back, fills the cache, lists unused
+    // objects; the logic is `StoreMigration`.
+    .executableTarget(
+      name: "reference-store",
+      dependencies: [
+        "ReferenceStore", "ReferenceArchive", "ProcessSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
