@@ -55,6 +55,7 @@ final class FixturePackage: @unchecked Sendable {
     try? FileManager.default.removeItem(at: archiveFolder)
     try? FileManager.default.removeItem(at: diffFolder)
     try? FileManager.default.removeItem(at: root.appendingPathComponent("ReferenceVariants.json"))
+    try? FileManager.default.removeItem(at: root.appendingPathComponent("ReferenceStore.json"))
     // Review pages other tests wrote: merge-refs refuses to replace a folder that is not a report.
     try? FileManager.default.removeItem(at: root.appendingPathComponent("review"))
   }
@@ -111,7 +112,7 @@ final class FixturePackage: @unchecked Sendable {
       "RENDER_FIXTURE_UNSTUBBED", "RENDER_FIXTURE_SCOPED", "RENDER_FIXTURE_SHARED",
       "IMAGE_GENERATION_SHARD", "IMAGE_GENERATION_RUN", "IMAGE_REFERENCE_VARIANT",
       "REFERENCE_SHARD_INDEX", "REFERENCE_SHARD_COUNT", "CASE_FIXTURE_CHANGE",
-      "CASE_FIXTURE_SHARED",
+      "CASE_FIXTURE_SHARED", "IMAGE_REFERENCE_CACHE",
     ] {
       merged[key] = nil
     }
