@@ -33,6 +33,9 @@ public struct MergeApplier: Sendable {
     public var failure: MergeError?
     /// When applying stopped: the paths it was to write or delete and did not reach.
     public var notReached: [String] = []
+    /// For a package with a store: the store, and how many objects this merge uploaded to it
+    /// (the others it wrote pointers to were there already).
+    public var store: StoreUploads?
 
     init(items: MergePlan.ItemList) { self.items = items }
   }
@@ -77,6 +80,10 @@ public struct MergeApplier: Sendable {
       }.map { plan.items[$0].path }
     }
     destination.saveDigests()
+    if let stored = destination.storedReferences {
+      result.store = StoreUploads(
+        name: stored.configuration.storeName, uploaded: destination.uploadedObjects)
+    }
     return result
   }
 

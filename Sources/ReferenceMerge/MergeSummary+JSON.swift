@@ -50,6 +50,13 @@ extension MergeSummary {
     if let redundant { json.member("redundant", redundant) }
     if let matchingFallback { json.member("matchingFallback", matchingFallback) }
     json.member("refused", refused)
+    if let store {
+      json.key("store")
+      json.beginObject()
+      json.member("name", store.name)
+      json.member("uploaded", store.uploaded)
+      json.endObject()
+    }
     if let report { json.member("report", report) }
     json.key("skipped")
     write(skipped, to: &json)

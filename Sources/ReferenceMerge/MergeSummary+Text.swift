@@ -36,6 +36,11 @@ extension MergeSummary {
       )
     }
     if let variants { body(variantLine(variants)) }
+    if let store {
+      body(
+        "store: \(store.uploaded) object\(store.uploaded == 1 ? "" : "s") uploaded to "
+          + "\(store.name); the references are pointers (.png.ref)")
+    }
     body(summaryLine)
   }
 

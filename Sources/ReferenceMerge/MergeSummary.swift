@@ -97,6 +97,9 @@ public struct MergeSummary: Decodable, Sendable {
   /// The counts per variant, the base first; nil where the destination declares no variants.
   public var variants: [VariantCounts]?
   public var pruned = 0
+  /// For a package with a store, what this merge uploaded to it; nil otherwise (and left out
+  /// of `--json` then).
+  public var store: StoreUploads?
   public var refused = 0
   public var orphanSearchDone = false
   /// Why orphans were not looked for, when they were not.
@@ -155,6 +158,7 @@ public struct MergeSummary: Decodable, Sendable {
     let unreached = Set(applied?.notReached ?? [])
     count(plan, unreached: unreached)
     pruned = applied?.deleted.count ?? 0
+    store = applied?.store
     describeOrphanSearch(plan)
     listSources(plan)
     listChanges(plan, unreached: unreached)

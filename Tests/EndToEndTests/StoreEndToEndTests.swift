@@ -69,6 +69,10 @@ final class StoreEndToEndTests: XCTestCase {
     XCTAssertTrue(
       landed.output.contains("12 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans"),
       landed.all)
+    XCTAssertTrue(
+      landed.output.contains(
+        "store: 12 objects uploaded to \(store.path); the references are pointers (.png.ref)"),
+      landed.all)
     let files = referenceFiles()
     XCTAssertEqual(files.count, 12)
     XCTAssertTrue(files.allSatisfy { $0.hasSuffix(".png.ref") }, "\(files)")

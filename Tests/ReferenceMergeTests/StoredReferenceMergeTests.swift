@@ -44,6 +44,10 @@ final class StoredReferenceMergeTests: XCTestCase {
         try PNGDecoder().decode(object), try Pixels.seed(name == "line" ? 2 : 1).image())
     }
     XCTAssertEqual(try store.list().count, 2, "one object per distinct PNG")
+    XCTAssertEqual(
+      verdict.conclusion.summary.store, StoreUploads(name: store.folder.path, uploaded: 2))
+    let rerun = merge.run()
+    XCTAssertEqual(rerun.conclusion.summary.store?.uploaded, 0, "nothing to upload again")
   }
 
   func testRerun_isUnchanged_andAChangeUpdatesThePointer() throws {

@@ -1,0 +1,12 @@
+/// What a merge into a package with a store (`ReferenceStore.json`) sent to it.
+public struct StoreUploads: Sendable, Equatable, Codable {
+  /// The store as people name it, without credentials.
+  public var name: String
+  /// Objects uploaded; each distinct PNG at most once per merge.
+  public var uploaded: Int
+
+  public init(name: String, uploaded: Int) {
+    self.name = name
+    self.uploaded = uploaded
+  }
+}
