@@ -68,7 +68,7 @@ final class PackageStores: @unchecked Sendable {
   {
     let pointerPath = location.url.path + ReferencePointer.pathExtension
     do {
-      return try objects(packageRoot: location.packageRoot).get().object(pointer.object).bytes
+      return try objects(packageRoot: location.packageRoot).get().png(for: pointer, at: pointerPath)
     } catch {
       throw .referenceObjectUnavailable(pointer: pointerPath, reason: "\(error)")
     }

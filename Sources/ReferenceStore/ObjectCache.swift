@@ -38,6 +38,20 @@ public struct ObjectCache: Sendable {
     case store
   }
 
+  /// The PNG a pointer names, checked against its key and the size the pointer gives.
+  /// - Throws: `StoreError.badPointer` when the object's size is not the pointer's (the
+  ///   pointer was edited), else what `object(_:)` throws.
+  public func png(for pointer: ReferencePointer, at path: String) throws(StoreError) -> [UInt8] {
+    let bytes = try object(pointer.object).bytes
+    guard bytes.count == pointer.objectSize else {
+      throw .badPointer(
+        path: path,
+        reason:
+          "it gives object-size \(pointer.objectSize), and its object has \(bytes.count) bytes")
+    }
+    return bytes
+  }
+
   /// An object's bytes, checked against its key.
   /// - Throws: the store's error when the cache does not hold it and the store cannot give it.
   public func object(_ key: ObjectKey) throws(StoreError) -> (bytes: [UInt8], origin: Origin) {

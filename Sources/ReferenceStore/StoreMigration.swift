@@ -136,7 +136,7 @@ public enum StoreMigration {
         if !dryRun { try removeFile(pointerFile) }
         return dryRun ? .planned : .finished
       }
-      let png = try objects.object(pointer.object).bytes
+      let png = try objects.png(for: pointer, at: pointerFile.path)
       if dryRun { return .planned }
       try FileSystem.writeAtomically(png, to: pngFile)
       try removeFile(pointerFile)

@@ -3,6 +3,7 @@ import MergeTestSupport
 import ReferenceContracts
 import ReferenceImageCore
 import ReferenceMerge
+import ReferenceReview
 import ReferenceStore
 import TestSupport
 import XCTest
@@ -128,5 +129,106 @@ final class StoredReferenceMergeTests: XCTestCase {
     XCTAssertEqual(verdict.status, .writeFailed)
     XCTAssertNil(try pointer(merge, "chart"), "no pointer to an object that is not stored")
     XCTAssertFalse(merge.exists("chart"))
+  }
+
+  func testInterruptedUpload_leavesNoPointerToAMissingObject_andARerunFinishes() throws {
+    let (merge, store) = try scenario()
+    try merge.archive("a.zip", ["chart": .seed(1), "line": .seed(2), "dots": .seed(3)])
+    // The fan-out folder of one object is a file: that upload fails, the others land.
+    let blocked = ObjectKey(of: try Pixels.seed(2).png())
+    try FileManager.default.createDirectory(at: store.folder, withIntermediateDirectories: true)
+    let fan = store.folder.appendingPathComponent(String(blocked.hex.prefix(2)))
+    try Data("in the way".utf8).write(to: fan)
+    let failed = merge.run()
+    XCTAssertEqual(failed.status, .writeFailed)
+    for name in ["chart", "line", "dots"] {
+      guard let pointer = try pointer(merge, name) else { continue }
+      XCTAssertTrue(try store.has(pointer.object), "\(name)'s pointer names a stored object")
+    }
+    XCTAssertNil(try pointer(merge, "line"), "no pointer for the object that is not stored")
+    try FileManager.default.removeItem(at: fan)
+    let rerun = merge.run()
+    XCTAssertEqual(rerun.status, .success)
+    for name in ["chart", "line", "dots"] {
+      let pointer = try XCTUnwrap(try pointer(merge, name), name)
+      XCTAssertTrue(try store.has(pointer.object))
+    }
+  }
+
+  func testTwoMergesIntoOneStoreAtOnce_bothLand_eachObjectWhole() throws {
+    let (first, store) = try scenario()
+    let second = try MergeScenario(self)
+    let configuration =
+      "{\"version\": 1, \"store\": \"folder\", \"folder\": \"\(store.folder.path)\"}"
+    try Data(configuration.utf8).write(
+      to: second.destination.appendingPathComponent(StoreConfiguration.fileName))
+    let images: KeyValuePairs<String, Pixels> = [
+      "a": .seed(1), "b": .seed(2), "c": .seed(3), "d": .seed(4), "e": .seed(5),
+    ]
+    try first.archive("a.zip", images)
+    try second.archive("a.zip", images)
+    let verdicts = ResultBox()
+    nonisolated(unsafe) let scenarios = [first, second]
+    DispatchQueue.concurrentPerform(iterations: 2) { index in
+      verdicts.set(index, scenarios[index].run().status)
+    }
+    XCTAssertEqual(verdicts.values, [.success, .success])
+    XCTAssertEqual(try store.list().count, 5)
+    for key in try store.list() { XCTAssertNoThrow(try StoredObject.fetch(key, from: store)) }
+  }
+
+  func testVariants_comparedWithTheBasesPointer() throws {
+    let (merge, _) = try scenario()
+    try merge.declareVariants()
+    try merge.archive("base.zip", ["a": .seed(1), "b": .seed(1)])
+    XCTAssertEqual(merge.run().status, .success)
+    merge.sources = []
+    try merge.archive(
+      "arm.zip",
+      [variantName("a", "linux-arm64"): .seed(1), variantName("b", "linux-arm64"): .seed(2)])
+    let verdict = merge.run()
+    XCTAssertEqual(verdict.status, .success, "\(verdict.problems)")
+    XCTAssertEqual(verdict.outcomes[variantName("b", "linux-arm64")], .added)
+    XCTAssertEqual(verdict.plan.matchingFallback, [merge.path(variantName("a", "linux-arm64"))])
+    XCTAssertNotNil(try pointer(merge, variantName("b", "linux-arm64")))
+    XCTAssertNil(try pointer(merge, variantName("a", "linux-arm64")), "equal to the base")
+  }
+
+  func testReviewReport_showsTheStoredReferenceAsBefore() throws {
+    let (merge, store) = try scenario()
+    try merge.archive("a.zip", ["chart": .seed(1)])
+    XCTAssertEqual(merge.run().status, .success)
+    let before = try StoredObject.fetch(
+      try XCTUnwrap(try pointer(merge, "chart")).object, from: store)
+    merge.sources = []
+    try merge.archive("b.zip", ["chart": .seed(2)])
+    merge.reportWriter = ReviewReport.write(_:request:)
+    let report = merge.root.appendingPathComponent("review")
+    XCTAssertEqual(merge.plan(report: report).status, .success)
+    var found = false
+    let enumerator = FileManager.default.enumerator(atPath: report.path)
+    while let name = enumerator?.nextObject() as? String {
+      let data = try? Data(contentsOf: report.appendingPathComponent(name))
+      if data.map(Array.init) == before { found = true }
+    }
+    XCTAssertTrue(found, "the report holds the stored reference's PNG as the card's before")
+  }
+}
+
+/// Results set by concurrent work, read after it.
+private final class ResultBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var slots: [ExitStatus?] = [nil, nil]
+
+  func set(_ index: Int, _ status: ExitStatus?) {
+    lock.lock()
+    slots[index] = status
+    lock.unlock()
+  }
+
+  var values: [ExitStatus?] {
+    lock.lock()
+    defer { lock.unlock() }
+    return slots
   }
 }

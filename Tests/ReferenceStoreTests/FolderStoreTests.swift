@@ -80,6 +80,36 @@ final class FolderStoreTests: XCTestCase {
     XCTAssertThrowsError(try offline.object(ObjectKey(of: [9])))
   }
 
+  func testCache_thatCannotBeWritten_stillAnswersFromTheStore() throws {
+    let folder = try makeTemporaryFolder(self)
+    let store = FolderStore(folder: folder.appendingPathComponent("store"))
+    let blocked = folder.appendingPathComponent("cache")
+    try Data("a file where the cache folder should be".utf8).write(to: blocked)
+    let cache = ObjectCache(cache: FolderStore(folder: blocked), store: store)
+    let bytes = Array("pixels".utf8)
+    try store.put(ObjectKey(of: bytes), bytes)
+    XCTAssertEqual(try cache.object(ObjectKey(of: bytes)).bytes, bytes)
+    XCTAssertEqual(try cache.object(ObjectKey(of: bytes)).origin, .store, "fetched each time")
+  }
+
+  func testPNGForAPointer_whoseSizeWasEdited_isRefusedByName() throws {
+    let folder = try makeTemporaryFolder(self)
+    let store = FolderStore(folder: folder.appendingPathComponent("store"))
+    let png = try PNGEncoder().encode(
+      try RGBAImage(width: 3, height: 2, color: RGBAColor(red: 1, green: 2, blue: 3)))
+    try StoredObject.upload(png, to: store)
+    var pointer = try XCTUnwrap(ReferencePointer(png: png))
+    let cache = ObjectCache(
+      cache: FolderStore(folder: folder.appendingPathComponent("cache")), store: store)
+    XCTAssertEqual(try cache.png(for: pointer, at: "a.png.ref"), png)
+    pointer.objectSize += 1
+    XCTAssertThrowsError(try cache.png(for: pointer, at: "a.png.ref")) { error in
+      XCTAssertTrue(
+        "\(error)".contains("a.png.ref is not a reference pointer: it gives object-size"),
+        "\(error)")
+    }
+  }
+
   func testConfiguration_readsEachBackend_andRefusesMistakesByName() throws {
     let root = URL(fileURLWithPath: "/package")
     func parse(_ json: String) throws -> StoreConfiguration {

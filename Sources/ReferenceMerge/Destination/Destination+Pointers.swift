@@ -46,7 +46,7 @@ extension Destination {
   package func referenceBytes(_ path: String) -> [UInt8]? {
     if let bytes = read(path)?.bytes { return bytes }
     guard let pointer = pointer(path), let storedReferences else { return nil }
-    return try? storedReferences.png(pointer)
+    return try? storedReferences.png(pointer, at: fullPath(ReferencePointer.path(for: path)))
   }
 
   /// How many objects this merge uploaded to the store.

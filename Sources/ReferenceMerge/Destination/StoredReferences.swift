@@ -64,7 +64,7 @@ final class StoredReferences: @unchecked Sendable {
   }
 
   /// The PNG a pointer names, from the cache or the store, checked against its key.
-  func png(_ pointer: ReferencePointer) throws(StoreError) -> [UInt8] {
-    try objects().object(pointer.object).bytes
+  func png(_ pointer: ReferencePointer, at path: String) throws(StoreError) -> [UInt8] {
+    try objects().png(for: pointer, at: path)
   }
 }
