@@ -123,4 +123,96 @@ final class StoreEndToEndTests: XCTestCase {
       [], environment: ["RENDER_FIXTURE_CHANGE": "bars", "IMAGE_REFERENCE_CACHE": cache.path])
     XCTAssertEqual(verify.status, 0, verify.all)
   }
+
+  /// The commands of a fenced `sh` block of the article, as written, comments dropped.
+  private func articleCommands(startingWith firstLine: String) throws -> [String] {
+    let article = try String(
+      contentsOf: FixturePackage.checkout.appendingPathComponent(
+        "Sources/ReferenceImageTesting/ReferenceImageTesting.docc/"
+          + "ReferencesOutsideTheRepository.md"), encoding: .utf8)
+    let start = try XCTUnwrap(article.range(of: "```sh\n" + firstLine), "the article's block")
+    let body = article[start.upperBound...]
+    let end = try XCTUnwrap(body.range(of: "\n```"))
+    return (firstLine + body[..<end.lowerBound]).split(separator: "\n").map {
+      String($0.split(separator: "#", maxSplits: 1)[0]).trimmingCharacters(in: .whitespaces)
+    }
+  }
+
+  func testArticleCommands_migrateFetchRestoreAndHousekeeping_asWritten() throws {
+    let configuration = fixture.root.appendingPathComponent(StoreConfiguration.fileName)
+    let configured = try Data(contentsOf: configuration)
+    try FileManager.default.removeItem(at: configuration)
+    XCTAssertTrue(try generateAndMerge().output.contains("12 added"))
+    let pngs = referenceFiles()
+    XCTAssertEqual(pngs.count, 12)
+    XCTAssertTrue(pngs.allSatisfy { $0.hasSuffix(".png") })
+    let before = try pngs.map { try Data(contentsOf: fixture.root.appendingPathComponent($0)) }
+    try configured.write(to: configuration)
+
+    let commands = try articleCommands(startingWith: "swift run reference-store migrate --dry-run")
+    XCTAssertEqual(
+      commands,
+      [
+        "swift run reference-store migrate --dry-run Tests",
+        "swift run reference-store migrate Tests", "swift run reference-store fetch",
+        "swift run reference-store restore",
+      ])
+    let environment = ["IMAGE_REFERENCE_CACHE": cache.path]
+    let dryRun = try fixture.shell(commands[0], environment: environment)
+    XCTAssertEqual(dryRun.status, 0, dryRun.all)
+    XCTAssertTrue(dryRun.output.contains("would migrate 12 of 12 PNG files"), dryRun.all)
+    XCTAssertEqual(referenceFiles(), pngs)
+
+    let migrate = try fixture.shell(commands[1], environment: environment)
+    XCTAssertEqual(migrate.status, 0, migrate.all)
+    XCTAssertTrue(
+      migrate.output.contains("migrated 12 of 12 PNG files (12 objects uploaded"), migrate.all)
+    XCTAssertEqual(referenceFiles(), pngs.map { $0 + ".ref" })
+    let verify = try fixture.test([], environment: environment)
+    XCTAssertEqual(verify.status, 0, verify.all)
+
+    let fetch = try fixture.shell(commands[2], environment: environment)
+    XCTAssertEqual(fetch.status, 0, fetch.all)
+    XCTAssertTrue(fetch.output.contains("12 objects fetched, 0 already in"), fetch.all)
+    let ciFetch = try fixture.shell(
+      "IMAGE_REFERENCE_CACHE=$PWD/.reference-cache swift run reference-store fetch",
+      environment: [:])
+    XCTAssertEqual(ciFetch.status, 0, ciFetch.all)
+    XCTAssertEqual(
+      try FolderStore(folder: fixture.root.appendingPathComponent(".reference-cache")).list()
+        .count, 12)
+    try? FileManager.default.removeItem(at: fixture.root.appendingPathComponent(".reference-cache"))
+
+    // Housekeeping as the article writes it, in a repository with those revisions.
+    let git = { (arguments: [String]) throws -> ProcessOutput in
+      try self.fixture.run(
+        ["git", "-c", "user.name=Test", "-c", "user.email=test@example.com"] + arguments,
+        environment: [:])
+    }
+    addTeardownBlock { [fixture] in
+      try? FileManager.default.removeItem(at: fixture!.root.appendingPathComponent(".git"))
+    }
+    for step in [
+      ["init", "-q"], ["add", "-A", "Tests", StoreConfiguration.fileName],
+      ["commit", "-qm", "pointers"], ["tag", "v1.0"],
+      ["update-ref", "refs/remotes/origin/main", "HEAD"],
+    ] {
+      let result = try git(step)
+      XCTAssertEqual(result.status, 0, result.all)
+    }
+    let housekeeping = try articleCommands(startingWith: "swift run reference-store unused")
+    XCTAssertEqual(
+      housekeeping, ["swift run reference-store unused --revision origin/main --revision v1.0"])
+    let unused = try fixture.shell(housekeeping[0], environment: environment)
+    XCTAssertEqual(unused.status, 0, unused.all)
+    XCTAssertTrue(unused.output.contains("0 objects in \(store.path) no pointer names"), unused.all)
+
+    let restore = try fixture.shell(commands[3], environment: environment)
+    XCTAssertEqual(restore.status, 0, restore.all)
+    XCTAssertTrue(restore.output.contains("restored 12 of 12 references"), restore.all)
+    XCTAssertEqual(referenceFiles(), pngs)
+    XCTAssertEqual(
+      try pngs.map { try Data(contentsOf: fixture.root.appendingPathComponent($0)) }, before,
+      "byte for byte")
+  }
 }
