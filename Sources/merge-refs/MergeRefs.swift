@@ -34,6 +34,10 @@ struct MergeRefs: ParsableCommand {
       redundant: listed, and deleted only with --prune. An archive of renders of a platform the \
       file does not declare is refused.
 
+      In a package whose references live in a store (ReferenceStore.json), each image that \
+      lands is uploaded and checked there before its pointer (name.png.ref) is written; the \
+      store's credentials come from the environment.
+
       \(ExitStatus.helpBlock)
       """,
     version: ToolVersion.number)
