@@ -192,7 +192,8 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    // Rewrites a tree's references in the smallest lossless form; the logic is `CompactRewrite`.
+    // Rewrites a tree's references in the smallest lossless form; the logic is `CompactRewrite`
+    // (in ReferenceArchive, which merge-refs --compact shares).
     .executableTarget(
       name: "compact-references",
       dependencies: [

@@ -36,6 +36,8 @@ public struct MergeApplier: Sendable {
     /// For a package with a store: the store, and how many objects this merge uploaded to it
     /// (the others it wrote pointers to were there already).
     public var store: StoreUploads?
+    /// With `--compact` in a package without a store: what compacting the landed files did.
+    package var compaction: Destination.Compaction?
 
     init(items: MergePlan.ItemList) { self.items = items }
   }
@@ -105,6 +107,11 @@ public struct MergeApplier: Sendable {
       writes, count: writes.count, plan: plan, destination: destination, staging: staging,
       result: &result,
       progress: progress)
+    // A store's objects are compacted as they are uploaded; files in the tree once landed,
+    // together, on every core.
+    if options.compact && destination.storedReferences == nil && !result.writtenItems.isEmpty {
+      result.compaction = destination.compact(result.written)
+    }
     if options.prune {
       for removal in plan.items where removal.outcome.isRemoval {
         try destination.remove(removal.path)

@@ -24,6 +24,9 @@ public struct MergeOptions: Sendable {
   public var orphanProof = OrphanSearch.Proof.manifests
   /// Archive limits.
   public var limits = ArchiveLimits.default
+  /// Write what lands in the smallest lossless form (`CompactRewrite`): the references in the
+  /// tree after the merge, or the objects uploaded to a store.
+  public var compact = false
 
   /// Creates options with the defaults.
   public init() {}
@@ -37,6 +40,7 @@ public struct MergeOptions: Sendable {
     if prune { words.append("--prune") }
     if requireComplete { words.append("--require-complete") }
     if keepGoing { words.append("--keep-going") }
+    if compact { words.append("--compact") }
     return words
   }
 }

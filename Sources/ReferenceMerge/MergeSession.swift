@@ -101,6 +101,7 @@ public struct MergeSession: Sendable {
     let destination: Destination
     do {
       destination = try Destination(root: self.destination, calls: fileCalls)
+      destination.storedReferences?.compacts = options.compact
     } catch {
       return unreachable(error, unlistable: unlistable)
     }

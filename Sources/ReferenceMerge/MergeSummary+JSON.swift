@@ -34,6 +34,15 @@ extension MergeSummary {
     writeChangeGroups(to: &json)
     json.key("changes")
     write(changes, to: &json)
+    if let compacted {
+      json.key("compacted")
+      json.beginObject()
+      json.member("bytesAfter", compacted.bytesAfter)
+      json.member("bytesBefore", compacted.bytesBefore)
+      json.member("compacted", compacted.compacted)
+      json.member("files", compacted.files)
+      json.endObject()
+    }
     json.member("conflicts", conflicts)
     json.member("destination", destination)
     json.key("dryRun")

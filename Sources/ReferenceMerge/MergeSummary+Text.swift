@@ -36,6 +36,11 @@ extension MergeSummary {
       )
     }
     if let variants { body(variantLine(variants)) }
+    if let compacted {
+      body(
+        "compacted \(compacted.compacted) of \(compacted.files) landed references: "
+          + "\(compacted.bytesBefore) → \(compacted.bytesAfter) bytes")
+    }
     if let store {
       body(
         "store: \(store.uploaded) object\(store.uploaded == 1 ? "" : "s") uploaded to "

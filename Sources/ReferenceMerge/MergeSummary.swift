@@ -100,6 +100,9 @@ public struct MergeSummary: Decodable, Sendable {
   /// For a package with a store, what this merge uploaded to it; nil otherwise (and left out
   /// of `--json` then).
   public var store: StoreUploads?
+  /// With `--compact`, what compacting the landed references did; nil otherwise (and left out
+  /// of `--json` then).
+  public var compacted: CompactedReferences?
   public var refused = 0
   public var orphanSearchDone = false
   /// Why orphans were not looked for, when they were not.
@@ -159,6 +162,12 @@ public struct MergeSummary: Decodable, Sendable {
     count(plan, unreached: unreached)
     pruned = applied?.deleted.count ?? 0
     store = applied?.store
+    if let compaction = applied?.compaction {
+      compacted = CompactedReferences(
+        files: compaction.files, compacted: compaction.compacted,
+        bytesBefore: compaction.bytesBefore, bytesAfter: compaction.bytesAfter)
+      self.warnings += compaction.failures.map { "not compacted, landed as it was: \($0)" }
+    }
     describeOrphanSearch(plan)
     listSources(plan)
     listChanges(plan, unreached: unreached)

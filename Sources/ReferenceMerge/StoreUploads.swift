@@ -1,3 +1,14 @@
+/// What `merge-refs --compact` did to the references it landed in the tree.
+public struct CompactedReferences: Sendable, Equatable, Codable {
+  /// The landed files looked at.
+  public var files: Int
+  /// The files rewritten smaller.
+  public var compacted: Int
+  /// Their bytes before and after.
+  public var bytesBefore: Int
+  public var bytesAfter: Int
+}
+
 /// What a merge into a package with a store (`ReferenceStore.json`) sent to it.
 public struct StoreUploads: Sendable, Equatable, Codable {
   /// The store as people name it, without credentials.

@@ -37,6 +37,7 @@ struct MergeInvocation {
     options.prune = command.prune
     options.requireComplete = command.requireComplete
     options.keepGoing = command.keepGoing
+    options.compact = command.compact
     // Shard batches run selected tests by design; the records prove the plan whole instead.
     if requireShards { options.orphanProof = .shardRecords }
     if let includeFrom {

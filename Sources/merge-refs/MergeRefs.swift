@@ -78,6 +78,12 @@ struct MergeRefs: ParsableCommand {
     help: "Apply the good sources and paths when some are corrupt, refused or stale.")
   var keepGoing = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Land references in the smallest lossless form (compact-references' encoder, on every "
+        + "core): about half the bytes in every clone, at about 100 times the encoding time."))
+  var compact = false
+
   @Option(
     help: ArgumentHelp(
       "Land only paths matching this glob (*, ?, ** for folders); repeatable. Other changes are "

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceArchive
 import ReferenceImageCore
 import ReferenceStore
 
@@ -19,6 +20,9 @@ final class StoredReferences: @unchecked Sendable {
   private var stored: Set<ObjectKey> = []
   /// How many objects this merge uploaded (the others were there already).
   private(set) var uploads = 0
+  /// Whether each PNG is uploaded in the smallest lossless form (`merge-refs --compact`); set
+  /// before the first upload.
+  var compacts = false
 
   init(configuration: StoreConfiguration, environment: [String: String]) {
     self.configuration = configuration
@@ -45,6 +49,9 @@ final class StoredReferences: @unchecked Sendable {
   /// Puts a PNG in the store unless it is there, and checks that it is.
   /// - Returns: The pointer that names it.
   func upload(_ png: [UInt8], path: String) throws(StoreError) -> ReferencePointer {
+    let png =
+      compacts
+      ? CompactRewrite.decision(forPNG: png, includingOtherTools: false).newBytes ?? png : png
     let pointer: ReferencePointer
     do {
       pointer = try ReferencePointer.make(png: png)
