@@ -37,8 +37,8 @@ final class LoopbackServer {
   /// Starts `executable` with the arguments `arguments(port)` and waits until the port accepts
   /// connections.
   init(
-    _ test: XCTestCase, executable: String, arguments: (Int, URL) throws -> [String],
-    environment: [String: String]? = nil, startup: TimeInterval = 30
+    _ test: XCTestCase, executable: String, environment: [String: String]? = nil,
+    startup: TimeInterval = 30, arguments: (Int, URL) throws -> [String]
   ) throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "refimg-server-\(UUID().uuidString)")
@@ -189,14 +189,19 @@ final class LoopbackServer {
 
   /// moto's S3 server (`moto_server` from PyPI, in the dev-tools venv): a protocol double of
   /// S3, not AWS.
-  static func moto(_ test: XCTestCase) throws -> LoopbackServer {
+  /// - Parameter unauthenticated: With a number, moto answers that many requests without
+  ///   checking them, then checks every request's signature (recomputed by botocore with the
+  ///   keys of an IAM user) and refuses a wrong one.
+  static func moto(_ test: XCTestCase, unauthenticated: Int? = nil) throws -> LoopbackServer {
     let server = checkout.appendingPathComponent(".build/dev-tools/venv/bin/moto_server").path
     guard FileManager.default.isExecutableFile(atPath: server) else {
       throw Missing(
         description: "\(server) is missing: moto is not installed; run "
           + "Scripts/install-dependencies --python-tools (Scripts/test does)")
     }
-    return try LoopbackServer(test, executable: server) { port, _ in
+    var environment = ProcessInfo.processInfo.environment
+    if let unauthenticated { environment["INITIAL_NO_AUTH_ACTION_COUNT"] = String(unauthenticated) }
+    return try LoopbackServer(test, executable: server, environment: environment) { port, _ in
       ["-H", "127.0.0.1", "-p", String(port)]
     }
   }

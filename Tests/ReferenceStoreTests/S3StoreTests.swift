@@ -21,13 +21,24 @@ final class S3StoreTests: XCTestCase {
     var environment: [String: String]
   }
 
-  private func startMoto(bucket: String) throws -> Moto {
-    let server = try LoopbackServer.moto(self)
+  /// moto with a bucket; checking signatures unless told not to: the store then signs with
+  /// the keys of an IAM user that moto checks each request's signature against.
+  private func startMoto(bucket: String, checkingSignatures: Bool = true) throws -> Moto {
+    // Unchecked: the writer's three IAM calls and the bucket's creation.
+    let server = try LoopbackServer.moto(self, unauthenticated: checkingSignatures ? 4 : nil)
     let endpoint = "http://127.0.0.1:\(server.port)"
     var environment = ProcessInfo.processInfo.environment.merging(keys) { $1 }
     environment[StoreCredentials.hostVariable] = "127.0.0.1:\(server.port)"
     environment["AWS_DEFAULT_REGION"] = "us-east-1"
-    let moto = Moto(server: server, endpoint: endpoint, environment: environment)
+    var moto = Moto(server: server, endpoint: endpoint, environment: environment)
+    if checkingSignatures {
+      let writer = try boto(moto, "create-writer").split(separator: " ").map {
+        $0.trimmingCharacters(in: .whitespacesAndNewlines)
+      }
+      XCTAssertEqual(writer.count, 2)
+      moto.environment[StoreCredentials.accessKeyVariable] = writer[0]
+      moto.environment[StoreCredentials.secretKeyVariable] = writer[1]
+    }
     try boto(moto, "create-bucket", bucket)
     return moto
   }
@@ -109,7 +120,8 @@ final class S3StoreTests: XCTestCase {
   }
 
   func testMoto_withSessionToken_andMakeStore() throws {
-    let moto = try startMoto(bucket: "tokens")
+    // moto checks no session token it did not issue: signatures unchecked here.
+    let moto = try startMoto(bucket: "tokens", checkingSignatures: false)
     var environment = moto.environment
     environment[StoreCredentials.sessionTokenVariable] = "session-\(UUID().uuidString)"
     let configuration = StoreConfiguration(
@@ -135,6 +147,24 @@ final class S3StoreTests: XCTestCase {
           "are for s3.eu-west-1.amazonaws.com (IMAGE_REFERENCE_STORE_HOST) while "
             + "ReferenceStore.json names 127.0.0.1:\(moto.server.port)"), reason)
     }
+  }
+
+  func testMoto_aWrongSecret_isRefusedAsDenied() throws {
+    var moto = try startMoto(bucket: "signed")
+    let right = store(moto, bucket: "signed", prefix: "")
+    try right.put(ObjectKey(of: [3]), [3])
+    moto.environment[StoreCredentials.secretKeyVariable] = "not-the-secret"
+    let wrong = store(moto, bucket: "signed", prefix: "")
+    XCTAssertThrowsError(try wrong.put(ObjectKey(of: [4]), [4])) { error in
+      XCTAssertEqual(
+        error as? StoreError,
+        .denied(
+          store: wrong.name, key: ObjectKey(of: [4]), reason: "HTTP 403 SignatureDoesNotMatch"))
+    }
+    XCTAssertThrowsError(try wrong.list()) { error in
+      XCTAssertTrue("\(error)".contains("SignatureDoesNotMatch"), "\(error)")
+    }
+    XCTAssertEqual(try right.list(), [ObjectKey(of: [3])])
   }
 
   func testMoto_aMissingBucket_isNamed() throws {
