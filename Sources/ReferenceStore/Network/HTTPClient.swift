@@ -4,35 +4,6 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// How a network store waits, retries and follows redirects.
-public struct NetworkPolicy: Sendable, Equatable {
-  /// Seconds a request may go without progress (no connection, no byte of the answer) before
-  /// it fails as timed out.
-  public var timeout: TimeInterval
-  /// How many times a request is sent before a 5xx answer, a lost connection or a time-out
-  /// fails it: 3 is one first try and two retries.
-  public var tries: Int
-  /// Seconds before the first retry; each later one waits twice as long as the one before.
-  public var backoff: TimeInterval
-  /// How many redirects a request follows before it fails; a redirect back to a URL already
-  /// visited fails at once as a loop.
-  public var redirects: Int
-
-  /// - Parameters:
-  ///   - timeout: Seconds without progress before a request times out.
-  ///   - tries: Sends of one request, the first included (at least 1).
-  ///   - backoff: Seconds before the first retry, doubled for each next one.
-  ///   - redirects: Redirects followed before a request fails.
-  public init(
-    timeout: TimeInterval = 30, tries: Int = 3, backoff: TimeInterval = 0.5, redirects: Int = 5
-  ) {
-    self.timeout = timeout
-    self.tries = max(1, tries)
-    self.backoff = backoff
-    self.redirects = max(0, redirects)
-  }
-}
-
 /// One HTTP request as the network stores send it.
 struct HTTPRequest: Sendable {
   var method: String
@@ -207,12 +178,15 @@ final class HTTPClient: @unchecked Sendable {
     // The bytes as stored: a decoded body would not match its announced length or its key.
     urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
     for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-    if let body = request.body {
-      urlRequest.httpBody = Data(body)
-      urlRequest.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
-    }
     let state = TaskState(limit: limit, expectsBody: request.method != "HEAD")
-    let task = session.dataTask(with: urlRequest)
+    let task: URLSessionTask
+    if let body = request.body {
+      urlRequest.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
+      // An upload task reports the bytes it sends, which count as progress for the time-out.
+      task = session.uploadTask(with: urlRequest, from: Data(body))
+    } else {
+      task = session.dataTask(with: urlRequest)
+    }
     delegate.register(state, for: task)
     task.resume()
     // The session's time-out ends a request that gets no answer, but not one whose body stops
@@ -391,6 +365,13 @@ final class HTTPClient: @unchecked Sendable {
         return
       }
       state.body.append(contentsOf: data)
+    }
+
+    func urlSession(
+      _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+      totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+    ) {
+      state(task)?.progressed()
     }
 
     func urlSession(

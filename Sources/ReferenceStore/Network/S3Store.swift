@@ -14,6 +14,7 @@ import Foundation
 /// reads. Retries, time-outs and the body limit are the HTTP store's (`NetworkPolicy`);
 /// redirects are not followed, since a signature is bound to its host.
 public struct S3Store: ObjectStore {
+  /// The endpoint, region, bucket and key prefix.
   public let location: StoreConfiguration.S3Location
   /// The credentials the environment gave this store.
   public let access: StoreCredentials.Access
@@ -44,6 +45,7 @@ public struct S3Store: ObjectStore {
     self.pageSize = pageSize
   }
 
+  /// `s3://<bucket>/<prefix> at <endpoint>`.
   public var name: String {
     StoreConfiguration(backend: .s3(location)).storeName
   }

@@ -16,7 +16,9 @@ import ReferenceImageCore
 public struct SigV4Signer: Sendable {
   /// An access key, its secret, and the session token of temporary credentials.
   public struct Credentials: Sendable, CustomStringConvertible, CustomReflectable {
+    /// The access key's id (`AKIA…`, `ASIA…` for temporary ones).
     public var accessKeyID: String
+    /// The secret the signing key is derived from; never sent.
     public var secretAccessKey: String
     /// Sent as `x-amz-security-token` and signed.
     public var sessionToken: String?
@@ -35,9 +37,13 @@ public struct SigV4Signer: Sendable {
   /// A request to sign: its path not yet encoded, its query as pairs not yet encoded, and its
   /// headers, `host` included.
   public struct Request: Sendable {
+    /// `GET`, `PUT`, …
     public var method: String
+    /// The path before encoding, such as `/bucket/app/<key>`.
     public var path: String
+    /// The query's names and values before encoding, in any order.
     public var query: [(name: String, value: String)]
+    /// Every header to sign, `host` included; a name may appear more than once.
     public var headers: [(name: String, value: String)]
     /// The hex SHA-256 of the body (of no bytes for none), or `UNSIGNED-PAYLOAD`.
     public var payloadSHA256: String
@@ -56,7 +62,9 @@ public struct SigV4Signer: Sendable {
 
   /// A signed request's parts: what was signed, and the headers to send.
   public struct Signature: Sendable {
+    /// The canonical request, as AWS's documentation and test suite print it.
     public var canonicalRequest: String
+    /// The string to sign: the algorithm, the time, the scope and the canonical request's hash.
     public var stringToSign: String
     /// 64 hex digits.
     public var signature: String
@@ -71,10 +79,14 @@ public struct SigV4Signer: Sendable {
     public var encodedQuery: String
   }
 
+  /// The keys.
   public var credentials: Credentials
+  /// The region, such as `us-east-1` (`auto` for Cloudflare R2).
   public var region: String
+  /// The service, `s3` for the S3 API.
   public var service: String
 
+  /// A signer for one region and service.
   public init(credentials: Credentials, region: String, service: String) {
     self.credentials = credentials
     self.region = region

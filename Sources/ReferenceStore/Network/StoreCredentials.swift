@@ -31,7 +31,9 @@ public struct StoreCredentials: Sendable, CustomStringConvertible, CustomDebugSt
 
   /// Which kind of store the credentials are looked up for.
   public enum Kind: Sendable {
+    /// `HTTPStore`: a bearer token, or a user and password.
     case http
+    /// `S3Store`: AWS keys.
     case s3
   }
 
@@ -64,19 +66,26 @@ public struct StoreCredentials: Sendable, CustomStringConvertible, CustomDebugSt
   public static let passwordVariable = "IMAGE_REFERENCE_STORE_PASSWORD"
   /// The S3 variables, as the AWS tools name them.
   public static let accessKeyVariable = "AWS_ACCESS_KEY_ID"
+  /// The secret that goes with `accessKeyVariable`.
   public static let secretKeyVariable = "AWS_SECRET_ACCESS_KEY"
+  /// The session token of temporary AWS credentials.
   public static let sessionTokenVariable = "AWS_SESSION_TOKEN"
 
+  /// The secret: never printed.
   public let secret: Secret
   /// The host (and port, always given: the scheme's default when the variable has none) the
   /// credentials are sent to, lowercased.
   public let authority: String
 
+  /// - Parameters:
+  ///   - secret: The secret.
+  ///   - authority: `host:port`, lowercased, as `authority(of:)` gives it.
   public init(secret: Secret, authority: String) {
     self.secret = secret
     self.authority = authority
   }
 
+  /// What kind of credentials for which host, without any value.
   public var description: String {
     let kind: String
     switch secret {
