@@ -13,9 +13,12 @@ final class ReferenceStoreCommandTests: XCTestCase {
     var cache: URL
     var references: URL
 
-    func run(_ arguments: [String]) throws -> ProcessOutput {
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws
+      -> ProcessOutput
+    {
       var environment = ProcessInfo.processInfo.environment
       environment["IMAGE_REFERENCE_CACHE"] = cache.path
+      environment.merge(extra) { $1 }
       return try runProcess(
         try builtProduct("reference-store").path, arguments, in: root, environment: environment)
     }
@@ -157,5 +160,42 @@ final class ReferenceStoreCommandTests: XCTestCase {
     let result = try package.run(["migrate", "Tests"])
     XCTAssertEqual(result.status, 64)
     XCTAssertTrue(result.error.contains("has no ReferenceStore.json"), result.error)
+  }
+
+  func testMigrateAndRestore_throughNginxWebDAV_withCredentialsBoundToItsHost() throws {
+    let package = try package(images: 4)
+    let before = try package.files()
+    let nginx = try LoopbackServer.nginx(self)
+    let base = "http://127.0.0.1:\(nginx.port)/private/"
+    try Data("{\"version\": 1, \"store\": \"http\", \"url\": \"\(base)\"}".utf8).write(
+      to: package.root.appendingPathComponent(StoreConfiguration.fileName))
+    let credentials = [
+      StoreCredentials.userVariable: "writer", StoreCredentials.passwordVariable: "the-password",
+    ]
+
+    // Credentials for another host are never sent: the write fails by name, nothing moves.
+    let elsewhere = try package.run(
+      ["migrate", "Tests"],
+      environment: credentials.merging([StoreCredentials.hostVariable: "store.example.com"]) {
+        $1
+      })
+    XCTAssertEqual(elsewhere.status, 1, elsewhere.all)
+    XCTAssertTrue(elsewhere.error.contains("store.example.com"), elsewhere.error)
+    XCTAssertFalse(elsewhere.all.contains("the-password"), elsewhere.all)
+    XCTAssertEqual(try package.files(), before)
+
+    let bound = credentials.merging([StoreCredentials.hostVariable: "127.0.0.1:\(nginx.port)"]) {
+      $1
+    }
+    let migrated = try package.run(["migrate", "Tests"], environment: bound)
+    XCTAssertEqual(migrated.status, 0, migrated.all)
+    XCTAssertEqual(
+      migrated.output, "migrated 4 of 4 PNG files (4 objects uploaded, 0 already stored)\n")
+    XCTAssertEqual(Set(try package.files().keys), Set(before.keys.map { $0 + ".ref" }))
+
+    // Reading needs no credentials: a fresh cache fills from the server, then restores.
+    let restored = try package.run(["restore"])
+    XCTAssertEqual(restored.status, 0, restored.all)
+    XCTAssertEqual(try package.files(), before, "byte for byte, through HTTP")
   }
 }
