@@ -1,5 +1,6 @@
 import Foundation
 import MergeTestSupport
+import ReferenceArchive
 import ReferenceContracts
 import ReferenceImageCore
 import ReferenceMerge
@@ -192,6 +193,48 @@ final class StoredReferenceMergeTests: XCTestCase {
     XCTAssertEqual(verdict.plan.matchingFallback, [merge.path(variantName("a", "linux-arm64"))])
     XCTAssertNotNil(try pointer(merge, variantName("b", "linux-arm64")))
     XCTAssertNil(try pointer(merge, variantName("a", "linux-arm64")), "equal to the base")
+  }
+
+  func testApprovals_boundToThePointersPixels() throws {
+    let (merge, _) = try scenario()
+    try merge.archive("a.zip", ["chart": .seed(1), "line": .seed(2)])
+    XCTAssertEqual(merge.run().status, .success)
+    merge.sources = []
+    try merge.archive("b.zip", ["chart": .seed(11), "line": .seed(12)])
+    func digest(_ pixels: Pixels) throws -> SHA256Digest {
+      SHA256Digest(hex: SHA256.hex(try pixels.image().pixels))!
+    }
+    // Reviewed against what the pointer names: lands. Against other "before" pixels: refused.
+    merge.options.include = IncludeFilter(
+      patterns: [merge.path("chart"), merge.path("line")],
+      approvals: [
+        .init(
+          path: merge.path("chart"), before: try digest(.seed(1)), after: try digest(.seed(11))),
+        .init(path: merge.path("line"), before: try digest(.seed(7)), after: try digest(.seed(12))),
+      ])
+    let verdict = merge.run()
+    XCTAssertEqual(verdict.status, .refusedInput)
+    XCTAssertEqual(verdict.problems, ["changedSinceReview"])
+    XCTAssertEqual(verdict.refusedPaths, ["line"])
+    merge.options.include = IncludeFilter(
+      patterns: [merge.path("chart")],
+      approvals: [
+        .init(path: merge.path("chart"), before: try digest(.seed(1)), after: try digest(.seed(11)))
+      ])
+    let landed = merge.run()
+    XCTAssertEqual(landed.status, .success, "\(landed.problems)")
+    XCTAssertEqual(landed.outcomes["chart"], .updated)
+    XCTAssertEqual(try pointer(merge, "chart")?.pixels.pixelSHA256, try digest(.seed(11)).hex)
+  }
+
+  func testCheck_seesPointersUpToDate_andOutOfDate() throws {
+    let (merge, _) = try scenario()
+    try merge.archive("a.zip", ["chart": .seed(1)])
+    XCTAssertEqual(merge.run().status, .success)
+    XCTAssertFalse(merge.plan().conclusion.hasChanges, "up to date")
+    merge.sources = []
+    try merge.archive("b.zip", ["chart": .seed(2)])
+    XCTAssertTrue(merge.plan().conclusion.hasChanges, "out of date")
   }
 
   func testReviewReport_showsTheStoredReferenceAsBefore() throws {
