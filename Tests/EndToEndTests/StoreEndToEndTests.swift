@@ -114,10 +114,16 @@ final class StoreEndToEndTests: XCTestCase {
     XCTAssertEqual(
       try referenceFiles().map { try Data(contentsOf: fixture.root.appendingPathComponent($0)) },
       before, "nothing rewritten")
-    let changed = try generateAndMerge(["RENDER_FIXTURE_CHANGE": "bars"])
+    // The plugin lands through the same merge: pointers, objects uploaded first.
+    let changed = try fixture.shell(
+      "swift package --allow-writing-to-package-directory regenerate-references",
+      environment: ["RENDER_FIXTURE_CHANGE": "bars"])
+    XCTAssertEqual(changed.exitStatus, .success, changed.all)
     XCTAssertTrue(
       changed.output.contains("0 added, 3 updated, 9 unchanged, 0 conflicts, 0 orphans"),
       changed.all)
+    XCTAssertTrue(changed.output.contains("store: 3 objects uploaded to"), changed.all)
+    XCTAssertTrue(referenceFiles().allSatisfy { $0.hasSuffix(".png.ref") })
     XCTAssertEqual(try FolderStore(folder: store).list().count, 15, "three new objects")
     let verify = try fixture.test(
       [], environment: ["RENDER_FIXTURE_CHANGE": "bars", "IMAGE_REFERENCE_CACHE": cache.path])
