@@ -77,7 +77,7 @@ def merge(archive, compact):
     cpu = children_cpu() - cpu
     landed = 0
     for folder, _, names in os.walk(destination):
-        if "/.build" in folder:
+        if folder.startswith(os.path.join(destination, ".build")):
             continue
         landed += sum(os.path.getsize(os.path.join(folder, name)) for name in names)
     return wall, cpu, landed
