@@ -214,7 +214,7 @@ final class ReadmeTests: XCTestCase {
     let help = try runProcess(try mergeRefsBinary().path, ["--help"]).output
     for option in [
       "--require-shards", "--require-complete", "--timings-output", "--summary-markdown",
-      "--github-annotations", "--report",
+      "--github-annotations", "--report", "--compact",
     ] {
       XCTAssertTrue(workflow.contains(option))
       XCTAssertTrue(help.contains(option), "merge-refs has no \(option)")
