@@ -49,7 +49,8 @@ struct Regeneration {
     do {
       return try run(
         mergeRefs,
-        (request.dryRun ? ["--dry-run"] : []) + pruning + proof
+        (request.dryRun ? ["--dry-run"] : []) + (request.compact ? ["--compact"] : []) + pruning
+          + proof
           + ["--report", report.path, "--report-program", "swift run merge-refs"]
           + archives.map(relativeToPackage) + ["."], in: package)
     } catch let interrupted as Interruption.Interrupted {
