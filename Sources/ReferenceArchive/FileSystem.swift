@@ -210,6 +210,15 @@ public enum FileSystem {
   /// - Returns: The PNG files.
   /// - Throws: `ArchiveError.io` naming a path that does not exist.
   public static func pngFiles(in paths: [URL]) throws(ArchiveError) -> [URL] {
+    try files(in: paths) { $0.pathExtension.lowercased() == "png" }
+  }
+
+  /// Each file `paths` names as given, and every regular file below each folder that `wanted`
+  /// accepts, skipping hidden folders (`.build`, `.git`), sorted.
+  /// - Throws: `ArchiveError.io` naming a path that does not exist.
+  public static func files(in paths: [URL], where wanted: (URL) -> Bool) throws(ArchiveError)
+    -> [URL]
+  {
     var files: [URL] = []
     for path in paths {
       var isFolder: ObjCBool = false
@@ -225,7 +234,7 @@ public enum FileSystem {
         options: [.skipsHiddenFiles])
       while let url = enumerator?.nextObject() as? URL {
         let isRegular = (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile
-        if url.pathExtension.lowercased() == "png", isRegular == true { files.append(url) }
+        if isRegular == true, wanted(url) { files.append(url) }
       }
     }
     return files.sorted { $0.path < $1.path }

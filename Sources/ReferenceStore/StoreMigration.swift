@@ -34,30 +34,11 @@ public enum StoreMigration {
     public var outcome: Outcome
   }
 
-  /// The pointer files named by `paths`: each `.png.ref` file as given, and every one below
+  /// The pointer files named by `paths`: each file as given, and every `.png.ref` file below
   /// each folder (hidden folders skipped), sorted.
   /// - Throws: `ArchiveError.io` naming a path that does not exist.
   public static func pointerFiles(in paths: [URL]) throws(ArchiveError) -> [URL] {
-    var files: [URL] = []
-    for path in paths {
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder) else {
-        throw .io(operation: "find", path: path.path, message: "no such file or folder")
-      }
-      guard isFolder.boolValue else {
-        if ReferencePointer.referencePath(of: path.path) != nil { files.append(path) }
-        continue
-      }
-      let enumerator = FileManager.default.enumerator(
-        at: path, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-      while let url = enumerator?.nextObject() as? URL {
-        guard ReferencePointer.referencePath(of: url.path) != nil else { continue }
-        if (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
-          files.append(url)
-        }
-      }
-    }
-    return files.sorted { $0.path < $1.path }
+    try FileSystem.files(in: paths) { ReferencePointer.referencePath(of: $0.path) != nil }
   }
 
   /// Moves PNG references into the store, each replaced by its pointer.

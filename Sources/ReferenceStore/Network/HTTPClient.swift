@@ -55,6 +55,18 @@ enum TransportFailure: Error, Equatable {
     }
   }
 
+  /// The store's error for this failure of a request for `key` (nil for a listing): over the
+  /// reader's limit, or unreachable, saying how many tries were made.
+  func storeError(store: String, key: ObjectKey?, limit: Int, policy: NetworkPolicy)
+    -> StoreError
+  {
+    if case .tooLarge(let size) = self, let key {
+      return .tooLarge(store: store, key: key, size: size, limit: limit)
+    }
+    let tried = isTransient && policy.tries > 1 ? " (\(policy.tries) tries)" : ""
+    return .unreachable(store: store, key: key, reason: reason + tried)
+  }
+
   static func seconds(_ value: TimeInterval) -> String {
     value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
   }

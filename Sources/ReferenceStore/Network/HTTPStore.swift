@@ -163,20 +163,9 @@ public struct HTTPStore: ObjectStore {
   {
     switch client.send(request, limit: limit, headers: headers(for:)) {
     case .success(let response): return response
-    case .failure(.tooLarge(let size)):
-      guard let key else {
-        throw .unreachable(
-          store: name, key: nil, reason: TransportFailure.tooLarge(size: size).reason)
-      }
-      throw .tooLarge(store: name, key: key, size: size, limit: limit)
     case .failure(let failure):
-      throw .unreachable(store: name, key: key, reason: Self.afterTries(failure, client.policy))
+      throw failure.storeError(store: name, key: key, limit: limit, policy: client.policy)
     }
-  }
-
-  static func afterTries(_ failure: TransportFailure, _ policy: NetworkPolicy) -> String {
-    failure.isTransient && policy.tries > 1
-      ? "\(failure.reason) (\(policy.tries) tries)" : failure.reason
   }
 
   /// An answer that is not success, as an error.

@@ -174,15 +174,8 @@ public struct S3Store: ObjectStore {
     }
     switch client.send(request, limit: limit, followRedirects: false, headers: signed) {
     case .success(let response): return response
-    case .failure(.tooLarge(let size)):
-      guard let key else {
-        throw .unreachable(
-          store: name, key: nil, reason: TransportFailure.tooLarge(size: size).reason)
-      }
-      throw .tooLarge(store: name, key: key, size: size, limit: limit)
     case .failure(let failure):
-      throw .unreachable(
-        store: name, key: key, reason: HTTPStore.afterTries(failure, client.policy))
+      throw failure.storeError(store: name, key: key, limit: limit, policy: client.policy)
     }
   }
 
