@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceContracts
+import ReferenceImageCore
 import TestSupport
 import XCTest
 
@@ -58,6 +59,39 @@ final class SnapshotTreeTests: XCTestCase {
     XCTAssertTrue(run.output.contains("0 added, 0 updated, 7 unchanged, 0 conflicts"), run.all)
     XCTAssertTrue(run.all.contains("3 snapshots that are not PNG, not read"), run.all)
     XCTAssertEqual(try contents(of: destination), before, "unchanged files are untouched")
+  }
+
+  /// A worker's tree landed in a package whose references live in a store: each render another
+  /// tool wrote (no pixel digest) lands as a pointer whose digests come from its decoded pixels,
+  /// its PNG in the store byte for byte; landing it again changes nothing.
+  func testAWorkersTreeIntoAPackageWithAStore_landsPointers() throws {
+    let folder = try makeTemporaryFolder(self)
+    let (worker, destination) = (
+      folder.appendingPathComponent("worker-1"), folder.appendingPathComponent("package")
+    )
+    try checkOut(into: worker)
+    try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+    try Data(#"{"version": 1, "store": "folder", "folder": "../store"}"#.utf8).write(
+      to: destination.appendingPathComponent("ReferenceStore.json"))
+    let run = try mergeRefs([worker.path, destination.path])
+    XCTAssertEqual(run.status, 0, run.all)
+    XCTAssertTrue(run.output.contains("7 added, 0 updated, 0 unchanged, 0 conflicts"), run.all)
+    XCTAssertTrue(run.output.contains("store: 7 objects uploaded to"), run.all)
+    let landed = try contents(of: destination).keys.filter { $0.hasSuffix(".png.ref") }
+    XCTAssertEqual(landed.count, 7)
+    for pointerPath in landed {
+      let original = try Data(
+        contentsOf: worker.appendingPathComponent(String(pointerPath.dropLast(4))))
+      let pointer = try String(
+        contentsOf: destination.appendingPathComponent(pointerPath), encoding: .utf8)
+      let object = folder.appendingPathComponent("store")
+      let key = SHA256.hex([UInt8](original))
+      XCTAssertTrue(pointer.contains("object \(key)\n"), pointer)
+      XCTAssertEqual(
+        try Data(contentsOf: object.appendingPathComponent("\(key.prefix(2))/\(key)")), original)
+    }
+    let again = try mergeRefs([worker.path, destination.path])
+    XCTAssertTrue(again.output.contains("0 added, 0 updated, 7 unchanged, 0 conflicts"), again.all)
   }
 
   /// Two workers that disagree about one render: a conflict naming both; one that made one
