@@ -119,11 +119,12 @@ public struct StoreConfiguration: Equatable, Sendable {
     return StoreConfiguration(backend: backend)
   }
 
-  /// The store as people name it, without credentials.
+  /// The store as people name it, without credentials: a presigned base's query is never
+  /// shown.
   public var storeName: String {
     switch backend {
     case .folder(let folder): return folder.path
-    case .http(let base): return base.absoluteString
+    case .http(let base): return HTTPClient.withoutQuery(base)
     case .s3(let location):
       return "s3://\(location.bucket)/\(location.prefix) at \(location.endpoint.absoluteString)"
     }

@@ -129,6 +129,10 @@ final class FolderStoreTests: XCTestCase {
         .init(
           endpoint: URL(string: "https://s3.example.com")!, region: "eu-west-1", bucket: "b",
           prefix: "")))
+    let presigned = try parse(
+      #"{"version": 1, "store": "http", "url": "https://h.example.com/refs/?X-Amz-Signature=secret"}"#
+    )
+    XCTAssertEqual(presigned.storeName, "https://h.example.com/refs/")
     for (json, fragment) in [
       (#"{"version": 2, "store": "folder", "folder": "x"}"#, "\"version\" is not 1"),
       (#"{"version": 1, "store": "ftp"}"#, "use \"folder\", \"http\" or \"s3\""),
