@@ -31,20 +31,24 @@ struct RegionJudge {
     if survey.largestDifference <= ChangeClassifier.noiseLevel {
       return .antiAliasingOrNoise(largestDifference: survey.largestDifference)
     }
+    // Added and removed first: a shift can line background up with background, and would
+    // then call a thin line or a dot that went missing "moved".
+    let allowed = Self.allowance(count)
+    if let background = survey.background {
+      if count - survey.referenceBackground <= allowed,
+        standsApart(survey.changed, in: pair.reference, background: background.reference)
+      {
+        return .added
+      }
+      if count - survey.actualBackground <= allowed,
+        standsApart(survey.changed, in: pair.actual, background: background.actual)
+      {
+        return .removed
+      }
+    }
     if let shift = shift(survey) { return .moved(dx: shift.dx, dy: shift.dy) }
     if onlyEdges(survey) {
       return .antiAliasingOrNoise(largestDifference: survey.largestDifference)
-    }
-    let allowed = Self.allowance(count)
-    if count - survey.referenceBackground <= allowed,
-      keptContent(around: survey.background?.reference) <= allowed
-    {
-      return .added
-    }
-    if count - survey.actualBackground <= allowed,
-      keptContent(around: survey.background?.actual) <= allowed
-    {
-      return .removed
     }
     if let mapping = recolouring(survey) { return .recoloured(mapping) }
     return .changed
@@ -116,20 +120,30 @@ struct RegionJudge {
 
   // MARK: - Added and removed
 
-  /// The box's unchanged pixels that are not `background`: content the change touched rather
-  /// than stood apart from. New content on empty background keeps none (a legend entry added);
-  /// a bolder font keeps every old stroke, so it is no addition.
-  private func keptContent(around background: UInt32?) -> Int {
-    guard let background else { return 0 }
-    var kept = 0
-    for y in box.minY...box.maxY {
-      for x in box.minX...box.maxX {
-        let word = pair.reference(x, y)
-        guard word == pair.actual(x, y) else { continue }
-        if !Word.isTransparent(word) && !Word.alike(word, background) { kept += 1 }
+  /// Whether the changed pixels stand apart from the content the change left as it was: at
+  /// most a quarter of them touch (side by side) an unchanged pixel that is not `background`
+  /// in `image`. New content on background touches nothing, or a grid line where it crosses
+  /// one; a bolder font grows from every old stroke, so it is no addition (nor a thinner one a
+  /// removal). Decided per changed pixel, so content elsewhere in the box never vetoes it.
+  private func standsApart(
+    _ changed: [Int], in word: (Int, Int) -> UInt32, background: UInt32
+  ) -> Bool {
+    var touching = 0
+    let allowed = changed.count / 4
+    for packed in changed {
+      let x = packed & 0xFFFF_FFFF
+      let y = packed >> 32
+      for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+      where pair.contains(nx, ny) && pair.actual(nx, ny) == pair.reference(nx, ny) {
+        let kept = word(nx, ny)
+        if !Word.isTransparent(kept) && !Word.alike(kept, background) {
+          touching += 1
+          break
+        }
       }
+      if touching > allowed { return false }
     }
-    return kept
+    return true
   }
 
   // MARK: - Moved
@@ -146,15 +160,15 @@ struct RegionJudge {
     }
   }()
 
-  /// The smallest offset at which the render's box equals the reference's: first checked on
-  /// the changed pixels alone (a wrong offset fails within a few of them), then on every pixel
-  /// of the box.
+  /// The smallest offset that explains the changed pixels, each of them both ways: the render
+  /// shows there what the reference showed the offset away (the content arrived), and the
+  /// reference's content there shows in the render the offset on (it went somewhere). Content
+  /// that stays put around or under the change (grid lines, a frame) is never asked about, so
+  /// it vetoes nothing; content that went missing or appeared fails the second or the first
+  /// half, whatever the background around it matches.
   private func shift(_ survey: Survey) -> (dx: Int, dy: Int)? {
     let allowed = Self.allowance(survey.changed.count)
-    for shift in Self.shifts where explainsChangedPixels(survey.changed, shift, allowed: allowed) {
-      if explainsBox(shift, allowed: allowed) { return shift }
-    }
-    return nil
+    return Self.shifts.first { explainsChangedPixels(survey.changed, $0, allowed: allowed) }
   }
 
   private func explainsChangedPixels(_ changed: [Int], _ shift: (dx: Int, dy: Int), allowed: Int)
@@ -167,60 +181,58 @@ struct RegionJudge {
       let x = packed & 0xFFFF_FFFF
       let y = packed >> 32
       let actual = pair.actual(x, y)
+      let reference = pair.reference(x, y)
       // A pixel within the noise level of its own reference says nothing about a shift (every
       // shift of a flat background matches it); drift would keep every offset alive.
-      if Word.alike(actual, pair.reference(x, y)) { continue }
+      if Word.alike(actual, reference) { continue }
       informative += 1
-      let sourceX = x - shift.dx
-      let sourceY = y - shift.dy
-      guard pair.contains(sourceX, sourceY) else { continue }
+      let (fromX, fromY) = (x - shift.dx, y - shift.dy)
+      let (toX, toY) = (x + shift.dx, y + shift.dy)
+      guard pair.contains(fromX, fromY), pair.contains(toX, toY) else { continue }
       checked += 1
-      if !Word.alike(actual, pair.reference(sourceX, sourceY)) {
+      if !Word.alike(actual, pair.reference(fromX, fromY))
+        || !Word.alike(reference, pair.actual(toX, toY))
+      {
         mismatched += 1
         // A wrong offset misses most pixels: give up once an eighth of those seen missed.
         if mismatched > allowed || (checked >= 32 && mismatched * 8 > checked) { return false }
       }
     }
-    // Most of the change must lie where the shifted reference can say something.
+    // Most of the change must lie where the shifted images can say something.
     return checked > 0 && checked * 2 >= informative
-  }
-
-  private func explainsBox(_ shift: (dx: Int, dy: Int), allowed: Int) -> Bool {
-    var mismatched = 0
-    for y in box.minY...box.maxY {
-      for x in box.minX...box.maxX {
-        let sourceX = x - shift.dx
-        let sourceY = y - shift.dy
-        guard pair.contains(sourceX, sourceY) else { continue }
-        if !Word.alike(pair.actual(x, y), pair.reference(sourceX, sourceY)) {
-          mismatched += 1
-          if mismatched > allowed { return false }
-        }
-      }
-    }
-    return true
   }
 
   // MARK: - Anti-aliasing
 
-  /// Whether (nearly) every changed pixel is an anti-aliased edge: in one of the images its luma
-  /// lies strictly between the darkest and brightest of its eight neighbours, and those differ
-  /// by at least `edgeContrast` levels. A solid shape's pixels, moved, added or recoloured,
-  /// equal their darkest or brightest neighbour in both; a gradient's lie between neighbours
-  /// only a few levels apart.
+  /// Whether every changed pixel is an anti-aliased edge or within the noise level: an edge
+  /// pixel is a blend (its luma strictly between the darkest and brightest of its eight
+  /// neighbours, which differ by at least `edgeContrast`) in both images, or in one of them
+  /// with a difference of at most `edgeDifference` (a rim drawn with other coverage). A pixel
+  /// solid in one image that differs by more is a stroke moved, added or removed, never
+  /// anti-aliasing: one is enough to refuse. Solid pixels with smaller differences may be a
+  /// twentieth of the change (a renderer's rounding at the ends of a stroke).
   private func onlyEdges(_ survey: Survey) -> Bool {
     let allowed = Self.allowance(survey.changed.count)
     var solid = 0
     for packed in survey.changed {
       let x = packed & 0xFFFF_FFFF
       let y = packed >> 32
-      if !isBlend(x, y, pair.actual) && !isBlend(x, y, pair.reference) {
-        solid += 1
-        if solid > allowed { return false }
-      }
+      let difference = Word.largestDifference(pair.actual(x, y), pair.reference(x, y))
+      if difference <= ChangeClassifier.noiseLevel { continue }
+      let inActual = isBlend(x, y, pair.actual)
+      let inReference = isBlend(x, y, pair.reference)
+      if inActual && inReference { continue }
+      if (inActual || inReference) && difference <= Self.edgeDifference { continue }
+      if difference > Self.edgeDifference { return false }
+      solid += 1
+      if solid > allowed { return false }
     }
     return true
   }
+
+  /// The largest channel difference an edge pixel may show when only one of the images blends
+  /// there: half the range, what moving an edge by less than half a pixel changes.
+  static let edgeDifference = 128
 
   private func isBlend(_ x: Int, _ y: Int, _ word: (Int, Int) -> UInt32) -> Bool {
     let center = Word.luma(word(x, y))

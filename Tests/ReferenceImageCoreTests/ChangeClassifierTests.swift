@@ -249,7 +249,7 @@ final class ChangeClassifierTests: XCTestCase {
       lines,
       [
         "region x 250…261, y 5…14: added", "region x 190…199, y 5…14: added",
-        "region x 130…137, y 5…14: added", "and 2 more regions",
+        "region x 130…137, y 5…14: added", "and 2 more regions (2 added)",
       ])
   }
 
