@@ -3,6 +3,56 @@
 struct RegionJudge {
   let pair: Pair
   let box: PixelBox
+  /// The columns and rows that carry a line of content that stays put (a grid line, an axis,
+  /// a frame) into the box from outside it: the colours of the runs just outside, before and
+  /// after the box (one of them may be background, which `fixedLine` leaves out).
+  private let fixedColumns: [Int: [UInt32]]
+  private let fixedRows: [Int: [UInt32]]
+
+  init(pair: Pair, box: PixelBox) {
+    self.pair = pair
+    self.box = box
+    // Beyond the box by the largest shift: a move's source or destination may lie there.
+    let margin = ChangeClassifier.largestShift
+    var columns: [Int: [UInt32]] = [:]
+    for x in (box.minX - margin)...(box.maxX + margin) {
+      let colours = [
+        Self.line(pair, from: (x, box.minY - 1), step: (0, -1)),
+        Self.line(pair, from: (x, box.maxY + 1), step: (0, 1)),
+      ].compactMap { $0 }
+      if !colours.isEmpty { columns[x] = colours }
+    }
+    var rows: [Int: [UInt32]] = [:]
+    for y in (box.minY - margin)...(box.maxY + margin) {
+      let colours = [
+        Self.line(pair, from: (box.minX - 1, y), step: (-1, 0)),
+        Self.line(pair, from: (box.maxX + 1, y), step: (1, 0)),
+      ].compactMap { $0 }
+      if !colours.isEmpty { rows[y] = colours }
+    }
+    fixedColumns = columns
+    fixedRows = rows
+  }
+
+  /// The colour of a straight run of `lineRun` pixels both images hold alike from a point
+  /// outward, when it is one colour that is not background (the box's surroundings are mostly
+  /// background; a grid line, an axis or a frame crosses them).
+  private static func line(_ pair: Pair, from start: (Int, Int), step: (Int, Int)) -> UInt32? {
+    guard pair.contains(start.0, start.1) else { return nil }
+    let colour = pair.reference(start.0, start.1)
+    guard !Word.isTransparent(colour) else { return nil }
+    for index in 0..<lineRun {
+      let (x, y) = (start.0 + step.0 * index, start.1 + step.1 * index)
+      guard pair.contains(x, y), pair.reference(x, y) == colour, pair.actual(x, y) == colour
+      else { return nil }
+    }
+    return colour
+  }
+
+  /// How long a run outside a box shows a line that stays put.
+  static let lineRun = 4
+  /// How far from a pixel a line that stays put is looked for on each side.
+  static let lineReach = 64
 
   /// What one pass over the box found.
   struct Survey {
@@ -35,12 +85,14 @@ struct RegionJudge {
     // then call a thin line or a dot that went missing "moved".
     let allowed = Self.allowance(count)
     if let background = survey.background {
-      if count - survey.referenceBackground <= allowed,
+      if uncovered(survey, survey.referenceBackground, in: pair.reference, background.reference)
+        >= count - allowed,
         standsApart(survey.changed, in: pair.reference, background: background.reference)
       {
         return .added
       }
-      if count - survey.actualBackground <= allowed,
+      if uncovered(survey, survey.actualBackground, in: pair.actual, background.actual)
+        >= count - allowed,
         standsApart(survey.changed, in: pair.actual, background: background.actual)
       {
         return .removed
@@ -58,7 +110,7 @@ struct RegionJudge {
 
   /// The most common colour just around the box in the reference and in the render; nil for a
   /// box that covers the whole common area, where nothing says what background is.
-  private func surroundingColours() -> (reference: UInt32, actual: UInt32)? {
+  func surroundingColours() -> (reference: UInt32, actual: UInt32)? {
     var referenceCounts: [UInt32: Int] = [:]
     var actualCounts: [UInt32: Int] = [:]
     func note(_ x: Int, _ y: Int) {
@@ -82,7 +134,7 @@ struct RegionJudge {
 
   /// One pass over the box: the changed pixels, the largest difference and the background
   /// counts.
-  private func survey(background: (reference: UInt32, actual: UInt32)?) -> Survey {
+  func survey(background: (reference: UInt32, actual: UInt32)?) -> Survey {
     var survey = Survey(background: background)
     for y in box.minY...box.maxY {
       let actualRow = pair.actual.baseAddress! + y * pair.actualWidth
@@ -118,7 +170,64 @@ struct RegionJudge {
     return survey
   }
 
+  // MARK: - Content that stays put
+
+  /// The colour of a line of content that stays put through (x, y): a grid line, an axis or
+  /// a frame that enters the box from outside (`fixedColumns`, `fixedRows`) and shows
+  /// unchanged on both sides of the point, so that it runs on through it; nil where none does.
+  /// A line of background colour is no content.
+  func fixedLine(_ x: Int, _ y: Int, background: UInt32?) -> UInt32? {
+    for (colours, step) in [(fixedColumns[x], (0, 1)), (fixedRows[y], (1, 0))] {
+      for colour in colours ?? [] {
+        guard !(background.map { Word.alike(colour, $0) } ?? false),
+          showsUnchanged(colour, from: (x, y), step: step),
+          showsUnchanged(colour, from: (x, y), step: (-step.0, -step.1))
+        else { continue }
+        return colour
+      }
+    }
+    return nil
+  }
+
+  /// Whether a pixel both images hold alike in `colour` lies from a point in a direction,
+  /// within `lineReach` (a stroke moved along a grid line covers it for a while).
+  private func showsUnchanged(_ colour: UInt32, from start: (Int, Int), step: (Int, Int))
+    -> Bool
+  {
+    for distance in 1...Self.lineReach {
+      let (x, y) = (start.0 + step.0 * distance, start.1 + step.1 * distance)
+      guard pair.contains(x, y) else { return false }
+      let word = pair.actual(x, y)
+      if word == pair.reference(x, y) && Word.alike(word, colour) { return true }
+    }
+    return false
+  }
+
   // MARK: - Added and removed
+
+  /// How many changed pixels show, in `image`, what lies under content: background (counted
+  /// by the survey as `backgroundCount`), or a line that stays put running on through them (a
+  /// grid line a removed dot uncovers). Only looked into when a few are left to explain.
+  private func uncovered(
+    _ survey: Survey, _ backgroundCount: Int, in word: (Int, Int) -> UInt32, _ background: UInt32
+  ) -> Int {
+    let count = survey.changed.count
+    guard backgroundCount < count, count - backgroundCount <= count / 4 else {
+      return backgroundCount
+    }
+    var uncovered = backgroundCount
+    for packed in survey.changed {
+      let x = packed & 0xFFFF_FFFF
+      let y = packed >> 32
+      let shown = word(x, y)
+      if Word.isTransparent(shown) || Word.alike(shown, background) { continue }
+      if let line = fixedLine(x, y, background: background), Word.alike(line, shown) {
+        uncovered += 1
+      }
+    }
+    return uncovered
+  }
+
 
   /// Whether the changed pixels stand apart from the content the change left as it was: at
   /// most a quarter of them touch (side by side) an unchanged pixel that is not `background`
@@ -168,15 +277,23 @@ struct RegionJudge {
   /// half, whatever the background around it matches.
   private func shift(_ survey: Survey) -> (dx: Int, dy: Int)? {
     let allowed = Self.allowance(survey.changed.count)
-    return Self.shifts.first { explainsChangedPixels(survey.changed, $0, allowed: allowed) }
+    return Self.shifts.first {
+      explainsChangedPixels(survey.changed, $0, allowed: allowed, survey.background?.reference)
+    }
   }
 
-  private func explainsChangedPixels(_ changed: [Int], _ shift: (dx: Int, dy: Int), allowed: Int)
-    -> Bool
-  {
+  /// Whether an offset explains the changed pixels. A pixel on a line that stays put, or whose
+  /// source is (a grid line under a moved stroke, one a moved label uncovers), says nothing
+  /// either way: its colour mixes what moved with what did not. The few pixels left
+  /// unexplained must lie scattered (rims drawn a little differently at the new place): a
+  /// cluster of them is a change of its own, a dot added beside moved text, and then the
+  /// region is no move.
+  func explainsChangedPixels(
+    _ changed: [Int], _ shift: (dx: Int, dy: Int), allowed: Int, _ background: UInt32?
+  ) -> Bool {
     var informative = 0
     var checked = 0
-    var mismatched = 0
+    var missed: [Int] = []
     for packed in changed {
       let x = packed & 0xFFFF_FFFF
       let y = packed >> 32
@@ -190,16 +307,49 @@ struct RegionJudge {
       let (toX, toY) = (x + shift.dx, y + shift.dy)
       guard pair.contains(fromX, fromY), pair.contains(toX, toY) else { continue }
       checked += 1
-      if !Word.alike(actual, pair.reference(fromX, fromY))
-        || !Word.alike(reference, pair.actual(toX, toY))
+      guard
+        !Word.alike(actual, pair.reference(fromX, fromY))
+          || !Word.alike(reference, pair.actual(toX, toY))
+      else { continue }
+      if fixedLine(x, y, background: background) != nil
+        || fixedLine(fromX, fromY, background: background) != nil
+        || fixedLine(toX, toY, background: background) != nil
       {
-        mismatched += 1
-        // A wrong offset misses most pixels: give up once an eighth of those seen missed.
-        if mismatched > allowed || (checked >= 32 && mismatched * 8 > checked) { return false }
+        (informative, checked) = (informative - 1, checked - 1)
+        continue
       }
+      missed.append(packed)
+      // A wrong offset misses most pixels: give up once an eighth of those seen missed.
+      if missed.count > allowed || (checked >= 32 && missed.count * 8 > checked) { return false }
     }
     // Most of the change must lie where the shifted images can say something.
     return checked > 0 && checked * 2 >= informative
+      && Self.largestCluster(missed) <= Self.scatteredPixels
+  }
+
+  /// The most unexplained pixels that may touch one another and still be a rim's.
+  static let scatteredPixels = 8
+
+  /// The size of the largest group of pixels that touch (also diagonally).
+  static func largestCluster(_ pixels: [Int]) -> Int {
+    var unvisited = Set(pixels)
+    var largest = 0
+    while let start = unvisited.popFirst() {
+      var size = 0
+      var stack = [start]
+      while let pixel = stack.popLast() {
+        size += 1
+        let (x, y) = (pixel & 0xFFFF_FFFF, pixel >> 32)
+        for dy in -1...1 {
+          for dx in -1...1 where dx != 0 || dy != 0 {
+            let neighbour = (y + dy) << 32 | (x + dx)
+            if unvisited.remove(neighbour) != nil { stack.append(neighbour) }
+          }
+        }
+      }
+      largest = max(largest, size)
+    }
+    return largest
   }
 
   // MARK: - Anti-aliasing
@@ -284,6 +434,13 @@ struct RegionJudge {
     let repeated = targets.values.reduce(0) { $0 + ($1.total >= 2 ? $1.total : 0) }
     let common = targets.sorted { ($0.value.total, $1.key) > ($1.value.total, $0.key) }
       .prefix(Self.shapeColours)
+    // Background turned into a colour is content drawn, not a recolouring (a bar that grew).
+    if let background = survey.background?.reference,
+      let largest = targets.max(by: { ($0.value.total, $1.key) < ($1.value.total, $0.key) }),
+      Word.alike(largest.key, background)
+    {
+      return nil
+    }
     guard count - explained <= Self.allowance(count), repeated * 4 >= count * 3,
       keptCount(of: common.map(\.key)) <= Self.allowance(common.reduce(0) { $0 + $1.value.total })
     else { return nil }
