@@ -87,19 +87,23 @@ struct RegionJudge {
     if let background = survey.background {
       if uncovered(survey, survey.referenceBackground, in: pair.reference, background.reference)
         >= count - allowed,
-        standsApart(survey.changed, in: pair.reference, background: background.reference)
+        standsApart(
+          survey.changed, in: pair.reference, content: pair.actual,
+          background: background.reference)
       {
         return .added
       }
       if uncovered(survey, survey.actualBackground, in: pair.actual, background.actual)
         >= count - allowed,
-        standsApart(survey.changed, in: pair.actual, background: background.actual)
+        standsApart(
+          survey.changed, in: pair.actual, content: pair.reference,
+          background: background.actual)
       {
         return .removed
       }
     }
     if let shift = shift(survey) { return .moved(dx: shift.dx, dy: shift.dy) }
-    if onlyEdges(survey) {
+    if onlyEdges(survey) || subPixelShift(survey) {
       return .antiAliasingOrNoise(largestDifference: survey.largestDifference)
     }
     if let mapping = recolouring(survey) { return .recoloured(mapping) }
@@ -180,8 +184,8 @@ struct RegionJudge {
     for (colours, step) in [(fixedColumns[x], (0, 1)), (fixedRows[y], (1, 0))] {
       for colour in colours ?? [] {
         guard !(background.map { Word.alike(colour, $0) } ?? false),
-          showsUnchanged(colour, from: (x, y), step: step),
-          showsUnchanged(colour, from: (x, y), step: (-step.0, -step.1))
+          showsUnchanged(colour, from: (x, y), step: step, background: background),
+          showsUnchanged(colour, from: (x, y), step: (-step.0, -step.1), background: background)
         else { continue }
         return colour
       }
@@ -190,15 +194,24 @@ struct RegionJudge {
   }
 
   /// Whether a pixel both images hold alike in `colour` lies from a point in a direction,
-  /// within `lineReach` (a stroke moved along a grid line covers it for a while).
-  private func showsUnchanged(_ colour: UInt32, from start: (Int, Int), step: (Int, Int))
-    -> Bool
-  {
+  /// within `lineReach` (a stroke moved along a grid line covers it for a while), before any
+  /// unchanged background; or other content both hold alike comes first (a grid line ends at
+  /// an axis).
+  private func showsUnchanged(
+    _ colour: UInt32, from start: (Int, Int), step: (Int, Int), background: UInt32?
+  ) -> Bool {
+    var sawBackground = false
     for distance in 1...Self.lineReach {
       let (x, y) = (start.0 + step.0 * distance, start.1 + step.1 * distance)
       guard pair.contains(x, y) else { return false }
       let word = pair.actual(x, y)
-      if word == pair.reference(x, y) && Word.alike(word, colour) { return true }
+      guard word == pair.reference(x, y) else { continue }
+      if Word.alike(word, colour) { return true }
+      if background.map({ Word.alike(word, $0) }) ?? false {
+        sawBackground = true
+      } else if !sawBackground && !Word.isTransparent(word) {
+        return true
+      }
     }
     return false
   }
@@ -228,29 +241,38 @@ struct RegionJudge {
     return uncovered
   }
 
-
   /// Whether the changed pixels stand apart from the content the change left as it was: at
   /// most a quarter of them touch (side by side) an unchanged pixel that is not `background`
-  /// in `image`. New content on background touches nothing, or a grid line where it crosses
-  /// one; a bolder font grows from every old stroke, so it is no addition (nor a thinner one a
-  /// removal). Decided per changed pixel, so content elsewhere in the box never vetoes it.
+  /// in `image`, and hardly any touch one of their own colour in `content` (the image that
+  /// holds the new or the gone content). New content on background touches nothing, or a
+  /// grid line where it crosses one; a bolder font grows from every old stroke, and a taller
+  /// bar from its old top in its own colour: changes of what was there, not additions (nor,
+  /// the other way, removals). Decided per changed pixel, so content elsewhere in the box
+  /// never vetoes it.
   private func standsApart(
-    _ changed: [Int], in word: (Int, Int) -> UInt32, background: UInt32
+    _ changed: [Int], in word: (Int, Int) -> UInt32, content: (Int, Int) -> UInt32,
+    background: UInt32
   ) -> Bool {
     var touching = 0
+    var continuing = 0
     let allowed = changed.count / 4
+    let continuingAllowed = max(2, Self.allowance(changed.count))
     for packed in changed {
       let x = packed & 0xFFFF_FFFF
       let y = packed >> 32
+      let own = content(x, y)
+      var touches = false
+      var continues = false
       for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
       where pair.contains(nx, ny) && pair.actual(nx, ny) == pair.reference(nx, ny) {
         let kept = word(nx, ny)
-        if !Word.isTransparent(kept) && !Word.alike(kept, background) {
-          touching += 1
-          break
-        }
+        guard !Word.isTransparent(kept) && !Word.alike(kept, background) else { continue }
+        touches = true
+        if Word.alike(kept, own) { continues = true }
       }
-      if touching > allowed { return false }
+      if touches { touching += 1 }
+      if continues { continuing += 1 }
+      if touching > allowed || continuing > continuingAllowed { return false }
     }
     return true
   }
@@ -380,11 +402,38 @@ struct RegionJudge {
     return true
   }
 
+  /// Whether the change is the content redrawn less than a pixel away: each changed pixel
+  /// lies, in every channel, between the reference's value there and at one neighbour (the
+  /// same neighbour for the whole region), as coverage moved by a fraction of a pixel mixes
+  /// them; and no pixel differs by more than `edgeDifference`, so a stroke moved by a whole
+  /// pixel, which also lies between them, is never taken for one.
+  private func subPixelShift(_ survey: Survey) -> Bool {
+    guard survey.largestDifference <= Self.edgeDifference else { return false }
+    let allowed = Self.allowance(survey.changed.count)
+    return Self.shifts.prefix(8).contains { direction in
+      var outside = 0
+      for packed in survey.changed {
+        let x = packed & 0xFFFF_FFFF
+        let y = packed >> 32
+        let actual = pair.actual(x, y)
+        let reference = pair.reference(x, y)
+        guard !Word.alike(actual, reference),
+          pair.contains(x - direction.dx, y - direction.dy)
+        else { continue }
+        if !Word.between(actual, reference, pair.reference(x - direction.dx, y - direction.dy)) {
+          outside += 1
+          if outside > allowed { return false }
+        }
+      }
+      return true
+    }
+  }
+
   /// The largest channel difference an edge pixel may show when only one of the images blends
   /// there: half the range, what moving an edge by less than half a pixel changes.
   static let edgeDifference = 128
 
-  private func isBlend(_ x: Int, _ y: Int, _ word: (Int, Int) -> UInt32) -> Bool {
+  func isBlend(_ x: Int, _ y: Int, _ word: (Int, Int) -> UInt32) -> Bool {
     let center = Word.luma(word(x, y))
     var darkest = Int.max
     var brightest = Int.min
@@ -434,10 +483,12 @@ struct RegionJudge {
     let repeated = targets.values.reduce(0) { $0 + ($1.total >= 2 ? $1.total : 0) }
     let common = targets.sorted { ($0.value.total, $1.key) > ($1.value.total, $0.key) }
       .prefix(Self.shapeColours)
-    // Background turned into a colour is content drawn, not a recolouring (a bar that grew).
-    if let background = survey.background?.reference,
+    // Background turned into a colour is content drawn, not a recolouring (a bar that grew);
+    // a colour turned into background is content gone (a bar that shrank).
+    if let background = survey.background,
       let largest = targets.max(by: { ($0.value.total, $1.key) < ($1.value.total, $0.key) }),
-      Word.alike(largest.key, background)
+      Word.alike(largest.key, background.reference)
+        || Word.alike(largest.value.to, background.actual)
     {
       return nil
     }

@@ -11,7 +11,7 @@ final class ChangeKindCorpusTests: XCTestCase {
   typealias Chart = RenderCorpus.Chart
   typealias Screen = RenderCorpus.Screen
 
-  struct Case {
+  struct Case: Sendable {
     var name: String
     var reference: RGBAImage
     var image: RGBAImage
@@ -37,8 +37,11 @@ final class ChangeKindCorpusTests: XCTestCase {
     return (reference, try chart.render())
   }
 
-  private static func screen(_ change: (inout Screen) -> Void) throws -> (RGBAImage, RGBAImage) {
+  private static func screen(
+    _ change: (inout Screen) -> Void, base: (inout Screen) -> Void = { _ in }
+  ) throws -> (RGBAImage, RGBAImage) {
     var screen = Screen()
+    base(&screen)
     let reference = try screen.render()
     change(&screen)
     return (reference, try screen.render())
@@ -59,6 +62,9 @@ final class ChangeKindCorpusTests: XCTestCase {
     points: [(0, 20), (40, 30), (80, 25), (120, 45), (160, 40), (200, 60), (240, 52)],
     colour: orange)
 
+  /// The corpus, drawn once for the tests that read it.
+  private static let drawn = Result { try cases() }
+
   /// Every case of the corpus.
   static func cases() throws -> [Case] {
     var cases: [Case] = []
@@ -71,9 +77,11 @@ final class ChangeKindCorpusTests: XCTestCase {
           minimumRegions: regions))
     }
     // Moves: a series, a title, a legend, labels, over grid lines that stay put.
-    add("series moved down a pixel over the grid", try chart { $0.series[0].offset.y = 1 },
+    add(
+      "series moved down a pixel over the grid", try chart { $0.series[0].offset.y = 1 },
       ["moved by (0, 1)"])
-    add("series moved right a pixel over the grid", try chart { $0.series[0].offset.x = 1 },
+    add(
+      "series moved right a pixel over the grid", try chart { $0.series[0].offset.x = 1 },
       ["moved by (1, 0)"])
     add(
       "thick series moved up two pixels",
@@ -90,7 +98,8 @@ final class ChangeKindCorpusTests: XCTestCase {
       ["moved by (2, 0)"])
     add(
       "axis labels moved up a pixel",
-      try chart({ chart in chart.labels = chart.labels.map { ($0.text, $0.x, $0.y - 1) } },
+      try chart(
+        { chart in chart.labels = chart.labels.map { ($0.text, $0.x, $0.y - 1) } },
         base: withLabels), ["moved by (0, -1)"], regions: 4)
     add(
       "marker dot moved by three pixels",
@@ -103,13 +112,15 @@ final class ChangeKindCorpusTests: XCTestCase {
       ["removed"])
     add(
       "thin horizontal target line removed",
-      try chart({ $0.hairlines = [] }, base: { $0.hairlines = [((45, 100.5), (295, 100.5), orange)] }),
+      try chart(
+        { $0.hairlines = [] }, base: { $0.hairlines = [((45, 100.5), (295, 100.5), orange)] }),
       ["removed"])
     add(
       "small dot removed", try chart({ $0.dots = [] }, base: { $0.dots = [(170, 70, 2, purple)] }),
       ["removed"])
     add("small dot added", try chart { $0.dots = [(170, 70, 2, purple)] }, ["added"])
-    add("second series added over the grid", try chart { $0.series.append(secondSeries) },
+    add(
+      "second series added over the grid", try chart { $0.series.append(secondSeries) },
       ["added"])
     add(
       "legend entry removed",
@@ -118,9 +129,11 @@ final class ChangeKindCorpusTests: XCTestCase {
     add("axis label added", try chart { $0.labels = [("Q1", 60, 198)] }, ["added"])
     // Recoloured.
     add(
-      "bars recoloured", try chart({ chart in
-        chart.bars = chart.bars.map { Chart.Bar(x: $0.x, height: $0.height, colour: green) }
-      }, base: withBars), ["recoloured"], regions: 8)
+      "bars recoloured",
+      try chart(
+        { chart in
+          chart.bars = chart.bars.map { Chart.Bar(x: $0.x, height: $0.height, colour: green) }
+        }, base: withBars), ["recoloured"], regions: 8)
     add("series recoloured", try chart { $0.series[0].colour = purple }, ["recoloured"])
     add(
       "legend swatch recoloured",
@@ -131,7 +144,8 @@ final class ChangeKindCorpusTests: XCTestCase {
       ["antiAliasingOrNoise"])
     add(
       "labels redrawn a quarter pixel lower",
-      try chart({ chart in chart.labels = chart.labels.map { ($0.text, $0.x, $0.y + 0.25) } },
+      try chart(
+        { chart in chart.labels = chart.labels.map { ($0.text, $0.x, $0.y + 0.25) } },
         base: withLabels), ["antiAliasingOrNoise"], regions: 4)
     add(
       "series stroked a little wider", try chart { $0.series[0].width = 2.3 },
@@ -194,6 +208,31 @@ final class ChangeKindCorpusTests: XCTestCase {
       try screen { screen in
         for index in screen.panels.indices { screen.panels[index].bodyOffset = (0.33, 0) }
       }, ["antiAliasingOrNoise"], regions: 6)
+    // Harder: thin content that moves, content that shrinks, two kinds far apart.
+    add(
+      "hairline moved a pixel down over the grid",
+      try chart(
+        { $0.hairlines = [((60, 61), (260, 171), grey)] },
+        base: { $0.hairlines = [((60, 60), (260, 170), grey)] }), ["moved by (0, 1)"])
+    add(
+      "dot moved diagonally across a grid crossing",
+      try chart({ $0.dots[0] = (172, 68, 3, purple) }, base: { $0.dots = [(170, 66, 3, purple)] }),
+      ["moved by (2, 2)"])
+    add("bar shrank", try chart({ $0.bars[5].height -= 10 }, base: withBars), ["changed"])
+    add(
+      "one label moved, another removed",
+      try chart(
+        { chart in
+          chart.labels[0].y -= 2
+          chart.labels.remove(at: 3)
+        }, base: withLabels), ["moved by (0, -2)", "removed"], regions: 2)
+    add(
+      "screen: a box removed from a panel",
+      try screen(
+        { $0.panels[4].boxes = [] },
+        base: { $0.panels[4].boxes = [(120, 70, 50, 30, green)] }), ["removed"])
+    add(
+      "screen: a heading replaced", try screen { $0.panels[3].heading = "FAILURES" }, ["changed"])
     return cases
   }
 
@@ -203,7 +242,7 @@ final class ChangeKindCorpusTests: XCTestCase {
   }
 
   func testCorpus_everyPairHasTheKindsAPersonNames() throws {
-    let cases = try Self.cases()
+    let cases = try Self.drawn.get()
     XCTAssertGreaterThanOrEqual(cases.count, 30)
     var agreed = 0
     var report: [String] = []
@@ -223,13 +262,15 @@ final class ChangeKindCorpusTests: XCTestCase {
       "change-kind corpus: \(agreed) of \(cases.count) pairs agree "
       + "(\(agreed * 100 / max(cases.count, 1))%)"
     print(([summary] + report).joined(separator: "\n"))
-    XCTAssertEqual(agreed, cases.count, ([summary] + report.filter { $0.hasPrefix("DIFFERS") })
-      .joined(separator: "\n"))
+    XCTAssertEqual(
+      agreed, cases.count,
+      ([summary] + report.filter { $0.hasPrefix("DIFFERS") })
+        .joined(separator: "\n"))
   }
 
   /// The corpus is a real test: every pair differs, and no two cases are one pair.
   func testCorpus_pairsDifferAndAreDistinct() throws {
-    let cases = try Self.cases()
+    let cases = try Self.drawn.get()
     for item in cases {
       XCTAssertNotEqual(item.image.pixels, item.reference.pixels, item.name)
     }

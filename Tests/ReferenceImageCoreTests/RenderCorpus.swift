@@ -12,11 +12,18 @@ enum RenderCorpus {
     let width: Int
     let height: Int
     var values: [Double]
+    /// The pixels any shape touched, so painting visits only them.
+    var touched: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
 
     init(width: Int, height: Int) {
       self.width = width
       self.height = height
       values = [Double](repeating: 0, count: width * height)
+    }
+
+    private mutating func touch(_ minX: Int, _ minY: Int, _ maxX: Int, _ maxY: Int) {
+      guard let box = touched else { return touched = (minX, minY, maxX, maxY) }
+      touched = (min(box.minX, minX), min(box.minY, minY), max(box.maxX, maxX), max(box.maxY, maxY))
     }
 
     /// A rectangle with fractional edges, its exact area per pixel added (text cells and
@@ -27,6 +34,7 @@ enum RenderCorpus {
       let minY = max(0, Int(y0.rounded(.down)))
       let maxY = min(height - 1, Int(y1.rounded(.up)) - 1)
       guard minX <= maxX, minY <= maxY else { return }
+      touch(minX, minY, maxX, maxY)
       for y in minY...maxY {
         let coverY = min(Double(y + 1), y1) - max(Double(y), y0)
         guard coverY > 0 else { continue }
@@ -48,6 +56,7 @@ enum RenderCorpus {
       let top = max(0, Int(minY.rounded(.down)))
       let bottom = min(height - 1, Int(maxY.rounded(.up)))
       guard left <= right, top <= bottom else { return }
+      touch(left, top, right, bottom)
       for y in top...bottom {
         for x in left...right {
           var hits = 0
@@ -118,8 +127,9 @@ enum RenderCorpus {
   /// Composites a colour over the image where a mask covers it.
   static func paint(_ image: inout RGBAImage, _ mask: Mask, _ color: RGBAColor, opacity: Double = 1)
   {
-    for y in 0..<image.height {
-      for x in 0..<image.width {
+    guard let box = mask.touched else { return }
+    for y in box.minY...box.maxY {
+      for x in box.minX...box.maxX {
         let coverage = mask.values[y * mask.width + x] * opacity * Double(color.alpha) / 255
         guard coverage > 0 else { continue }
         let under = image[x, y]
@@ -158,8 +168,10 @@ enum RenderCorpus {
     }
     var series: [Series] = [
       Series(
-        points: [(0, 40), (30, 70), (60, 55), (90, 95), (120, 80), (150, 120), (180, 100),
-          (210, 130), (240, 110)], colour: colour(0x2563EB)),
+        points: [
+          (0, 40), (30, 70), (60, 55), (90, 95), (120, 80), (150, 120), (180, 100),
+          (210, 130), (240, 110),
+        ], colour: colour(0x2563EB))
     ]
     struct Bar { var x: Double, height: Double, colour: RGBAColor }
     var bars: [Bar] = []
@@ -278,9 +290,11 @@ enum RenderCorpus {
         paint(&image, fill, panel.fill)
         var frame = Mask(width: width, height: height)
         frame.addRect(panel.x, panel.y, panel.x + panel.width, panel.y + 1)
-        frame.addRect(panel.x, panel.y + panel.height - 1, panel.x + panel.width, panel.y + panel.height)
+        frame.addRect(
+          panel.x, panel.y + panel.height - 1, panel.x + panel.width, panel.y + panel.height)
         frame.addRect(panel.x, panel.y, panel.x + 1, panel.y + panel.height)
-        frame.addRect(panel.x + panel.width - 1, panel.y, panel.x + panel.width, panel.y + panel.height)
+        frame.addRect(
+          panel.x + panel.width - 1, panel.y, panel.x + panel.width, panel.y + panel.height)
         paint(&image, frame, colour(0xC7CCD4))
         var heading = Mask(width: width, height: height)
         heading.addText(
