@@ -114,7 +114,7 @@ struct RegionJudge {
 
   /// The most common colour just around the box in the reference and in the render; nil for a
   /// box that covers the whole common area, where nothing says what background is.
-  func surroundingColours() -> (reference: UInt32, actual: UInt32)? {
+  private func surroundingColours() -> (reference: UInt32, actual: UInt32)? {
     var referenceCounts: [UInt32: Int] = [:]
     var actualCounts: [UInt32: Int] = [:]
     func note(_ x: Int, _ y: Int) {
@@ -138,7 +138,7 @@ struct RegionJudge {
 
   /// One pass over the box: the changed pixels, the largest difference and the background
   /// counts.
-  func survey(background: (reference: UInt32, actual: UInt32)?) -> Survey {
+  private func survey(background: (reference: UInt32, actual: UInt32)?) -> Survey {
     var survey = Survey(background: background)
     for y in box.minY...box.maxY {
       let actualRow = pair.actual.baseAddress! + y * pair.actualWidth
@@ -180,7 +180,7 @@ struct RegionJudge {
   /// a frame that enters the box from outside (`fixedColumns`, `fixedRows`) and shows
   /// unchanged on both sides of the point, so that it runs on through it; nil where none does.
   /// A line of background colour is no content.
-  func fixedLine(_ x: Int, _ y: Int, background: UInt32?) -> UInt32? {
+  private func fixedLine(_ x: Int, _ y: Int, background: UInt32?) -> UInt32? {
     for (colours, step) in [(fixedColumns[x], (0, 1)), (fixedRows[y], (1, 0))] {
       for colour in colours ?? [] {
         guard !(background.map { Word.alike(colour, $0) } ?? false),
@@ -310,7 +310,7 @@ struct RegionJudge {
   /// unexplained must lie scattered (rims drawn a little differently at the new place): a
   /// cluster of them is a change of its own, a dot added beside moved text, and then the
   /// region is no move.
-  func explainsChangedPixels(
+  private func explainsChangedPixels(
     _ changed: [Int], _ shift: (dx: Int, dy: Int), allowed: Int, _ background: UInt32?
   ) -> Bool {
     var informative = 0
@@ -433,7 +433,7 @@ struct RegionJudge {
   /// there: half the range, what moving an edge by less than half a pixel changes.
   static let edgeDifference = 128
 
-  func isBlend(_ x: Int, _ y: Int, _ word: (Int, Int) -> UInt32) -> Bool {
+  private func isBlend(_ x: Int, _ y: Int, _ word: (Int, Int) -> UInt32) -> Bool {
     let center = Word.luma(word(x, y))
     var darkest = Int.max
     var brightest = Int.min
