@@ -6,7 +6,7 @@
 /// them. The count is bounded by the cells, a quarter of them at most (one box per isolated
 /// cell), and finding them costs one pass over the marked cells.
 package enum ChangedRegions {
-  static let cellSize = 8
+  static let cellSize = 16
 
   /// The boxes, as [x, y, width, height] in the difference image's pixels, in the order of
   /// each change's first cell row by row.
