@@ -333,21 +333,34 @@ struct RegionJudge {
         !Word.alike(actual, pair.reference(fromX, fromY))
           || !Word.alike(reference, pair.actual(toX, toY))
       else { continue }
+      missed.append(packed)
+      // A wrong offset misses most pixels, lines that stay put only a few: give up once a
+      // half of those seen missed, before asking about lines at all.
+      if checked >= 32 && missed.count * 2 > checked { return false }
+    }
+    // A move of a few pixels is no evidence of one: drift that matches a neighbour by chance.
+    guard informative >= Self.moveEvidence else { return false }
+    var unexplained: [Int] = []
+    for packed in missed {
+      let x = packed & 0xFFFF_FFFF
+      let y = packed >> 32
       if fixedLine(x, y, background: background) != nil
-        || fixedLine(fromX, fromY, background: background) != nil
-        || fixedLine(toX, toY, background: background) != nil
+        || fixedLine(x - shift.dx, y - shift.dy, background: background) != nil
+        || fixedLine(x + shift.dx, y + shift.dy, background: background) != nil
       {
         (informative, checked) = (informative - 1, checked - 1)
         continue
       }
-      missed.append(packed)
-      // A wrong offset misses most pixels: give up once an eighth of those seen missed.
-      if missed.count > allowed || (checked >= 32 && missed.count * 8 > checked) { return false }
+      unexplained.append(packed)
+      if unexplained.count > allowed { return false }
     }
     // Most of the change must lie where the shifted images can say something.
     return checked > 0 && checked * 2 >= informative
-      && Self.largestCluster(missed) <= Self.scatteredPixels
+      && Self.largestCluster(unexplained) <= Self.scatteredPixels
   }
+
+  /// The fewest pixels that differ beyond the noise level a move is told from.
+  static let moveEvidence = 4
 
   /// The most unexplained pixels that may touch one another and still be a rim's.
   static let scatteredPixels = 8
