@@ -3,35 +3,22 @@
 struct RegionJudge {
   let pair: Pair
   let box: PixelBox
-  /// The columns and rows that carry a line of content that stays put (a grid line, an axis,
-  /// a frame) into the box from outside it: the colours of the runs just outside, before and
-  /// after the box (one of them may be background, which `fixedLine` leaves out).
-  private let fixedColumns: [Int: [UInt32]]
-  private let fixedRows: [Int: [UInt32]]
+  /// The colours of the runs that carry a line into the box's column from above and below it
+  /// (one of them may be background, which `fixedLine` leaves out); looked at only for the few
+  /// pixels a test asks about, so a region pays nothing for lines it never needs.
+  private func columnLine(_ x: Int) -> [UInt32] {
+    [
+      Self.line(pair, from: (x, box.minY - 1), step: (0, -1)),
+      Self.line(pair, from: (x, box.maxY + 1), step: (0, 1)),
+    ].compactMap { $0 }
+  }
 
-  init(pair: Pair, box: PixelBox) {
-    self.pair = pair
-    self.box = box
-    // Beyond the box by the largest shift: a move's source or destination may lie there.
-    let margin = ChangeClassifier.largestShift
-    var columns: [Int: [UInt32]] = [:]
-    for x in (box.minX - margin)...(box.maxX + margin) {
-      let colours = [
-        Self.line(pair, from: (x, box.minY - 1), step: (0, -1)),
-        Self.line(pair, from: (x, box.maxY + 1), step: (0, 1)),
-      ].compactMap { $0 }
-      if !colours.isEmpty { columns[x] = colours }
-    }
-    var rows: [Int: [UInt32]] = [:]
-    for y in (box.minY - margin)...(box.maxY + margin) {
-      let colours = [
-        Self.line(pair, from: (box.minX - 1, y), step: (-1, 0)),
-        Self.line(pair, from: (box.maxX + 1, y), step: (1, 0)),
-      ].compactMap { $0 }
-      if !colours.isEmpty { rows[y] = colours }
-    }
-    fixedColumns = columns
-    fixedRows = rows
+  /// The colours of the runs that carry a line into the box's row from its left and right.
+  private func rowLine(_ y: Int) -> [UInt32] {
+    [
+      Self.line(pair, from: (box.minX - 1, y), step: (-1, 0)),
+      Self.line(pair, from: (box.maxX + 1, y), step: (1, 0)),
+    ].compactMap { $0 }
   }
 
   /// The colour of a straight run of `lineRun` pixels both images hold alike from a point
@@ -115,12 +102,14 @@ struct RegionJudge {
   /// The most common colour just around the box in the reference and in the render; nil for a
   /// box that covers the whole common area, where nothing says what background is.
   private func surroundingColours() -> (reference: UInt32, actual: UInt32)? {
-    var referenceCounts: [UInt32: Int] = [:]
-    var actualCounts: [UInt32: Int] = [:]
+    // A box's surroundings hold few colours: counted in small lists, not hash tables (a busy
+    // screen has hundreds of regions).
+    var referenceCounts = ColourCounts()
+    var actualCounts = ColourCounts()
     func note(_ x: Int, _ y: Int) {
       guard pair.contains(x, y) else { return }
-      referenceCounts[pair.reference(x, y), default: 0] += 1
-      actualCounts[pair.actual(x, y), default: 0] += 1
+      referenceCounts.add(pair.reference(x, y))
+      actualCounts.add(pair.actual(x, y))
     }
     for x in (box.minX - 1)...(box.maxX + 1) {
       note(x, box.minY - 1)
@@ -130,10 +119,30 @@ struct RegionJudge {
       note(box.minX - 1, y)
       note(box.maxX + 1, y)
     }
-    guard let reference = referenceCounts.max(by: { $0.value < $1.value })?.key,
-      let actual = actualCounts.max(by: { $0.value < $1.value })?.key
+    guard let reference = referenceCounts.mostCommon, let actual = actualCounts.mostCommon
     else { return nil }
     return (reference, actual)
+  }
+
+  /// Colours and how often each was met, in the order first met.
+  private struct ColourCounts {
+    var colours: [UInt32] = []
+    var counts: [Int] = []
+
+    mutating func add(_ colour: UInt32) {
+      if let index = colours.firstIndex(of: colour) {
+        counts[index] += 1
+      } else {
+        colours.append(colour)
+        counts.append(1)
+      }
+    }
+
+    /// The most common colour; of equals, the first met.
+    var mostCommon: UInt32? {
+      guard let largest = counts.max() else { return nil }
+      return colours[counts.firstIndex(of: largest)!]
+    }
   }
 
   /// One pass over the box: the changed pixels, the largest difference and the background
@@ -177,12 +186,12 @@ struct RegionJudge {
   // MARK: - Content that stays put
 
   /// The colour of a line of content that stays put through (x, y): a grid line, an axis or
-  /// a frame that enters the box from outside (`fixedColumns`, `fixedRows`) and shows
+  /// a frame that enters the box from outside (`columnLine`, `rowLine`) and shows
   /// unchanged on both sides of the point, so that it runs on through it; nil where none does.
   /// A line of background colour is no content.
   private func fixedLine(_ x: Int, _ y: Int, background: UInt32?) -> UInt32? {
-    for (colours, step) in [(fixedColumns[x], (0, 1)), (fixedRows[y], (1, 0))] {
-      for colour in colours ?? [] {
+    for (colours, step) in [(columnLine(x), (0, 1)), (rowLine(y), (1, 0))] {
+      for colour in colours {
         guard !(background.map { Word.alike(colour, $0) } ?? false),
           showsUnchanged(colour, from: (x, y), step: step, background: background),
           showsUnchanged(colour, from: (x, y), step: (-step.0, -step.1), background: background)
@@ -298,6 +307,8 @@ struct RegionJudge {
   /// it vetoes nothing; content that went missing or appeared fails the second or the first
   /// half, whatever the background around it matches.
   private func shift(_ survey: Survey) -> (dx: Int, dy: Int)? {
+    // A move of a few pixels is no evidence of one: drift that matches a neighbour by chance.
+    guard survey.changed.count >= Self.moveEvidence else { return nil }
     let allowed = Self.allowance(survey.changed.count)
     return Self.shifts.first {
       explainsChangedPixels(survey.changed, $0, allowed: allowed, survey.background?.reference)
@@ -338,7 +349,6 @@ struct RegionJudge {
       // half of those seen missed, before asking about lines at all.
       if checked >= 32 && missed.count * 2 > checked { return false }
     }
-    // A move of a few pixels is no evidence of one: drift that matches a neighbour by chance.
     guard informative >= Self.moveEvidence else { return false }
     var unexplained: [Int] = []
     for packed in missed {
