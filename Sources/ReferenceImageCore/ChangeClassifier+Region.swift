@@ -3,6 +3,17 @@
 struct RegionJudge {
   let pair: Pair
   let box: PixelBox
+  /// Whether any column or row of the box, or of the margin a shift reaches, has a line that
+  /// is not background running into it from outside.
+  private func hasLinesAround(background: UInt32?) -> Bool {
+    let margin = ChangeClassifier.largestShift
+    func isLine(_ colours: [UInt32]) -> Bool {
+      colours.contains { colour in !(background.map { Word.alike(colour, $0) } ?? false) }
+    }
+    return ((box.minX - margin)...(box.maxX + margin)).contains { isLine(columnLine($0)) }
+      || ((box.minY - margin)...(box.maxY + margin)).contains { isLine(rowLine($0)) }
+  }
+
   /// The colours of the runs that carry a line into the box's column from above and below it
   /// (one of them may be background, which `fixedLine` leaves out); looked at only for the few
   /// pixels a test asks about, so a region pays nothing for lines it never needs.
@@ -310,8 +321,13 @@ struct RegionJudge {
     // A move of a few pixels is no evidence of one: drift that matches a neighbour by chance.
     guard survey.changed.count >= Self.moveEvidence else { return nil }
     let allowed = Self.allowance(survey.changed.count)
+    let background = survey.background?.reference
+    // Without a line that stays put around the box, no pixel is excused: every offset stops at
+    // its first misses beyond the allowance.
+    let linesAround = hasLinesAround(background: background)
     return Self.shifts.first {
-      explainsChangedPixels(survey.changed, $0, allowed: allowed, survey.background?.reference)
+      explainsChangedPixels(
+        survey.changed, $0, allowed: allowed, background, linesAround: linesAround)
     }
   }
 
@@ -322,7 +338,8 @@ struct RegionJudge {
   /// cluster of them is a change of its own, a dot added beside moved text, and then the
   /// region is no move.
   private func explainsChangedPixels(
-    _ changed: [Int], _ shift: (dx: Int, dy: Int), allowed: Int, _ background: UInt32?
+    _ changed: [Int], _ shift: (dx: Int, dy: Int), allowed: Int, _ background: UInt32?,
+    linesAround: Bool
   ) -> Bool {
     var informative = 0
     var checked = 0
@@ -348,6 +365,7 @@ struct RegionJudge {
       // A wrong offset misses most pixels, lines that stay put only a few: give up once a
       // half of those seen missed, before asking about lines at all.
       if checked >= 32 && missed.count * 2 > checked { return false }
+      if !linesAround && missed.count > allowed { return false }
     }
     guard informative >= Self.moveEvidence else { return false }
     var unexplained: [Int] = []
