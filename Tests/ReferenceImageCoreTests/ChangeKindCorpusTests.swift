@@ -243,6 +243,11 @@ final class ChangeKindCorpusTests: XCTestCase {
         { $0.panels[4].boxes = [] },
         base: { $0.panels[4].boxes = [(120, 70, 50, 30, green)] }), ["removed"])
     add(
+      "caption set in faux bold",
+      try chart(
+        { $0.caption?.bold = true }, base: { $0.caption = ("SOURCE: LEDGER", 180, 204, false) }),
+      ["changed"])
+    add(
       "screen: a heading replaced", try screen { $0.panels[3].heading = "FAILURES" }, ["changed"])
     return cases
   }

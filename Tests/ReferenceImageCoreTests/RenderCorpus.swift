@@ -181,6 +181,9 @@ enum RenderCorpus {
     var labels: [(text: String, x: Double, y: Double)] = []
     var hairlines: [(from: (Double, Double), to: (Double, Double), colour: RGBAColor)] = []
     var panelTint: RGBAColor? = nil
+    /// A caption in one-pixel strokes; in faux bold, drawn again a pixel to the right, as a
+    /// renderer without a bold face draws it.
+    var caption: (text: String, x: Double, y: Double, bold: Bool)? = nil
 
     func render() throws -> RGBAImage {
       var image = try RGBAImage(width: width, height: height, color: background)
@@ -244,6 +247,14 @@ enum RenderCorpus {
         paint(
           &image, mask { $0.addText(label.text, x: label.x, y: label.y, scale: 1.5) },
           colour(0x374151))
+      }
+      if let caption {
+        paint(
+          &image,
+          mask { mask in
+            mask.addText(caption.text, x: caption.x, y: caption.y, scale: 1)
+            if caption.bold { mask.addText(caption.text, x: caption.x + 1, y: caption.y, scale: 1) }
+          }, colour(0x374151))
       }
       if let legend {
         for (index, entry) in legend.labels.enumerated() {
