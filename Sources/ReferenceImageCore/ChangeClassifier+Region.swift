@@ -3,6 +3,54 @@
 struct RegionJudge {
   let pair: Pair
   let box: PixelBox
+  /// Whether any column or row of the box, or of the margin a shift reaches, has a line that
+  /// is not background running into it from outside.
+  private func hasLinesAround(background: UInt32?) -> Bool {
+    let margin = ChangeClassifier.largestShift
+    func isLine(_ colours: [UInt32]) -> Bool {
+      colours.contains { colour in !(background.map { Word.alike(colour, $0) } ?? false) }
+    }
+    return ((box.minX - margin)...(box.maxX + margin)).contains { isLine(columnLine($0)) }
+      || ((box.minY - margin)...(box.maxY + margin)).contains { isLine(rowLine($0)) }
+  }
+
+  /// The colours of the runs that carry a line into the box's column from above and below it
+  /// (one of them may be background, which `fixedLine` leaves out); looked at only for the few
+  /// pixels a test asks about, so a region pays nothing for lines it never needs.
+  private func columnLine(_ x: Int) -> [UInt32] {
+    [
+      Self.line(pair, from: (x, box.minY - 1), step: (0, -1)),
+      Self.line(pair, from: (x, box.maxY + 1), step: (0, 1)),
+    ].compactMap { $0 }
+  }
+
+  /// The colours of the runs that carry a line into the box's row from its left and right.
+  private func rowLine(_ y: Int) -> [UInt32] {
+    [
+      Self.line(pair, from: (box.minX - 1, y), step: (-1, 0)),
+      Self.line(pair, from: (box.maxX + 1, y), step: (1, 0)),
+    ].compactMap { $0 }
+  }
+
+  /// The colour of a straight run of `lineRun` pixels both images hold alike from a point
+  /// outward, when it is one colour that is not background (the box's surroundings are mostly
+  /// background; a grid line, an axis or a frame crosses them).
+  private static func line(_ pair: Pair, from start: (Int, Int), step: (Int, Int)) -> UInt32? {
+    guard pair.contains(start.0, start.1) else { return nil }
+    let colour = pair.reference(start.0, start.1)
+    guard !Word.isTransparent(colour) else { return nil }
+    for index in 0..<lineRun {
+      let (x, y) = (start.0 + step.0 * index, start.1 + step.1 * index)
+      guard pair.contains(x, y), pair.reference(x, y) == colour, pair.actual(x, y) == colour
+      else { return nil }
+    }
+    return colour
+  }
+
+  /// How long a run outside a box shows a line that stays put.
+  static let lineRun = 4
+  /// How far from a pixel a line that stays put is looked for on each side.
+  static let lineReach = 64
 
   /// What one pass over the box found.
   struct Survey {
@@ -31,20 +79,30 @@ struct RegionJudge {
     if survey.largestDifference <= ChangeClassifier.noiseLevel {
       return .antiAliasingOrNoise(largestDifference: survey.largestDifference)
     }
-    if let shift = shift(survey) { return .moved(dx: shift.dx, dy: shift.dy) }
-    if onlyEdges(survey) {
-      return .antiAliasingOrNoise(largestDifference: survey.largestDifference)
-    }
+    // Added and removed first: a shift can line background up with background, and would
+    // then call a thin line or a dot that went missing "moved".
     let allowed = Self.allowance(count)
-    if count - survey.referenceBackground <= allowed,
-      keptContent(around: survey.background?.reference) <= allowed
-    {
-      return .added
+    if let background = survey.background {
+      if uncovered(survey, survey.referenceBackground, in: pair.reference, background.reference)
+        >= count - allowed,
+        standsApart(
+          survey.changed, in: pair.reference, content: pair.actual,
+          background: background.reference)
+      {
+        return .added
+      }
+      if uncovered(survey, survey.actualBackground, in: pair.actual, background.actual)
+        >= count - allowed,
+        standsApart(
+          survey.changed, in: pair.actual, content: pair.reference,
+          background: background.actual)
+      {
+        return .removed
+      }
     }
-    if count - survey.actualBackground <= allowed,
-      keptContent(around: survey.background?.actual) <= allowed
-    {
-      return .removed
+    if let shift = shift(survey) { return .moved(dx: shift.dx, dy: shift.dy) }
+    if onlyEdges(survey) || subPixelShift(survey) {
+      return .antiAliasingOrNoise(largestDifference: survey.largestDifference)
     }
     if let mapping = recolouring(survey) { return .recoloured(mapping) }
     return .changed
@@ -55,12 +113,14 @@ struct RegionJudge {
   /// The most common colour just around the box in the reference and in the render; nil for a
   /// box that covers the whole common area, where nothing says what background is.
   private func surroundingColours() -> (reference: UInt32, actual: UInt32)? {
-    var referenceCounts: [UInt32: Int] = [:]
-    var actualCounts: [UInt32: Int] = [:]
+    // A box's surroundings hold few colours: counted in small lists, not hash tables (a busy
+    // screen has hundreds of regions).
+    var referenceCounts = ColourCounts()
+    var actualCounts = ColourCounts()
     func note(_ x: Int, _ y: Int) {
       guard pair.contains(x, y) else { return }
-      referenceCounts[pair.reference(x, y), default: 0] += 1
-      actualCounts[pair.actual(x, y), default: 0] += 1
+      referenceCounts.add(pair.reference(x, y))
+      actualCounts.add(pair.actual(x, y))
     }
     for x in (box.minX - 1)...(box.maxX + 1) {
       note(x, box.minY - 1)
@@ -70,10 +130,30 @@ struct RegionJudge {
       note(box.minX - 1, y)
       note(box.maxX + 1, y)
     }
-    guard let reference = referenceCounts.max(by: { $0.value < $1.value })?.key,
-      let actual = actualCounts.max(by: { $0.value < $1.value })?.key
+    guard let reference = referenceCounts.mostCommon, let actual = actualCounts.mostCommon
     else { return nil }
     return (reference, actual)
+  }
+
+  /// Colours and how often each was met, in the order first met.
+  private struct ColourCounts {
+    var colours: [UInt32] = []
+    var counts: [Int] = []
+
+    mutating func add(_ colour: UInt32) {
+      if let index = colours.firstIndex(of: colour) {
+        counts[index] += 1
+      } else {
+        colours.append(colour)
+        counts.append(1)
+      }
+    }
+
+    /// The most common colour; of equals, the first met.
+    var mostCommon: UInt32? {
+      guard let largest = counts.max() else { return nil }
+      return colours[counts.firstIndex(of: largest)!]
+    }
   }
 
   /// One pass over the box: the changed pixels, the largest difference and the background
@@ -114,22 +194,107 @@ struct RegionJudge {
     return survey
   }
 
-  // MARK: - Added and removed
+  // MARK: - Content that stays put
 
-  /// The box's unchanged pixels that are not `background`: content the change touched rather
-  /// than stood apart from. New content on empty background keeps none (a legend entry added);
-  /// a bolder font keeps every old stroke, so it is no addition.
-  private func keptContent(around background: UInt32?) -> Int {
-    guard let background else { return 0 }
-    var kept = 0
-    for y in box.minY...box.maxY {
-      for x in box.minX...box.maxX {
-        let word = pair.reference(x, y)
-        guard word == pair.actual(x, y) else { continue }
-        if !Word.isTransparent(word) && !Word.alike(word, background) { kept += 1 }
+  /// The colour of a line of content that stays put through (x, y): a grid line, an axis or
+  /// a frame that enters the box from outside (`columnLine`, `rowLine`) and shows
+  /// unchanged on both sides of the point, so that it runs on through it; nil where none does.
+  /// A line of background colour is no content.
+  private func fixedLine(_ x: Int, _ y: Int, background: UInt32?) -> UInt32? {
+    for (colours, step) in [(columnLine(x), (0, 1)), (rowLine(y), (1, 0))] {
+      for colour in colours {
+        guard !(background.map { Word.alike(colour, $0) } ?? false),
+          showsUnchanged(colour, from: (x, y), step: step, background: background),
+          showsUnchanged(colour, from: (x, y), step: (-step.0, -step.1), background: background)
+        else { continue }
+        return colour
       }
     }
-    return kept
+    return nil
+  }
+
+  /// Whether a pixel both images hold alike in `colour` lies from a point in a direction,
+  /// within `lineReach` (a stroke moved along a grid line covers it for a while), before any
+  /// unchanged background; or other content both hold alike comes first (a grid line ends at
+  /// an axis).
+  private func showsUnchanged(
+    _ colour: UInt32, from start: (Int, Int), step: (Int, Int), background: UInt32?
+  ) -> Bool {
+    var sawBackground = false
+    for distance in 1...Self.lineReach {
+      let (x, y) = (start.0 + step.0 * distance, start.1 + step.1 * distance)
+      guard pair.contains(x, y) else { return false }
+      let word = pair.actual(x, y)
+      guard word == pair.reference(x, y) else { continue }
+      if Word.alike(word, colour) { return true }
+      if background.map({ Word.alike(word, $0) }) ?? false {
+        sawBackground = true
+      } else if !sawBackground && !Word.isTransparent(word) {
+        return true
+      }
+    }
+    return false
+  }
+
+  // MARK: - Added and removed
+
+  /// How many changed pixels show, in `image`, what lies under content: background (counted
+  /// by the survey as `backgroundCount`), or a line that stays put running on through them (a
+  /// grid line a removed dot uncovers). Only looked into when a few are left to explain.
+  private func uncovered(
+    _ survey: Survey, _ backgroundCount: Int, in word: (Int, Int) -> UInt32, _ background: UInt32
+  ) -> Int {
+    let count = survey.changed.count
+    guard backgroundCount < count, count - backgroundCount <= count / 4 else {
+      return backgroundCount
+    }
+    var uncovered = backgroundCount
+    for packed in survey.changed {
+      let x = packed & 0xFFFF_FFFF
+      let y = packed >> 32
+      let shown = word(x, y)
+      if Word.isTransparent(shown) || Word.alike(shown, background) { continue }
+      if let line = fixedLine(x, y, background: background), Word.alike(line, shown) {
+        uncovered += 1
+      }
+    }
+    return uncovered
+  }
+
+  /// Whether the changed pixels stand apart from the content the change left as it was: at
+  /// most a quarter of them touch (side by side) an unchanged pixel that is not `background`
+  /// in `image`, and hardly any touch one of their own colour in `content` (the image that
+  /// holds the new or the gone content). New content on background touches nothing, or a
+  /// grid line where it crosses one; a bolder font grows from every old stroke, and a taller
+  /// bar from its old top in its own colour: changes of what was there, not additions (nor,
+  /// the other way, removals). Decided per changed pixel, so content elsewhere in the box
+  /// never vetoes it.
+  private func standsApart(
+    _ changed: [Int], in word: (Int, Int) -> UInt32, content: (Int, Int) -> UInt32,
+    background: UInt32
+  ) -> Bool {
+    var touching = 0
+    var continuing = 0
+    let allowed = changed.count / 4
+    let continuingAllowed = max(2, Self.allowance(changed.count))
+    for packed in changed {
+      let x = packed & 0xFFFF_FFFF
+      let y = packed >> 32
+      let own = content(x, y)
+      var touches = false
+      var continues = false
+      for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)]
+      where pair.contains(nx, ny) && pair.actual(nx, ny) == pair.reference(nx, ny) {
+        let kept = word(nx, ny)
+        guard !Word.isTransparent(kept) && !Word.alike(kept, background) else { continue }
+        touches = true
+        if Word.alike(kept, own) { continues = true }
+      }
+      if touches { touching += 1 }
+      if continues { continuing += 1 }
+      if touching > allowed || continuing > continuingAllowed { return false }
+    }
+    return true
   }
 
   // MARK: - Moved
@@ -146,81 +311,175 @@ struct RegionJudge {
     }
   }()
 
-  /// The smallest offset at which the render's box equals the reference's: first checked on
-  /// the changed pixels alone (a wrong offset fails within a few of them), then on every pixel
-  /// of the box.
+  /// The smallest offset that explains the changed pixels, each of them both ways: the render
+  /// shows there what the reference showed the offset away (the content arrived), and the
+  /// reference's content there shows in the render the offset on (it went somewhere). Content
+  /// that stays put around or under the change (grid lines, a frame) is never asked about, so
+  /// it vetoes nothing; content that went missing or appeared fails the second or the first
+  /// half, whatever the background around it matches.
   private func shift(_ survey: Survey) -> (dx: Int, dy: Int)? {
+    // A move of a few pixels is no evidence of one: drift that matches a neighbour by chance.
+    guard survey.changed.count >= Self.moveEvidence else { return nil }
+    // Content that moved left a place as well as reached one: some changed pixels show
+    // background only in the render, some only in the reference. Where (nearly) all show it
+    // in the reference, content was drawn beside what stayed (a caption in faux bold, drawn
+    // again a pixel to the right), which an offset also explains pixel by pixel.
+    let count = survey.changed.count
+    guard survey.referenceBackground * 8 <= count * 7, survey.actualBackground * 8 <= count * 7
+    else { return nil }
     let allowed = Self.allowance(survey.changed.count)
-    for shift in Self.shifts where explainsChangedPixels(survey.changed, shift, allowed: allowed) {
-      if explainsBox(shift, allowed: allowed) { return shift }
+    let background = survey.background?.reference
+    // Without a line that stays put around the box, no pixel is excused: every offset stops at
+    // its first misses beyond the allowance.
+    let linesAround = hasLinesAround(background: background)
+    return Self.shifts.first {
+      explainsChangedPixels(
+        survey.changed, $0, allowed: allowed, background, linesAround: linesAround)
     }
-    return nil
   }
 
-  private func explainsChangedPixels(_ changed: [Int], _ shift: (dx: Int, dy: Int), allowed: Int)
-    -> Bool
-  {
+  /// Whether an offset explains the changed pixels. A pixel on a line that stays put, or whose
+  /// source is (a grid line under a moved stroke, one a moved label uncovers), says nothing
+  /// either way: its colour mixes what moved with what did not. The few pixels left
+  /// unexplained must lie scattered (rims drawn a little differently at the new place): a
+  /// cluster of them is a change of its own, a dot added beside moved text, and then the
+  /// region is no move.
+  private func explainsChangedPixels(
+    _ changed: [Int], _ shift: (dx: Int, dy: Int), allowed: Int, _ background: UInt32?,
+    linesAround: Bool
+  ) -> Bool {
     var informative = 0
     var checked = 0
-    var mismatched = 0
+    var missed: [Int] = []
     for packed in changed {
       let x = packed & 0xFFFF_FFFF
       let y = packed >> 32
       let actual = pair.actual(x, y)
+      let reference = pair.reference(x, y)
       // A pixel within the noise level of its own reference says nothing about a shift (every
       // shift of a flat background matches it); drift would keep every offset alive.
-      if Word.alike(actual, pair.reference(x, y)) { continue }
+      if Word.alike(actual, reference) { continue }
       informative += 1
-      let sourceX = x - shift.dx
-      let sourceY = y - shift.dy
-      guard pair.contains(sourceX, sourceY) else { continue }
+      let (fromX, fromY) = (x - shift.dx, y - shift.dy)
+      let (toX, toY) = (x + shift.dx, y + shift.dy)
+      guard pair.contains(fromX, fromY), pair.contains(toX, toY) else { continue }
       checked += 1
-      if !Word.alike(actual, pair.reference(sourceX, sourceY)) {
-        mismatched += 1
-        // A wrong offset misses most pixels: give up once an eighth of those seen missed.
-        if mismatched > allowed || (checked >= 32 && mismatched * 8 > checked) { return false }
-      }
+      guard
+        !Word.alike(actual, pair.reference(fromX, fromY))
+          || !Word.alike(reference, pair.actual(toX, toY))
+      else { continue }
+      missed.append(packed)
+      // A wrong offset misses most pixels, lines that stay put only a few: give up once a
+      // half of those seen missed, before asking about lines at all.
+      if checked >= 32 && missed.count * 2 > checked { return false }
+      if !linesAround && missed.count > allowed { return false }
     }
-    // Most of the change must lie where the shifted reference can say something.
+    guard informative >= Self.moveEvidence else { return false }
+    var unexplained: [Int] = []
+    for packed in missed {
+      let x = packed & 0xFFFF_FFFF
+      let y = packed >> 32
+      if fixedLine(x, y, background: background) != nil
+        || fixedLine(x - shift.dx, y - shift.dy, background: background) != nil
+        || fixedLine(x + shift.dx, y + shift.dy, background: background) != nil
+      {
+        (informative, checked) = (informative - 1, checked - 1)
+        continue
+      }
+      unexplained.append(packed)
+      if unexplained.count > allowed { return false }
+    }
+    // Most of the change must lie where the shifted images can say something.
     return checked > 0 && checked * 2 >= informative
+      && Self.largestCluster(unexplained) <= Self.scatteredPixels
   }
 
-  private func explainsBox(_ shift: (dx: Int, dy: Int), allowed: Int) -> Bool {
-    var mismatched = 0
-    for y in box.minY...box.maxY {
-      for x in box.minX...box.maxX {
-        let sourceX = x - shift.dx
-        let sourceY = y - shift.dy
-        guard pair.contains(sourceX, sourceY) else { continue }
-        if !Word.alike(pair.actual(x, y), pair.reference(sourceX, sourceY)) {
-          mismatched += 1
-          if mismatched > allowed { return false }
+  /// The fewest pixels that differ beyond the noise level a move is told from.
+  static let moveEvidence = 4
+
+  /// The most unexplained pixels that may touch one another and still be a rim's.
+  static let scatteredPixels = 8
+
+  /// The size of the largest group of pixels that touch (also diagonally).
+  static func largestCluster(_ pixels: [Int]) -> Int {
+    var unvisited = Set(pixels)
+    var largest = 0
+    while let start = unvisited.popFirst() {
+      var size = 0
+      var stack = [start]
+      while let pixel = stack.popLast() {
+        size += 1
+        let (x, y) = (pixel & 0xFFFF_FFFF, pixel >> 32)
+        for dy in -1...1 {
+          for dx in -1...1 where dx != 0 || dy != 0 {
+            let neighbour = (y + dy) << 32 | (x + dx)
+            if unvisited.remove(neighbour) != nil { stack.append(neighbour) }
+          }
         }
       }
+      largest = max(largest, size)
     }
-    return true
+    return largest
   }
 
   // MARK: - Anti-aliasing
 
-  /// Whether (nearly) every changed pixel is an anti-aliased edge: in one of the images its luma
-  /// lies strictly between the darkest and brightest of its eight neighbours, and those differ
-  /// by at least `edgeContrast` levels. A solid shape's pixels, moved, added or recoloured,
-  /// equal their darkest or brightest neighbour in both; a gradient's lie between neighbours
-  /// only a few levels apart.
+  /// Whether every changed pixel is an anti-aliased edge or within the noise level: an edge
+  /// pixel is a blend (its luma strictly between the darkest and brightest of its eight
+  /// neighbours, which differ by at least `edgeContrast`) in both images, or in one of them
+  /// with a difference of at most `edgeDifference` (a rim drawn with other coverage). A pixel
+  /// solid in one image that differs by more is a stroke moved, added or removed, never
+  /// anti-aliasing: one is enough to refuse. Solid pixels with smaller differences may be a
+  /// twentieth of the change (a renderer's rounding at the ends of a stroke).
   private func onlyEdges(_ survey: Survey) -> Bool {
     let allowed = Self.allowance(survey.changed.count)
     var solid = 0
     for packed in survey.changed {
       let x = packed & 0xFFFF_FFFF
       let y = packed >> 32
-      if !isBlend(x, y, pair.actual) && !isBlend(x, y, pair.reference) {
-        solid += 1
-        if solid > allowed { return false }
-      }
+      let difference = Word.largestDifference(pair.actual(x, y), pair.reference(x, y))
+      if difference <= ChangeClassifier.noiseLevel { continue }
+      let inActual = isBlend(x, y, pair.actual)
+      let inReference = isBlend(x, y, pair.reference)
+      if inActual && inReference { continue }
+      if (inActual || inReference) && difference <= Self.edgeDifference { continue }
+      if difference > Self.edgeDifference { return false }
+      solid += 1
+      if solid > allowed { return false }
     }
     return true
   }
+
+  /// Whether the change is the content redrawn less than a pixel away: each changed pixel
+  /// lies, in every channel, between the reference's value there and at one neighbour (the
+  /// same neighbour for the whole region), as coverage moved by a fraction of a pixel mixes
+  /// them; and no pixel differs by more than `edgeDifference`, so a stroke moved by a whole
+  /// pixel, which also lies between them, is never taken for one.
+  private func subPixelShift(_ survey: Survey) -> Bool {
+    guard survey.largestDifference <= Self.edgeDifference else { return false }
+    let allowed = Self.allowance(survey.changed.count)
+    return Self.shifts.prefix(8).contains { direction in
+      var outside = 0
+      for packed in survey.changed {
+        let x = packed & 0xFFFF_FFFF
+        let y = packed >> 32
+        let actual = pair.actual(x, y)
+        let reference = pair.reference(x, y)
+        guard !Word.alike(actual, reference),
+          pair.contains(x - direction.dx, y - direction.dy)
+        else { continue }
+        if !Word.between(actual, reference, pair.reference(x - direction.dx, y - direction.dy)) {
+          outside += 1
+          if outside > allowed { return false }
+        }
+      }
+      return true
+    }
+  }
+
+  /// The largest channel difference an edge pixel may show when only one of the images blends
+  /// there: half the range, what moving an edge by less than half a pixel changes.
+  static let edgeDifference = 128
 
   private func isBlend(_ x: Int, _ y: Int, _ word: (Int, Int) -> UInt32) -> Bool {
     let center = Word.luma(word(x, y))
@@ -272,6 +531,15 @@ struct RegionJudge {
     let repeated = targets.values.reduce(0) { $0 + ($1.total >= 2 ? $1.total : 0) }
     let common = targets.sorted { ($0.value.total, $1.key) > ($1.value.total, $0.key) }
       .prefix(Self.shapeColours)
+    // Background turned into a colour is content drawn, not a recolouring (a bar that grew);
+    // a colour turned into background is content gone (a bar that shrank).
+    if let background = survey.background,
+      let largest = targets.max(by: { ($0.value.total, $1.key) < ($1.value.total, $0.key) }),
+      Word.alike(largest.key, background.reference)
+        || Word.alike(largest.value.to, background.actual)
+    {
+      return nil
+    }
     guard count - explained <= Self.allowance(count), repeated * 4 >= count * 3,
       keptCount(of: common.map(\.key)) <= Self.allowance(common.reduce(0) { $0 + $1.value.total })
     else { return nil }

@@ -7,18 +7,24 @@ import Foundation
 /// is then judged on every pixel of its box whose bytes differ. Called only for a comparison
 /// that failed or a change a review shows, so a passing run pays nothing.
 ///
-/// The tests, in order, for each region:
+/// The tests, in order, for each region, each decided on the changed pixels (never on the
+/// region's box, so content that stays put around or under a change vetoes nothing):
 /// 1. every changed pixel within `noiseLevel` of the reference in every channel: noise;
-/// 2. the box equals the reference shifted by (dx, dy), |dx|, |dy| ≤ `largestShift`, the
-///    smallest shift first: moved;
-/// 3. every changed pixel an anti-aliased edge (its luma strictly between its neighbours'
-///    darkest and brightest in one of the images): anti-aliasing;
-/// 4. the reference has background (the colour around the box, or transparency) at the changed
-///    pixels and the box keeps no other content: added; the same for the render: removed (a
-///    bolder font adds pixels only on background, but beside strokes that stay: changed);
-/// 5. each reference colour maps to one render colour, and no pixel of the main one stayed:
-///    recoloured;
-/// 6. anything else: changed.
+/// 2. the reference shows background at the changed pixels (or a line that stays put running
+///    on through them, such as a grid line), and they stand apart from the content left as it
+///    was (a bolder font, a taller bar grow from it): added; the same for the render: removed.
+///    Decided before any shift, which could line background up with background;
+/// 3. an offset (dx, dy), |dx|, |dy| ≤ `largestShift`, the smallest first, explains each
+///    changed pixel both ways (the render shows what the reference showed the offset away, and
+///    the reference's content shows in the render the offset on), pixels on lines that stay put
+///    aside, and the few left unexplained lie scattered: moved;
+/// 4. every changed pixel an anti-aliased edge (a blend of its neighbours in both images, or in
+///    one with a difference of at most half the range), or the content redrawn less than a
+///    pixel away (each pixel between the reference's value and one neighbour's), never with a
+///    larger difference on a solid stroke: anti-aliasing;
+/// 5. each reference colour maps to one render colour, no pixel of the main ones stayed, and
+///    neither side of the main mapping is background: recoloured;
+/// 6. anything else, a region that mixes kinds included: changed.
 /// Each test allows a twentieth of the changed pixels to disagree, for the anti-aliased rims
 /// that a renderer draws a little differently at a new place.
 public enum ChangeClassifier {
@@ -209,6 +215,22 @@ enum Word {
   /// Equal, or within the noise level in every channel.
   @inline(__always) static func alike(_ a: UInt32, _ b: UInt32) -> Bool {
     a == b || largestDifference(a, b) <= ChangeClassifier.noiseLevel
+  }
+
+  /// Whether every channel of `word` lies between those of `a` and `b`, give or take the
+  /// noise level.
+  @inline(__always) static func between(_ word: UInt32, _ a: UInt32, _ b: UInt32) -> Bool {
+    for shift in stride(from: UInt32(0), to: 32, by: 8) {
+      let value = Int((word >> shift) & 0xFF)
+      let left = Int((a >> shift) & 0xFF)
+      let right = Int((b >> shift) & 0xFF)
+      if value < min(left, right) - ChangeClassifier.noiseLevel
+        || value > max(left, right) + ChangeClassifier.noiseLevel
+      {
+        return false
+      }
+    }
+    return true
   }
 
   /// Whether the colour is fully transparent.

@@ -36,6 +36,11 @@ public enum ChangeKind: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// A kind's name in a few words, without its parameters ("anti-aliasing or noise").
+  static func shortName(_ name: String) -> String {
+    name == "antiAliasingOrNoise" ? "anti-aliasing or noise" : name
+  }
+
   /// Every name, in the order the page lists its filter.
   public static let names = [
     "moved", "recoloured", "added", "removed", "antiAliasingOrNoise", "resized", "changed",
@@ -128,8 +133,17 @@ public struct ChangeClassification: Sendable, Hashable {
         > (right.element.changedPixelCount, left.offset)
     }.map(\.element)
     var lines = largestFirst.prefix(limit).map(\.description)
-    let more = regions.count - lines.count
-    if more > 0 { lines.append("and \(more) more region\(more == 1 ? "" : "s")") }
+    let rest = largestFirst.dropFirst(limit)
+    guard !rest.isEmpty else { return lines }
+    // A busy screen's other regions in one line, counted by kind, the most frequent first.
+    var counts: [String: Int] = [:]
+    for region in rest { counts[region.kind.name, default: 0] += 1 }
+    let kinds = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map {
+      "\($0.value) \(ChangeKind.shortName($0.key))"
+    }
+    let more = rest.count
+    lines.append(
+      "and \(more) more region\(more == 1 ? "" : "s") (\(kinds.joined(separator: ", ")))")
     return lines
   }
 }

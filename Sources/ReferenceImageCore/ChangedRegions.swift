@@ -1,24 +1,21 @@
-/// Boxes around the changed parts of a difference image, for the page to draw: the pixels
-/// the comparison marked as differing (painted pure red) are gathered into cells of a grid,
-/// touching cells merge into one box, and the grid coarsens until at most `limit` boxes remain.
+/// Boxes around the changed parts of a difference image, for the page to draw and the
+/// classifier to judge: the pixels the comparison marked as differing (painted pure red) are
+/// gathered into cells of a grid, and touching cells (also diagonally) make one box: one box
+/// per connected change, however many there are. No count is imposed: merging unrelated
+/// changes to fit one would give a busy screen's moved text and added boxes one kind between
+/// them. The count is bounded by the cells, a quarter of them at most (one box per isolated
+/// cell), and finding them costs one pass over the marked cells.
 package enum ChangedRegions {
-  package static let limit = 64
   static let cellSize = 16
 
-  /// The boxes, as [x, y, width, height] in the difference image's pixels.
+  /// The boxes, as [x, y, width, height] in the difference image's pixels, in the order of
+  /// each change's first cell row by row.
   /// - Parameters:
   ///   - difference: The difference image (`ImageComparison.differenceImage`).
   ///   - within: Where the marks can be (the comparison's bounding box); nil for everywhere.
   package static func boxes(in difference: RGBAImage, within box: PixelBox? = nil) -> [[Int]] {
-    var grid = markedCells(difference, within: box)
-    var size = cellSize
-    while true {
-      let boxes = grid.components(size: size, width: difference.width, height: difference.height)
-      if boxes.count <= limit { return boxes }
-      // Twice the cell size merges neighbours: the count falls at least fourfold.
-      grid = grid.halved()
-      size *= 2
-    }
+    markedCells(difference, within: box).components(
+      size: cellSize, width: difference.width, height: difference.height)
   }
 
   /// Which cells of a grid hold a mark, one byte per cell, row by row: a flat array rather than
@@ -33,17 +30,6 @@ package enum ChangedRegions {
       self.width = width
       self.height = height
       marked = [Bool](repeating: false, count: width * height)
-    }
-
-    /// The grid of cells twice as large: a cell is marked when one of its four halves is.
-    func halved() -> CellGrid {
-      var coarse = CellGrid(width: (width + 1) / 2, height: (height + 1) / 2)
-      for y in 0..<height {
-        for x in 0..<width where marked[y * width + x] {
-          coarse.marked[(y / 2) * coarse.width + x / 2] = true
-        }
-      }
-      return coarse
     }
 
     /// Bounding boxes of the groups of marked cells that touch (also diagonally), in the order

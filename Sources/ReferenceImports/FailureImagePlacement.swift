@@ -29,4 +29,28 @@ enum FailureImagePlacement {
     }
     return .success(path)
   }
+
+  /// What pairs a failed comparison's images: its test and context, and the name without its
+  /// role and without the `-<random>` Swift Testing inserts into a repeated name (before the
+  /// first dot, so after the encoded path and the case, which hold no unencoded `-` outside
+  /// the case's brackets). nil for names that are no failure image.
+  static func comparisonKey(_ attachment: ImportedAttachment) -> String? {
+    guard let name = FailureAttachmentName(fileName: attachment.name) else { return nil }
+    var stem = Substring(name.stem)
+    if let dash = stem.lastIndex(of: "-"), !stem[dash...].contains("]") {
+      stem = stem[..<dash]
+    }
+    return attachment.provenance.description + "\n" + stem
+  }
+
+  /// The references each failed comparison's render was compared with, by `comparisonKey`.
+  static func references(among attachments: [ImportedAttachment]) -> [String: [ImportedAttachment]]
+  {
+    var found: [String: [ImportedAttachment]] = [:]
+    for attachment in attachments
+    where FailureAttachmentName(fileName: attachment.name)?.role == .reference {
+      if let key = comparisonKey(attachment) { found[key, default: []].append(attachment) }
+    }
+    return found
+  }
 }

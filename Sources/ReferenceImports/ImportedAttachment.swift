@@ -1,3 +1,5 @@
+import ReferenceArchive
+
 /// Where an attachment was made: its test, and what makes one run of that test distinct from
 /// another (test-plan configuration, arguments, repetition, device).
 public struct AttachmentProvenance: Sendable, Hashable {
@@ -61,6 +63,25 @@ public struct ImportedAttachment: Sendable, Hashable {
   public var payload: Payload
   /// Its test and render context.
   public var provenance: AttachmentProvenance
+  /// The title of the activity it was attached in (a result bundle's
+  /// `ActionTestActivitySummary`), when recorded.
+  public var activity: String? = nil
+  /// The file name it was stored under, unique in its container (`Name_0_UUID.png`, Swift
+  /// Testing's `name-<random>.png`), when it has one.
+  public var storedName: String? = nil
+
+  /// What tells it apart from another attachment of its name, test and context, in words:
+  /// its activity and the name it was stored under (unique in its container); nil when
+  /// neither is known.
+  public var distinction: String? {
+    var stored = storedName
+    if stored == nil, case .file(let name) = payload { stored = name }
+    let parts = [
+      activity.map { "activity '\(EntryPathText.escaped($0))'" },
+      stored.map { "attached as '\(EntryPathText.escaped($0))'" },
+    ].compactMap { $0 }
+    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+  }
 
   /// What kind of content it holds, from its type identifier and name.
   public var kind: AttachmentKind { AttachmentKind(typeIdentifier: typeIdentifier, name: name) }

@@ -46,7 +46,8 @@ public struct ImportedSource: Sendable, Hashable, CustomStringConvertible {
       }
     }
 
-    /// The first bytes of one of its attachments, unchecked, to tell what it holds.
+    /// The first bytes of one of its attachments, checked as `payload` checks them, to tell
+    /// what it holds.
     func payloadPrefix(_ attachment: ImportedAttachment, count: Int, limits: ImportLimits)
       throws(ImportError) -> [UInt8]
     {
@@ -80,6 +81,18 @@ public struct ImportedSource: Sendable, Hashable, CustomStringConvertible {
   public struct PlacedImage: Sendable, Hashable {
     public var path: String
     public var attachment: ImportedAttachment
+    /// For the render of a failed comparison whose container holds what it was compared with
+    /// (Swift Testing's `.reference.png` beside its `.actual.png`): those references, empty
+    /// when the run had none. nil when the container does not say.
+    public var comparedWith: [ImportedAttachment]?
+
+    public init(
+      path: String, attachment: ImportedAttachment, comparedWith: [ImportedAttachment]? = nil
+    ) {
+      self.path = path
+      self.attachment = attachment
+      self.comparedWith = comparedWith
+    }
   }
 
   /// What the source holds.
@@ -106,10 +119,21 @@ public struct ImportedSource: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// Why the merge counts it incomplete, with what was not landed.
-  public var incompleteReason: String {
+  /// Why the merge counts it incomplete, with everything that was not landed.
+  public var incompleteReason: String { incompleteReason(listing: nil) }
+
+  /// Why the merge counts it incomplete, with the first `limit` of what was not landed and
+  /// how many more there are (a bundle's UI tests can leave hundreds of screenshots); every
+  /// entry when `limit` is nil.
+  public func incompleteReason(listing limit: Int?) -> String {
     guard !notLanded.isEmpty else { return container.proves }
-    return container.proves + "; not landed:\n  - " + notLanded.joined(separator: "\n  - ")
+    let shown = limit.map { Array(notLanded.prefix($0)) } ?? notLanded
+    var lines = shown.map { "\n  - " + $0 }
+    if shown.count < notLanded.count {
+      lines.append(
+        "\n  … and \(notLanded.count - shown.count) more (--json or --verbose lists them)")
+    }
+    return container.proves + "; not landed (\(notLanded.count)):" + lines.joined()
   }
 
   /// The bytes of one attachment, checked (bundle payloads against their content id).

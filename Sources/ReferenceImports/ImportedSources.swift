@@ -60,6 +60,12 @@ public enum ImportedSources {
     case .snapshotTree: break
     }
     if case .swiftTestingAttachments = container {
+      // A render lands only over the reference it was compared with, as an archive's does:
+      // the folder holds that reference beside it, or none when there was none.
+      let references = FailureImagePlacement.references(among: attachments)
+      sorting.comparedWith = { attachment in
+        FailureImagePlacement.comparisonKey(attachment).map { references[$0] ?? [] }
+      }
       for attachment in attachments {
         try sorting.take(attachment, place: FailureImagePlacement.place)
       }
@@ -134,12 +140,16 @@ public enum ImportedSources {
     let limits: ImportLimits
     var archives: [ImportedAttachment] = []
     /// Placed images by context (by test and context for Swift Testing's attachments); a
-    /// context whose path repeats gets a further group.
+    /// context whose path repeats gets a further group, labelled by what tells its renders
+    /// apart.
     var groups: [(context: String, images: [String: ImportedSource.PlacedImage])] = []
     var notLanded: [String] = []
     var others: [String: Int] = [:]
     /// Images that land nowhere by their nature, by kind (a failure's reference image).
     var counted: [String: Int] = [:]
+    /// What a placed render was compared with, when the container says
+    /// (`ImportedSource.PlacedImage.comparedWith`).
+    var comparedWith: (ImportedAttachment) -> [ImportedAttachment]? = { _ in nil }
 
     mutating func take(
       _ attachment: ImportedAttachment,
@@ -163,7 +173,8 @@ public enum ImportedSources {
         }
       case .png:
         switch place(attachment) {
-        case .success(let path): add(.init(path: path, attachment: attachment))
+        case .success(let path):
+          add(.init(path: path, attachment: attachment, comparedWith: comparedWith(attachment)))
         case .failure(let unplaced):
           if let kind = unplaced.countedAs {
             counted[kind, default: 0] += 1
@@ -190,13 +201,28 @@ public enum ImportedSources {
       } else {
         context = provenance.context
       }
-      if let index = groups.firstIndex(where: {
-        $0.context == context && $0.images[image.path] == nil
-      }) {
-        groups[index].images[image.path] = image
-      } else {
-        groups.append((context, [image.path: image]))
+      // A path that repeats in a context (one test attaching a name twice, a name Swift
+      // Testing made unique) goes to a source named by what tells the render apart: its
+      // activity and the name it was stored under, so a conflict says which render is which.
+      let attachment = image.attachment
+      func labelled(_ mark: String) -> String { context.isEmpty ? mark : "\(context), \(mark)" }
+      var labels = [context]
+      if let distinction = attachment.distinction { labels.append(labelled(distinction)) }
+      for label in labels where add(image, to: label) { return }
+      // Renders nothing tells apart are numbered.
+      var number = 2
+      while !add(image, to: labelled("#\(number)")) { number += 1 }
+    }
+
+    /// Adds an image to the group of a label, unless the group holds its path already.
+    private mutating func add(_ image: ImportedSource.PlacedImage, to label: String) -> Bool {
+      guard let index = groups.firstIndex(where: { $0.context == label }) else {
+        groups.append((label, [image.path: image]))
+        return true
       }
+      guard groups[index].images[image.path] == nil else { return false }
+      groups[index].images[image.path] = image
+      return true
     }
 
     private func isOurArchive(_ attachment: ImportedAttachment) throws(ImportError) -> Bool {
@@ -219,14 +245,11 @@ public enum ImportedSources {
       var sources = archives.map {
         ImportedSource(container: container, content: .archive($0), label: "", notLanded: [])
       }
-      var seen: [String: Int] = [:]
       for group in groups {
-        seen[group.context, default: 0] += 1
-        let repeatMark = seen[group.context]! > 1 ? " #\(seen[group.context]!)" : ""
         let images = group.images.values.sorted { $0.path < $1.path }
         sources.append(
           ImportedSource(
-            container: container, content: .images(images), label: group.context + repeatMark,
+            container: container, content: .images(images), label: group.context,
             notLanded: []))
       }
       guard !notes.isEmpty else { return sources }

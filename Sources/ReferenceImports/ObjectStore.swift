@@ -51,9 +51,12 @@ struct ObjectStore {
     return try decompress(stored, id: id, limit: limits.maximumPayloadBytes)
   }
 
-  /// The first bytes of a payload, unchecked: enough to tell what it holds before it is used.
+  /// The first bytes of a payload, enough to tell what it holds, its stored bytes checked
+  /// against its content id: a corrupt payload that lands nowhere (a screenshot, a failure's
+  /// reference image) is refused like one that lands, never judged from damaged bytes.
   func payloadPrefix(_ id: String, count: Int) throws(ImportError) -> [UInt8] {
     let stored = try read(id, limit: limits.maximumPayloadBytes)
+    try checkContentID(id, of: stored)
     guard Zstd.isFrame(stored) else { return Array(stored.prefix(count)) }
     do { return try Zstd.prefix(stored, count: count) } catch {
       throw failure(id, "damaged zstd data: a truncated or corrupt copy")

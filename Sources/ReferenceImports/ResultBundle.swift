@@ -129,13 +129,19 @@ struct BundleGraphWalk {
       Int($0)
     }
     var attachments: [TypedObject] = []
-    summary.forEachObject { if $0.type == "ActionTestAttachment" { attachments.append($0) } }
-    for attachment in attachments { try add(attachment, provenance) }
+    var activities: [String?] = []
+    summary.forEachAttachment(activity: nil) {
+      attachments.append($0)
+      activities.append($1)
+    }
+    for (attachment, activity) in zip(attachments, activities) {
+      try add(attachment, provenance, activity)
+    }
   }
 
-  private mutating func add(_ attachment: TypedObject, _ provenance: AttachmentProvenance)
-    throws(ImportError)
-  {
+  private mutating func add(
+    _ attachment: TypedObject, _ provenance: AttachmentProvenance, _ activity: String?
+  ) throws(ImportError) {
     // An attachment deleted after a passing test keeps its record and loses its payload.
     guard let payloadID = attachment["payloadRef"]?.string("id") else { return }
     let fileName = attachment.string("filename") ?? attachment.string("name") ?? payloadID
@@ -158,7 +164,8 @@ struct BundleGraphWalk {
     found.append(
       ImportedAttachment(
         name: name, typeIdentifier: attachment.string("uniformTypeIdentifier"),
-        payload: .object(id: payloadID), provenance: provenance))
+        payload: .object(id: payloadID), provenance: provenance, activity: activity,
+        storedName: fileName))
   }
 
   /// Reads and parses an object on the current chain of references, then visits it.

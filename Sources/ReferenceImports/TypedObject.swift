@@ -39,4 +39,13 @@ struct TypedObject {
     for field in fields { field.value.object?.forEachObject(body) }
     for item in items { item.forEachObject(body) }
   }
+
+  /// Calls `body` for every `ActionTestAttachment` inside this object, depth first, with the
+  /// title of the innermost `ActionTestActivitySummary` holding it (or `activity`).
+  func forEachAttachment(activity: String?, _ body: (TypedObject, String?) -> Void) {
+    if type == "ActionTestAttachment" { return body(self, activity) }
+    let inner = type == "ActionTestActivitySummary" ? string("title") ?? activity : activity
+    for field in fields { field.value.object?.forEachAttachment(activity: inner, body) }
+    for item in items { item.forEachAttachment(activity: inner, body) }
+  }
 }

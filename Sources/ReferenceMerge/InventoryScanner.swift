@@ -72,7 +72,30 @@ struct InventoryScanner {
     try settleEarlyEntries(reading)
     try addUnchanged(reading.manifest?.unchangedImages ?? [], to: &reading.images, source: source)
     try attachRecords(reading)
-    return inventory(reading)
+    var inventory = inventory(reading)
+    inventory.comparedReferences = try comparedReferences(source)
+    return inventory
+  }
+
+  /// The pixel digests of the references a source's failed comparisons were compared with,
+  /// for the kinds that hold them (`MergeSourceKind.forEachComparedReference`).
+  private func comparedReferences(_ source: MergeSource) throws(MergeError)
+    -> [String: [SHA256Digest]]
+  {
+    var found: [String: [SHA256Digest]] = [:]
+    try source.kind.forEachComparedReference(limits: limits) {
+      (path, references) throws(MergeError) in
+      var digests: [SHA256Digest] = []
+      for bytes in references {
+        do {
+          digests.append(SHA256Digest(of: try decoder.decode(bytes).pixels))
+        } catch {
+          throw refuse(source, path, "the reference its comparison was compared with: \(error)")
+        }
+      }
+      found[path] = digests
+    }
+    return found
   }
 
   /// Whether an entry's bytes are needed: not when its manifest record matches the destination

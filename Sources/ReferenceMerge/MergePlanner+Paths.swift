@@ -34,7 +34,9 @@ extension MergePlanner {
         places[...], read: read, inventories: inventories, destination: destination)
       if let chosen = item.chosen, !chosen.image.isArchived, item.outcome != .unchanged {
         unarchivedChanged.append(item.path)
-      } else if let change = referenceChange(item, destination: destination) {
+      } else if let change = referenceChange(
+        item, inventories: inventories, destination: destination)
+      {
         changedSinceComparison.append(change)
       } else {
         items.append(item)
@@ -49,20 +51,29 @@ extension MergePlanner {
   /// For a render kept by a failed comparison that would be written: the change, when the
   /// destination no longer holds the reference it was compared with (or now holds a file where
   /// there was none). Landing it would replace pixels nobody compared it with.
-  private func referenceChange(_ item: MergePlan.Item, destination: Destination)
-    -> MergePlan.ReferenceChange?
-  {
-    guard item.outcome.writesFile,
-      let failure = item.chosen?.image.failedComparison
-    else { return nil }
+  /// A source without a manifest says what its render was compared with in
+  /// `SourceInventory.comparedReferences` (several references when repeated runs each
+  /// compared it: any of them will do).
+  private func referenceChange(
+    _ item: MergePlan.Item, inventories: [SourceInventory], destination: Destination
+  ) -> MergePlan.ReferenceChange? {
+    guard item.outcome.writesFile, let chosen = item.chosen else { return nil }
+    let compared: [SHA256Digest?]
+    if let failure = chosen.image.failedComparison {
+      compared = [failure.referencePixels]
+    } else if let digests = inventories[chosen.sourceIndex].comparedReferences[item.path] {
+      compared = digests.isEmpty ? [nil] : digests
+    } else {
+      return nil
+    }
     let now: SHA256Digest?
     switch destination.pixelIdentity(item.path) {
     case .image(_, _, let pixelSHA256): now = SHA256Digest(hex: pixelSHA256)
     case nil: now = nil
     case .gitLFSPointer, .undecodable: return nil  // refused or reported by their own rules
     }
-    guard now != failure.referencePixels else { return nil }
-    return .init(path: item.path, compared: failure.referencePixels, now: now)
+    guard !compared.contains(now) else { return nil }
+    return .init(path: item.path, compared: compared[0], now: now)
   }
 
   /// The decision for one path, from every source's image for it (their places in `read`).

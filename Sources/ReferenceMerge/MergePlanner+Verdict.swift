@@ -36,7 +36,8 @@ extension MergePlanner {
       .gitLFSPointer(path: plan.destination.appendingPathComponent($0).path)
     }
     plan.warnings = plan.incompleteSources.map {
-      "\($0.source.description) is incomplete: \($0.incompleteReason ?? "")"
+      "\($0.source.description) is incomplete: "
+        + ($0.incompleteReason(listing: MergeSummary.listLimit) ?? "")
     }
     if let warning = OrphanSearch.warning(for: plan) { plan.warnings.append(warning) }
     if options.requireComplete && !plan.incompleteSources.isEmpty {

@@ -164,7 +164,8 @@ public struct MergeSession: Sendable {
     var plan = emptyPlan
     plan.inventories = unfinished
     let warnings = unfinished.map {
-      "\($0.source.description) is incomplete: \($0.incompleteReason ?? "")"
+      "\($0.source.description) is incomplete: "
+        + ($0.incompleteReason(listing: MergeSummary.listLimit) ?? "")
     }
     return Conclusion(
       plan: plan, problems: [.incompleteSources], warnings: warnings, report: nil,
@@ -320,6 +321,17 @@ extension MergeSession.Conclusion {
     summary = MergeSummary(
       plan: plan, applied: applied, dryRun: dryRun, errors: problems.map(\.description),
       warnings: warnings, report: report)
+    summary.refused += problems.count(where: Self.refusedWhileListed)
+  }
+
+  /// Whether a problem is a source refused for what it holds while it was listed (a result
+  /// bundle whose object graph is refused, a zipped bundle): it never became one of the plan's
+  /// sources, and is refused all the same. A path that cannot be found or read is an error,
+  /// not a refusal.
+  private static func refusedWhileListed(_ problem: MergeProblem) -> Bool {
+    guard case .unlistableSource(let error) = problem else { return false }
+    if case .io = error { return false }
+    return true
   }
 }
 

@@ -181,6 +181,11 @@ public struct SourceInventory: Sendable {
   /// knows which reference folders a skipped test's suite may own.
   public internal(set) var suiteFiles: [String: Set<String>] = [:]
 
+  /// For renders of failed comparisons that a source without a manifest holds with what they
+  /// were compared with (`MergeSourceKind.forEachComparedReference`): per path, the pixel
+  /// digests of those references, empty when there was none.
+  public internal(set) var comparedReferences: [String: [SHA256Digest]] = [:]
+
   /// Whether the source is the earlier references a landed review report kept
   /// (`ReportRequest.earlierReferencesMarker`): not a run, so never complete (it proves nothing
   /// about orphans), nor incomplete (nothing of it was cut short).
@@ -195,11 +200,18 @@ public struct SourceInventory: Sendable {
   /// counts and warns of, and `--require-complete` refuses.
   public var isIncomplete: Bool { !isComplete && !(manifest == nil && isEarlierReferences) }
 
-  /// Why the source is incomplete, or nil.
-  public var incompleteReason: String? {
+  /// Why the source is incomplete, or nil: in full (`--json`, `--verbose`).
+  public var incompleteReason: String? { incompleteReason(listing: nil) }
+
+  /// Why the source is incomplete, or nil, with a kind's list of what did not land bounded to
+  /// `limit` entries (the warnings); in full when `limit` is nil.
+  public func incompleteReason(listing limit: Int?) -> String? {
     guard let manifest else {
       // A kind may say itself what it proves (an imported one, what of it did not land).
-      if let proof = source.kind.completenessWithoutManifest { return proof }
+      let proof =
+        limit.map { source.kind.completenessWithoutManifest(listing: $0) }
+        ?? source.kind.completenessWithoutManifest
+      if let proof { return proof }
       return isEarlierReferences ? nil : "no manifest (not written by a finished run)"
     }
     switch manifest.completion {

@@ -9,7 +9,7 @@ package struct ReviewDifference: Sendable {
   package var png: [UInt8]
   /// The difference image's size: the union of both sizes.
   package var size: ImageSize
-  /// Boxes around the changed regions, [x, y, width, height], at most `ChangedRegions.limit`.
+  /// Boxes around the changed regions, [x, y, width, height], one per connected change.
   package var regions: [[Int]]
   /// What kind of change each region is, one per box, in the same order.
   package var kinds: [ChangedRegion]

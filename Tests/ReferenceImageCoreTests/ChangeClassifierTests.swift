@@ -178,6 +178,23 @@ final class ChangeClassifierTests: XCTestCase {
     XCTAssertEqual(regions.first?.box.minX, 11, "the box holds only the new pixels")
   }
 
+  func testClassify_thinStrokesInFauxBold_isChangedNotMoved() throws {
+    // One-pixel strokes drawn again a pixel to the right: each new pixel equals its left
+    // neighbour in the reference, and the pixel right of it is background in both, so an
+    // offset of (1, 0) explains every changed pixel both ways. Nothing left its place, though:
+    // the strokes stay, so it is no move.
+    func strokes(bold: Bool) throws -> RGBAImage {
+      try canvas(80, 30) { image in
+        for x in stride(from: 10, to: 70, by: 4) {
+          fillRect(&image, x: x, y: 8, width: 1, height: 12, color: .black)
+          if bold { fillRect(&image, x: x + 1, y: 8, width: 1, height: 12, color: .black) }
+        }
+      }
+    }
+    XCTAssertEqual(
+      classify(try strokes(bold: true), try strokes(bold: false)).regions.map(\.kind), [.changed])
+  }
+
   func testClassify_sizeChange_isResizedAndTheCommonAreaClassified() throws {
     let reference = try canvas(60, 40) { drawText(&$0, atX: 5, y: 5) }
     let image = try canvas(80, 40) { drawText(&$0, atX: 7, y: 6) }
@@ -249,7 +266,7 @@ final class ChangeClassifierTests: XCTestCase {
       lines,
       [
         "region x 250…261, y 5…14: added", "region x 190…199, y 5…14: added",
-        "region x 130…137, y 5…14: added", "and 2 more regions",
+        "region x 130…137, y 5…14: added", "and 2 more regions (2 added)",
       ])
   }
 

@@ -51,7 +51,7 @@ final class ChangeKindMessageTests: FailureCapturingTestCase {
     let message = try fail(image, reference: reference, mode: "0")
     let regionLines = message.split(separator: "\n").filter { $0.hasPrefix("  ") }
     XCTAssertEqual(regionLines.count, 4, message)
-    XCTAssertEqual(regionLines.last, "  and 2 more regions")
+    XCTAssertEqual(regionLines.last, "  and 2 more regions (2 added)")
   }
 
   func testMismatch_ignoredClockInsideARegion_changesNotItsKind() throws {

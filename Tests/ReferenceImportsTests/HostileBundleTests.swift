@@ -41,6 +41,41 @@ final class HostileBundleTests: XCTestCase {
         run.all.contains(expected), "\(expected) not in: \(run.all)", file: file, line: line)
     }
     XCTAssertEqual(try contents(of: destination), before, "nothing written", file: file, line: line)
+    // Refused while listed or while read, the bundle is counted.
+    XCTAssertTrue(run.output.contains(", 1 refused"), run.all, file: file, line: line)
+  }
+
+  func testABundleRefusedWhileListed_isCountedRefused_inJSON() throws {
+    try writeOneSnapshot()
+    try bundle.writeInfo(root: SyntheticBundle.randomID())
+    let run = try mergeRefs(["--json", bundle.url.path, destination.path])
+    XCTAssertEqual(run.status, ExitStatus.refusedInput.rawValue, run.all)
+    let json = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], run.all)
+    XCTAssertEqual(json["refused"] as? Int, 1, run.output)
+  }
+
+  /// A screenshot lands nowhere, yet its payload is checked against its content id before its
+  /// kind is judged from its bytes: a damaged bundle is refused whatever the damage hits.
+  func testACorruptPayloadThatLandsNowhere_isRefused() throws {
+    let heic = [0, 0, 0, 24] + Array("ftypheic".utf8) + [UInt8](repeating: 7, count: 64)
+    try bundle.write([
+      .init(
+        identifier: "UITests/testLaunch()",
+        attachments: [
+          .init(
+            fileName: "Screenshot_0_\(UUID().uuidString).heic", typeIdentifier: "public.png",
+            bytes: heic)
+        ])
+    ])
+    let healthy = try mergeRefs(["--dry-run", bundle.url.path, destination.path])
+    XCTAssertEqual(healthy.status, 0, healthy.all)
+    XCTAssertTrue(healthy.all.contains("HEIC is not a reference"), healthy.all)
+    let payload = bundle.payloadIDs[0]
+    var damaged = heic
+    damaged[40] ^= 0xFF
+    try Data(SyntheticBundle.zstd(damaged)).write(to: bundle.objectURL(payload))
+    try assertRefused(object: "Data/data.\(payload)", reason: "do not match its content id")
   }
 
   func testTheUntouchedBundleLands() throws {

@@ -114,6 +114,32 @@ final class ImportMergeTests: XCTestCase {
       try samplePNG(4))
   }
 
+  /// One test attaching a name twice with other pixels: the conflict names the second render
+  /// by its activity and the name it was stored under, not by a number.
+  func testARepeatedNameInOneContext_isNamedByActivityAndStoredName() throws {
+    let folder = try makeTemporaryFolder(self)
+    let destination = folder.appendingPathComponent("package")
+    try writeFile(
+      try samplePNG(1), to: destination.appendingPathComponent("\(snapshots)/testTitle.1.png"))
+    let second = "testTitle.1_1_\(UUID().uuidString).png"
+    var bundle = SyntheticBundle(url: folder.appendingPathComponent("Run.xcresult"))
+    try bundle.write([
+      .init(
+        identifier: "SnapTests/testTitle()",
+        attachments: [
+          .init(fileName: "testTitle.1_0_\(UUID().uuidString).png", bytes: try samplePNG(2)),
+          .init(fileName: second, bytes: try samplePNG(3)),
+        ])
+    ])
+    let run = try mergeRefs([bundle.url.path, destination.path])
+    XCTAssertEqual(run.status, ExitStatus.conflicts.rawValue, run.all)
+    XCTAssertTrue(
+      run.all.contains(
+        "configuration Default, device iPhone 16, activity 'Attached Recorded Snapshot', "
+          + "attached as '\(second)'"), run.all)
+    XCTAssertFalse(run.all.contains(" #2"), run.all)
+  }
+
   /// The archive the Apple coordinator attaches is a source like the zip on disk, named with
   /// its test and context.
   func testAnAttachedArchiveIsASourceLikeAZipOnDisk() throws {

@@ -165,4 +165,97 @@ final class SwiftTestingAttachmentsTests: XCTestCase {
           + "\(attachments.path)/events.jsonl"), run.all)
     XCTAssertEqual(SwiftTestingAttachments.recognize(root), .unrelated)
   }
+
+  /// The folder holds the reference the failed comparison used: its render lands only while
+  /// the destination still holds those pixels, as the run's archive does; otherwise it is
+  /// refused with the archive's sentence and exit status, nothing written.
+  func testStaleRender_referenceChangedSinceTheRun_isRefusedAsTheArchiveIs() throws {
+    let root = try makeTemporaryFolder(self)
+    let actual = name(bars, .actual)
+    let attachments = try folder(
+      [
+        actual: try samplePNG(1), name(bars, .reference): try samplePNG(2),
+        name(bars, .difference): try samplePNG(3),
+      ],
+      records: [
+        record(actual, test: test), record(name(bars, .reference), test: test),
+        record(name(bars, .difference), test: test),
+      ], in: root)
+    let package = root.appendingPathComponent("package")
+    let reference = package.appendingPathComponent(bars)
+    // Changed since the run: another commit landed other pixels.
+    try writeFile(try samplePNG(4), to: reference)
+    let before = try contents(of: package)
+    let stale = try mergeRefs([attachments.path, package.path])
+    XCTAssertEqual(stale.exitStatus, .refusedInput, stale.all)
+    XCTAssertTrue(
+      stale.all.contains("\(bars) changed since the run compared its render with it"), stale.all)
+    XCTAssertEqual(try contents(of: package), before, "nothing written")
+
+    // Gone since the run: refused too.
+    try FileManager.default.removeItem(at: reference)
+    let gone = try mergeRefs([attachments.path, package.path])
+    XCTAssertEqual(gone.exitStatus, .refusedInput, gone.all)
+    XCTAssertTrue(gone.all.contains("now none: the reference is gone"), gone.all)
+
+    // The reference the run compared with: the render lands.
+    try writeFile(try samplePNG(2), to: reference)
+    let current = try mergeRefs([attachments.path, package.path])
+    XCTAssertEqual(current.exitStatus, .success, current.all)
+    XCTAssertEqual(Array(try Data(contentsOf: reference)), try samplePNG(1))
+  }
+
+  /// A render attached without a reference was compared with none: a reference that appeared
+  /// since is not overwritten.
+  func testRenderOfAMissingReference_referenceAddedSince_isRefused() throws {
+    let root = try makeTemporaryFolder(self)
+    let actual = name(bars, .actual)
+    let attachments = try folder(
+      [actual: try samplePNG(1)], records: [record(actual, test: test)], in: root)
+    let package = root.appendingPathComponent("package")
+    try writeFile(try samplePNG(4), to: package.appendingPathComponent(bars))
+    let run = try mergeRefs([attachments.path, package.path])
+    XCTAssertEqual(run.exitStatus, .refusedInput, run.all)
+    XCTAssertTrue(run.all.contains("compared with pixels none: there was no reference"), run.all)
+    XCTAssertEqual(
+      Array(try Data(contentsOf: package.appendingPathComponent(bars))), try samplePNG(4))
+  }
+
+  /// What does not land is listed in full in `--json` and `--verbose`; the warning (a log
+  /// line, an annotation, a job summary bullet) shows the first entries and the count.
+  func testNotLandedList_isBoundedInTheWarning_completeInVerboseAndJSON() throws {
+    let root = try makeTemporaryFolder(self)
+    let actual = name(bars, .actual)
+    var files = [actual: try samplePNG(1)]
+    var records = [record(actual, test: test)]
+    for index in 0..<30 {
+      let screenshot = String(format: "screenshot-%02d.png", index)
+      files[screenshot] = try samplePNG(UInt8(index))
+      records.append(record(screenshot, test: test))
+    }
+    let attachments = try folder(files, records: records, in: root)
+    let package = root.appendingPathComponent("package")
+    try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+    let listed = (0..<30).map { String(format: "screenshot-%02d.png", $0) }
+
+    let plain = try mergeRefs(["--dry-run", attachments.path, package.path])
+    XCTAssertEqual(plain.exitStatus, .success, plain.all)
+    let warning = try XCTUnwrap(
+      plain.all.components(separatedBy: "warning: ").dropFirst().first { $0.contains("not landed") }
+    )
+    XCTAssertTrue(warning.contains("not landed (30):"), warning)
+    XCTAssertEqual(listed.filter { warning.contains($0) }.count, MergeSummary.listLimit, warning)
+    XCTAssertTrue(warning.contains("… and 10 more (--json or --verbose lists them)"), warning)
+
+    let verbose = try mergeRefs(["--dry-run", "--verbose", attachments.path, package.path])
+    XCTAssertEqual(listed.filter { verbose.output.contains($0) }, listed, verbose.all)
+
+    let json = try mergeRefs(["--dry-run", "--json", attachments.path, package.path])
+    let object = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+    let reasons = (object["sources"] as? [[String: Any]] ?? []).compactMap {
+      $0["incompleteReason"] as? String
+    }.joined()
+    XCTAssertEqual(listed.filter { reasons.contains($0) }, listed, reasons)
+  }
 }

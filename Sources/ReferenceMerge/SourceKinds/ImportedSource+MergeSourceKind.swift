@@ -51,6 +51,24 @@ extension ImportedSource: MergeSourceKind {
     }
   }
 
+  /// The references Swift Testing attached beside each failed comparison's render.
+  public func forEachComparedReference(
+    limits: ArchiveLimits, _ body: (String, [[UInt8]]) throws(MergeError) -> Void
+  ) throws(MergeError) {
+    guard case .images(let images) = content else { return }
+    let importLimits = ImportLimits(archiveLimits: limits)
+    for image in images {
+      guard let references = image.comparedWith else { continue }
+      var bytes: [[UInt8]] = []
+      for reference in references {
+        do { bytes.append(try payload(reference, limits: importLimits)) } catch {
+          throw .refusedEntry(source: error.container, entry: error.object, reason: error.reason)
+        }
+      }
+      try body(image.path, bytes)
+    }
+  }
+
   /// An attached archive's manifest may follow images, as a zip's may; placed attachments
   /// have none.
   public func manifestMayFollowImages() -> Bool {
@@ -59,6 +77,10 @@ extension ImportedSource: MergeSourceKind {
 
   /// The kind says itself what it proves, and what of it did not land.
   public var completenessWithoutManifest: String? { incompleteReason }
+
+  public func completenessWithoutManifest(listing limit: Int) -> String? {
+    incompleteReason(listing: limit)
+  }
 
   public var fileURL: URL { container.url }
 }

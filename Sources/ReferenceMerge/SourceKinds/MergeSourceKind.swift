@@ -33,13 +33,34 @@ public protocol MergeSourceKind: Sendable, Hashable, CustomStringConvertible {
   /// then a run that did not finish (the merge's default reading).
   var completenessWithoutManifest: String? { get }
 
+  /// `completenessWithoutManifest` with its list of what did not land bounded to `limit`
+  /// entries, for the warnings a terminal, a CI log and an annotation show.
+  func completenessWithoutManifest(listing limit: Int) -> String?
+
   /// The file or folder it is read from: its modification time orders sources that nothing
   /// else orders.
   var fileURL: URL { get }
+
+  /// For a kind that holds failed comparisons' renders without a manifest (Swift Testing's
+  /// attachments): calls `body` with each such render's path and the PNG bytes of every
+  /// reference its comparison was compared with (none when there was no reference). The merge
+  /// lands such a render only while the destination holds one of those references' pixels,
+  /// as it does for an archive's `failedComparison`.
+  func forEachComparedReference(
+    limits: ArchiveLimits, _ body: (String, [[UInt8]]) throws(MergeError) -> Void
+  ) throws(MergeError)
 }
 
 extension MergeSourceKind {
   public var completenessWithoutManifest: String? { nil }
+
+  public func completenessWithoutManifest(listing limit: Int) -> String? {
+    completenessWithoutManifest
+  }
+
+  public func forEachComparedReference(
+    limits: ArchiveLimits, _ body: (String, [[UInt8]]) throws(MergeError) -> Void
+  ) throws(MergeError) {}
 
   /// Whether another kind's value is this one: sources are keys (staging, plans).
   func isEqual(to other: any MergeSourceKind) -> Bool {
