@@ -19,6 +19,21 @@ final class SceneTests: XCTestCase {
     environment["GENERATION_BENCH_CHANGED_PERCENT"].flatMap { Int($0) }
     ?? 0
 
+  /// `GENERATION_BENCH_GENERATION=g`: the g-th of a series of regenerations that each change a
+  /// fifth of the tests in turn (tests 0–19 at 1, 6, 11…; 20–39 at 2, 7, 12…): a test renders
+  /// the scenes of the last regeneration that changed it, so each one changes 20% of the images
+  /// against the one before. Scripts/benchmark-store commits the series to git.
+  static let generation =
+    environment["GENERATION_BENCH_GENERATION"].flatMap { Int($0) }
+    ?? 0
+
+  /// The seed offset of a test's scenes in `generation`: 0 until its fifth is first changed.
+  static func generationVariant(_ test: Int) -> Int {
+    let first = test * 5 / 100 + 1
+    guard generation >= first else { return 0 }
+    return (first + (generation - first) / 5 * 5) * 1_000_000
+  }
+
   /// `GENERATION_BENCH_SCENES=hard`: each test's images take turns among a screenshot, noise,
   /// a flat image and text, the encoder's hard cases; otherwise every image is a screenshot.
   static let kinds: [Scene.Kind] =
@@ -37,7 +52,7 @@ final class SceneTests: XCTestCase {
   nonisolated(unsafe) static var renderedBytes = 0
 
   private func renderBatch(_ test: Int) {
-    let variant = test < Self.changedTests ? 500_000 : 0
+    let variant = (test < Self.changedTests ? 500_000 : 0) + Self.generationVariant(test)
     for image in 0..<Self.imagesPerTest {
       let name = String(format: "t%03d/i%02d", test, image)
       let kind = Self.kinds[image % Self.kinds.count]
