@@ -423,7 +423,9 @@ def main():
     arguments.test_binary = os.path.abspath(arguments.test_binary)
     arguments.tools = os.path.abspath(arguments.tools)
     arguments.failing_tests = [int(n) for n in arguments.failing_tests.split(",")]
-    arguments.fleet_work = arguments.fleet_work or os.path.dirname(arguments.work)
+    # Scripts/benchmark-fleet's folder (.build-benchmark), whose fleet is reused.
+    arguments.fleet_work = os.path.abspath(
+        arguments.fleet_work or os.path.join(arguments.repository, ".build-benchmark"))
     tools = {name: os.path.join(arguments.tools, name)
              for name in ["merge-refs", "reference-store", "reference-shards"]}
     package = os.path.dirname(os.path.dirname(os.path.dirname(arguments.test_binary)))
