@@ -7,7 +7,8 @@ which builds the tools (release) and the GenerationBench package.
 
 TOOLS holds the release merge-refs, reference-store and reference-shards; TEST_BINARY is
 GenerationBench's release test binary, whose package is TEST_BINARY's package (its references
-are written into it). WORK keeps the repositories, stores, caches and the fleet between runs.
+are written into it). WORK keeps the repositories, stores and caches; the fleet is
+Scripts/benchmark-fleet's, under REPOSITORY/.build-benchmark (--fleet-work), reused.
 
 1. History: GenerationBench's 2,000 renders of mixed sizes (64 x 64 icons to 1600 x 1200
    screenshot-like scenes, encoded by the package; GENERATION_BENCH_SIZES=mixed) regenerated G
