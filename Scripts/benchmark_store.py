@@ -91,6 +91,61 @@ def write_configuration(package, store):
         json.dump({"version": 1, "store": "folder", "folder": store}, out)
 
 
+def write_http_configuration(package, url):
+    with open(os.path.join(package, "ReferenceStore.json"), "w") as out:
+        json.dump({"version": 1, "store": "http", "url": url}, out)
+
+
+def start_nginx(folder):
+    """nginx from Debian with its WebDAV module on a free loopback port, as the tests start
+    it (Tests/ReferenceStoreTests/LoopbackServer.swift); returns (process, base URL, root)."""
+    import socket
+    shutil.rmtree(folder, ignore_errors=True)
+    for sub in ["root/objects", "temp"]:
+        os.makedirs(os.path.join(folder, sub))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    configuration = f"""daemon off;
+master_process off;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log error;
+load_module /usr/lib/nginx/modules/ngx_http_dav_ext_module.so;
+events {{ worker_connections 256; }}
+http {{
+  access_log off;
+  client_body_temp_path {folder}/temp/body;
+  proxy_temp_path {folder}/temp/proxy;
+  fastcgi_temp_path {folder}/temp/fastcgi;
+  uwsgi_temp_path {folder}/temp/uwsgi;
+  scgi_temp_path {folder}/temp/scgi;
+  client_max_body_size 0;
+  server {{
+    listen 127.0.0.1:{port};
+    root {folder}/root;
+    location /objects/ {{
+      dav_methods PUT DELETE;
+      dav_ext_methods PROPFIND OPTIONS;
+      create_full_put_path on;
+      dav_access user:rw group:r all:r;
+    }}
+  }}
+}}
+"""
+    path = os.path.join(folder, "nginx.conf")
+    open(path, "w").write(configuration)
+    process = subprocess.Popen(["/usr/sbin/nginx", "-p", folder, "-e", f"{folder}/error.log",
+                                "-c", path])
+    import socket as sockets
+    for _ in range(100):
+        try:
+            sockets.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    return process, f"http://127.0.0.1:{port}/objects/", os.path.join(folder, "root", "objects")
+
+
 def objects_in(folder):
     return len(files_below(folder, "")) if os.path.isdir(folder) else 0
 
@@ -326,17 +381,26 @@ def fleet(arguments, tools):
                         entries += 1
                         distinct.add(hashlib.sha256(archive.read(entry)).hexdigest())
     command = [tools["merge-refs"], "--require-shards", "--require-complete"] + shards
-    figures = {"git": [], "store": []}
+    kinds = ["git", "store"] + (["webdav"] if arguments.webdav else [])
+    figures = {kind: [] for kind in kinds}
     store = os.path.join(arguments.work, "store-fleet")
     uploaded = stored = None
+    nginx = None
+    if arguments.webdav:
+        nginx, base, dav_root = start_nginx(os.path.join(arguments.work, "nginx"))
+    webdav = {}
     for run in range(arguments.runs):
-        for kind in (["git", "store"] if run % 2 == 0 else ["store", "git"]):
+        for kind in (kinds if run % 2 == 0 else kinds[::-1]):
             destination = os.path.join(arguments.work, f"fleet-destination-{kind}")
             shutil.rmtree(destination, ignore_errors=True)
             os.makedirs(os.path.join(destination, ".build"))
             if kind == "store":
                 shutil.rmtree(store, ignore_errors=True)
                 write_configuration(destination, store)
+            if kind == "webdav":
+                shutil.rmtree(dav_root, ignore_errors=True)
+                os.makedirs(dav_root)
+                write_http_configuration(destination, base)
             subprocess.run(["sync"])
             log_file = os.path.join(arguments.work, f"fleet-{kind}.log")
             with open(log_file, "wb") as out:
@@ -345,6 +409,10 @@ def fleet(arguments, tools):
             if status != 0:
                 sys.exit(f"the fleet merge ({kind}) failed; see {log_file}")
             text = open(log_file, encoding="utf-8").read()
+            if kind == "webdav":
+                match = re.search(r"store: (\d+) objects? uploaded", text)
+                webdav = dict(uploaded=int(match.group(1)) if match else None,
+                              stored=objects_in(dav_root))
             if kind == "store":
                 match = re.search(r"store: (\d+) objects? uploaded", text)
                 uploaded = int(match.group(1)) if match else None
@@ -356,9 +424,12 @@ def fleet(arguments, tools):
             log(f"fleet first merge into {kind}, run {run + 1}: {cpu:.1f} s CPU ({user:.1f} s"
                 f" user), {wall:.1f} s"
                 f" wall; load {load()}")
-    for kind in ["git", "store"]:
+    for kind in kinds:
         shutil.rmtree(os.path.join(arguments.work, f"fleet-destination-{kind}"))
-    return dict(images=entries, distinct=len(distinct), shards=len(shards), figures=figures,
+    if nginx:
+        nginx.terminate()
+        nginx.wait()
+    return dict(webdav=webdav, images=entries, distinct=len(distinct), shards=len(shards), figures=figures,
                 uploaded=uploaded, stored=stored, generated=generated)
 
 
@@ -419,6 +490,10 @@ def main():
     parser.add_argument("--fleet-icons", type=int, default=100)
     parser.add_argument("--shards", type=int, default=100)
     parser.add_argument("--skip-fleet", action="store_true")
+    parser.add_argument("--webdav", action="store_true",
+                        help="also merge the fleet into nginx WebDAV on the loopback interface")
+    parser.add_argument("--only-fleet", action="store_true",
+                        help="measure the fleet's first merges only")
     arguments = parser.parse_args()
     arguments.work = os.path.abspath(arguments.work)
     arguments.test_binary = os.path.abspath(arguments.test_binary)
@@ -432,56 +507,59 @@ def main():
     package = os.path.dirname(os.path.dirname(os.path.dirname(arguments.test_binary)))
     os.makedirs(arguments.work, exist_ok=True)
     loads = [load()]
-    png_repo, pointer_repo, store, sizes, landings, store_bytes = history(arguments, tools,
-                                                                          package)
-    loads.append(load())
-    trees, verify, failing = verify_runs(arguments, package, png_repo, pointer_repo, store)
-    loads.append(load())
-    migrations = [
-        ("Examples/ChartRenderer", migration(arguments, tools, "chart", os.path.join(
-            arguments.repository, "Examples", "ChartRenderer", "Tests"))),
-        ("the 2,000 mix (last generation)", migration(arguments, tools, "mix", trees["png"])),
-    ]
-    loads.append(load())
+    migrations = []
+    if not arguments.only_fleet:
+        png_repo, pointer_repo, store, sizes, landings, store_bytes = history(arguments, tools,
+                                                                              package)
+        loads.append(load())
+        trees, verify, failing = verify_runs(arguments, package, png_repo, pointer_repo, store)
+        loads.append(load())
+        migrations = [
+            ("Examples/ChartRenderer", migration(arguments, tools, "chart", os.path.join(
+                arguments.repository, "Examples", "ChartRenderer", "Tests"))),
+            ("the 2,000 mix (last generation)", migration(arguments, tools, "mix", trees["png"])),
+        ]
+        loads.append(load())
     fleet_figures = None if arguments.skip_fleet else fleet(arguments, tools)
     loads.append(load())
 
     table = Table()
-    png, pointer = sizes["png"], sizes["pointer"]
-    history_label = f"2,000 references, {arguments.generations} regenerations of 20%"
-    r = ratio(pointer[0], png[0])
-    table.add(f"{history_label}: packed repository (size-pack)", f"{pointer[0] / 1e6:.2f} MB",
-              f"{png[0] / 1e6:.1f} MB (PNGs in git)", f"{r * 100:.2f}%", "≤ 2%", r <= 0.02)
-    r = ratio(pointer[1], png[1])
-    table.add(f"{history_label}: a dependent's clone, .git bytes", f"{pointer[1] / 1e6:.2f} MB",
-              f"{png[1] / 1e6:.1f} MB", f"{r * 100:.2f}%", "≤ 2%", r <= 0.02)
-    table.add(f"{history_label}: a dependent's clone, seconds, median of {arguments.runs}", f"{pointer[2]:.2f} s",
-              f"{png[2]:.2f} s", f"{ratio(pointer[2], png[2]) * 100:.1f}%", "—", None)
-    table.add("the store's objects after the history (du -sb)", f"{store_bytes / 1e6:.1f} MB",
-              "", "", "—", None)
-    for kind_label, index in [("first landing (2,000 added)", 0),
-                              ("a regeneration's landing (400 updated), median", None)]:
-        if index is None:
-            p = statistics.median(l[1] for l in landings["pointer"][1:])
-            g = statistics.median(l[1] for l in landings["png"][1:])
-        else:
-            p, g = landings["pointer"][0][1], landings["png"][0][1]
-        table.add(f"merge-refs, {kind_label}: CPU", f"{p:.2f} s", f"{g:.2f} s (in git)",
-                  f"{ratio(p, g):.2f}×", "—", None)
-    pc, gc = median(verify["pointer"], 0), median(verify["png"], 0)
-    r = ratio(pc, gc)
-    table.add(f"verify, 2,000 matching, median of {arguments.runs}: CPU (store moved away, "
-              "empty cache, passed, 0 objects read)", f"{pc:.2f} s", f"{gc:.2f} s (PNGs)",
-              f"{r:.3f}×", "≤ 1.05×", r <= 1.05)
-    pw, gw = median(verify["pointer"], 1), median(verify["png"], 1)
-    table.add("verify, 2,000 matching: wall", f"{pw:.2f} s", f"{gw:.2f} s", f"{ratio(pw, gw):.3f}×",
-              "—", None)
-    for case in failing:
-        table.add(f"failing verify, {case['references']} references changed, cold cache: "
-                  f"objects fetched (exit {case['status']}, {case['failed_tests']} tests failed)",
-                  f"{case['cached']}", f"{case['references']} failing references",
-                  "exactly those" if case["exact"] else "NOT those", "= the failing ones",
-                  case["exact"] and case["cached"] == case["references"])
+    if not arguments.only_fleet:
+        png, pointer = sizes["png"], sizes["pointer"]
+        history_label = f"2,000 references, {arguments.generations} regenerations of 20%"
+        r = ratio(pointer[0], png[0])
+        table.add(f"{history_label}: packed repository (size-pack)", f"{pointer[0] / 1e6:.2f} MB",
+                  f"{png[0] / 1e6:.1f} MB (PNGs in git)", f"{r * 100:.2f}%", "≤ 2%", r <= 0.02)
+        r = ratio(pointer[1], png[1])
+        table.add(f"{history_label}: a dependent's clone, .git bytes", f"{pointer[1] / 1e6:.2f} MB",
+                  f"{png[1] / 1e6:.1f} MB", f"{r * 100:.2f}%", "≤ 2%", r <= 0.02)
+        table.add(f"{history_label}: a dependent's clone, seconds, median of {arguments.runs}", f"{pointer[2]:.2f} s",
+                  f"{png[2]:.2f} s", f"{ratio(pointer[2], png[2]) * 100:.1f}%", "—", None)
+        table.add("the store's objects after the history (du -sb)", f"{store_bytes / 1e6:.1f} MB",
+                  "", "", "—", None)
+        for kind_label, index in [("first landing (2,000 added)", 0),
+                                  ("a regeneration's landing (400 updated), median", None)]:
+            if index is None:
+                p = statistics.median(l[1] for l in landings["pointer"][1:])
+                g = statistics.median(l[1] for l in landings["png"][1:])
+            else:
+                p, g = landings["pointer"][0][1], landings["png"][0][1]
+            table.add(f"merge-refs, {kind_label}: CPU", f"{p:.2f} s", f"{g:.2f} s (in git)",
+                      f"{ratio(p, g):.2f}×", "—", None)
+        pc, gc = median(verify["pointer"], 0), median(verify["png"], 0)
+        r = ratio(pc, gc)
+        table.add(f"verify, 2,000 matching, median of {arguments.runs}: CPU (store moved away, "
+                  "empty cache, passed, 0 objects read)", f"{pc:.2f} s", f"{gc:.2f} s (PNGs)",
+                  f"{r:.3f}×", "≤ 1.05×", r <= 1.05)
+        pw, gw = median(verify["pointer"], 1), median(verify["png"], 1)
+        table.add("verify, 2,000 matching: wall", f"{pw:.2f} s", f"{gw:.2f} s", f"{ratio(pw, gw):.3f}×",
+                  "—", None)
+        for case in failing:
+            table.add(f"failing verify, {case['references']} references changed, cold cache: "
+                      f"objects fetched (exit {case['status']}, {case['failed_tests']} tests failed)",
+                      f"{case['cached']}", f"{case['references']} failing references",
+                      "exactly those" if case["exact"] else "NOT those", "= the failing ones",
+                      case["exact"] and case["cached"] == case["references"])
     if fleet_figures:
         f = fleet_figures
         label = f"first merge, {f['shards']} shards, {f['images']:,} images"
@@ -490,6 +568,17 @@ def main():
             r = ratio(s, g)
             table.add(f"{label}, median of {arguments.runs}: {what}", f"{s:.1f} s (folder store)",
                       f"{g:.1f} s (in git)", f"{r:.2f}×", "≤ 1.5×", r <= 1.5)
+        if f["webdav"]:
+            for what, index in [("CPU (user+sys)", 0), ("CPU, user alone", 2), ("wall", 1)]:
+                s_, g = median(f["figures"]["webdav"], index), median(f["figures"]["git"], index)
+                r = ratio(s_, g)
+                table.add(f"{label}, median of {arguments.runs}: {what}",
+                          f"{s_:.1f} s (nginx WebDAV, loopback)", f"{g:.1f} s (in git)",
+                          f"{r:.2f}×", "≤ 3×", r <= 3)
+            w = f["webdav"]
+            table.add(f"{label}: objects on the WebDAV server / uploads reported",
+                      f"{w['stored']:,} / {w['uploaded']:,}", f"{f['distinct']:,} distinct PNGs",
+                      "", "each once", w["stored"] == f["distinct"] == w["uploaded"])
         table.add(f"{label}: objects in the store / uploads reported",
                   f"{f['stored']:,} / {f['uploaded']:,}", f"{f['distinct']:,} distinct PNGs",
                   "", "each once", f["stored"] == f["distinct"] == f["uploaded"])
@@ -500,14 +589,17 @@ def main():
     print(f"References in a store: load average at start, after the history, verify, "
           f"migration, fleet: {'; '.join(loads)} (2 cores)")
     table.print()
-    print("all runs, CPU/wall seconds: verify with PNGs "
-          + ", ".join(f"{c:.2f}/{w:.2f}" for c, w in verify["png"]) + "; with pointers "
-          + ", ".join(f"{c:.2f}/{w:.2f}" for c, w in verify["pointer"]))
+    if not arguments.only_fleet:
+        print("all runs, CPU/wall seconds: verify with PNGs "
+              + ", ".join(f"{c:.2f}/{w:.2f}" for c, w in verify["png"]) + "; with pointers "
+              + ", ".join(f"{c:.2f}/{w:.2f}" for c, w in verify["pointer"]))
     if fleet_figures:
         print("fleet first merges: in git " + ", ".join(
             f"{c:.1f}/{w:.1f}" for c, w, _ in fleet_figures["figures"]["git"])
             + "; into the store " + ", ".join(
-                f"{c:.1f}/{w:.1f}" for c, w, _ in fleet_figures["figures"]["store"]))
+                f"{c:.1f}/{w:.1f}" for c, w, _ in fleet_figures["figures"]["store"])
+            + "; into WebDAV " + ", ".join(
+                f"{c:.1f}/{w:.1f}" for c, w, _ in fleet_figures["figures"].get("webdav", [])))
 
 
 if __name__ == "__main__":
