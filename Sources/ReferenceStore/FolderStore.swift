@@ -53,7 +53,7 @@ public struct FolderStore: ObjectStore {
   public func put(_ key: ObjectKey, _ bytes: [UInt8]) throws(StoreError) {
     let file = url(of: key)
     do {
-      try FileSystem.createFolder(file.deletingLastPathComponent())
+      // Creates the fan-out folder when it is missing.
       try FileSystem.writeAtomically(bytes, to: file)
     } catch {
       throw .io(operation: "write", path: file.path, message: "\(error)")
