@@ -62,6 +62,11 @@ extension Destination {
     } catch {
       throw .store(error)
     }
+    try writePointerFile(pointer, to: path)
+  }
+
+  /// Writes a pointer whose object is stored, then removes the PNG left from before the store.
+  private func writePointerFile(_ pointer: ReferencePointer, to path: String) throws(MergeError) {
     let bytes = pointer.bytes
     try writeFile(
       bytes, to: ReferencePointer.path(for: path), digest: SHA256Digest(of: bytes))
@@ -79,10 +84,18 @@ extension Destination {
     let status = calls.statHandle(handle)
     let bytes = status.flatMap { calls.readAll(handle, size: $0.size) }
     _ = calls.close(handle)
-    guard let bytes else {
+    guard let bytes, let storedReferences else {
       throw .io(operation: "read the staged image", path: path, message: Self.reason())
     }
-    try writePointer(for: bytes, to: path)
-    _ = calls.unlinkAt(privateFolder, privateName, false)
+    let adopted: (pointer: ReferencePointer, moved: Bool)
+    do {
+      adopted = try storedReferences.adopt(bytes, path: fullPath(path)) { target in
+        calls.renameAt(privateFolder, privateName, AT_FDCWD, target) == 0
+      }
+    } catch {
+      throw .store(error)
+    }
+    try writePointerFile(adopted.pointer, to: path)
+    if !adopted.moved { _ = calls.unlinkAt(privateFolder, privateName, false) }
   }
 }

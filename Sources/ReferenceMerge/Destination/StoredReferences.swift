@@ -62,12 +62,47 @@ final class StoredReferences: @unchecked Sendable {
     let known = stored.contains(pointer.object)
     lock.unlock()
     if known { return pointer }
-    let uploaded = try StoredObject.upload(png, to: try store())
+    remember(pointer.object, uploaded: try StoredObject.upload(png, to: try store()))
+    return pointer
+  }
+
+  /// Puts a staged PNG in a folder store by renaming it there, when the store is a folder on
+  /// the same file system and the PNG lands as it is: one rename where an upload writes the
+  /// bytes again. Anything else, and a rename the file system refuses (another device), is an
+  /// upload of `png`; the staged file is then the caller's to remove.
+  /// - Parameters:
+  ///   - rename: Renames the staged file to a path; returns whether it moved.
+  /// - Returns: The pointer, and whether the staged file was moved.
+  func adopt(_ png: [UInt8], path: String, rename: (String) -> Bool) throws(StoreError)
+    -> (ReferencePointer, moved: Bool)
+  {
+    guard !compacts, let folder = try store() as? FolderStore,
+      let pointer = ReferencePointer(png: png)
+    else { return (try upload(png, path: path), false) }
     lock.lock()
-    stored.insert(pointer.object)
+    let known = stored.contains(pointer.object)
+    lock.unlock()
+    if known { return (pointer, false) }
+    let target = folder.url(of: pointer.object)
+    if try folder.has(pointer.object) {
+      remember(pointer.object, uploaded: false)
+      return (pointer, false)
+    }
+    try? FileManager.default.createDirectory(
+      at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    guard rename(target.path) else { return (try upload(png, path: path), false) }
+    guard try folder.has(pointer.object) else {
+      throw .missing(store: folder.name, key: pointer.object)
+    }
+    remember(pointer.object, uploaded: true)
+    return (pointer, true)
+  }
+
+  private func remember(_ key: ObjectKey, uploaded: Bool) {
+    lock.lock()
+    stored.insert(key)
     if uploaded { uploads += 1 }
     lock.unlock()
-    return pointer
   }
 
   /// The PNG a pointer names, from the cache or the store, checked against its key.
