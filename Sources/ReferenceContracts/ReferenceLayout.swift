@@ -41,12 +41,15 @@ public enum ReferenceLayout {
     return beside == folder(ofTestFile: path) ? nil : beside
   }
 
-  /// The reference root of a test target (`Tests/ChartTests/__References__`) for a folder of
-  /// that target's tests (`Tests/ChartTests` or below), or nil outside `Tests/<Target>/`.
-  public static func targetRoot(ofTestFolder folder: String) -> String? {
-    let parts = components(of: folder)
-    guard parts.count > 1, parts[0] == testsFolder, parts[1] != folderName else { return nil }
-    return join(parts[0...1] + [folderName])
+  /// The target's reference root a reference lies in (`Tests/ChartTests/__References__` for
+  /// `Tests/ChartTests/__References__/Bars/StackTests/bar.png`), or nil for a reference outside
+  /// every target's root.
+  public static func targetRoot(ofReference path: String) -> String? {
+    let parts = components(of: path)
+    guard parts.count > 3, parts[0] == testsFolder, parts[1] != folderName,
+      parts[2] == folderName
+    else { return nil }
+    return join(parts[0...2])
   }
 
   /// `BarChartTests` of `BarChartTests.swift`.

@@ -28,14 +28,14 @@ final class ReferenceLayoutTests: XCTestCase {
       "Tests/__References__/LooseTests")
   }
 
-  func testTargetRoot_ofAFolderOfATarget_isThatTargetsRoot() {
+  func testTargetRoot_ofAReferenceInATargetsRoot_isThatRoot() {
     XCTAssertEqual(
-      ReferenceLayout.targetRoot(ofTestFolder: "Tests/ChartTests/Bars/Stacked"),
+      ReferenceLayout.targetRoot(ofReference: "Tests/ChartTests/__References__/Bars/S/bar.png"),
       "Tests/ChartTests/__References__")
-    XCTAssertEqual(
-      ReferenceLayout.targetRoot(ofTestFolder: "Tests/ChartTests"),
-      "Tests/ChartTests/__References__")
-    XCTAssertNil(ReferenceLayout.targetRoot(ofTestFolder: "Tests"))
-    XCTAssertNil(ReferenceLayout.targetRoot(ofTestFolder: "Checks/Render"))
+    XCTAssertNil(
+      ReferenceLayout.targetRoot(ofReference: "Tests/ChartTests/Bars/__References__/S/a.png"))
+    XCTAssertNil(ReferenceLayout.targetRoot(ofReference: "Tests/__References__/S/a.png"))
+    XCTAssertNil(
+      ReferenceLayout.targetRoot(ofReference: "Snapshots/ChartTests/__References__/a.png"))
   }
 }
