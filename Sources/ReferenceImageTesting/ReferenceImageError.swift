@@ -17,6 +17,8 @@ public enum ReferenceImageError: Error, Sendable, Equatable, CustomStringConvert
   case gitLFSPointer(path: String)
   /// A file could not be written.
   case writeFailed(path: String, reason: String)
+  /// An image file to compare (a renderer's PNG) cannot be read or decoded.
+  case unreadableImage(path: String, reason: String)
 
   public var description: String {
     switch self {
@@ -47,6 +49,9 @@ public enum ReferenceImageError: Error, Sendable, Equatable, CustomStringConvert
         + "machine) and run the tests again"
     case .writeFailed(let path, let reason):
       return "could not write \(path): \(reason)"
+    case .unreadableImage(let path, let reason):
+      return "could not read the image \(path): \(reason); check that the renderer wrote a PNG "
+        + "there before the assertion"
     }
   }
 }
