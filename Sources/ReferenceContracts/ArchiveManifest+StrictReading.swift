@@ -36,7 +36,7 @@ extension ArchiveManifest {
   fileprivate enum Field: String, CaseIterable {
     case formatVersion, toolVersion, runID, run, worker, mode, startedAt, endedAt, completion
     case tests, images, unchangedImages, verifiedReferences, referenceUses, testDurations
-    case skippedTests, coverage, replicas, variants
+    case skippedTests, failedTests, coverage, replicas, variants
   }
   fileprivate static let fields = Reader.Fields(Field.allCases)
 
@@ -47,7 +47,7 @@ extension ArchiveManifest {
     var mode: RunMode?
     var startedAt, endedAt: Date?
     var completion: Completion?
-    var tests, verifiedReferences, skippedTests, variants: [String]?
+    var tests, verifiedReferences, skippedTests, failedTests, variants: [String]?
     var images: [Image]?
     var unchangedImages: [UnchangedImage]?
     var referenceUses: [ReferenceUse]?
@@ -84,6 +84,8 @@ extension ArchiveManifest {
         }
       case .skippedTests:
         skippedTests = try reader.optional { (reader) throws(Unsure) in try reader.strings() }
+      case .failedTests:
+        failedTests = try reader.optional { (reader) throws(Unsure) in try reader.strings() }
       case .coverage:
         coverage = try reader.optional { (reader) throws(Unsure) in try Coverage(reading: &reader) }
       case .replicas: replicas = try reader.optional { (reader) throws(Unsure) in try reader.int() }
@@ -99,7 +101,8 @@ extension ArchiveManifest {
       worker: worker, mode: mode, startedAt: startedAt, endedAt: endedAt, completion: completion,
       tests: tests, images: images, unchangedImages: unchangedImages,
       verifiedReferences: verifiedReferences, referenceUses: referenceUses,
-      testDurations: testDurations, skippedTests: skippedTests, coverage: coverage,
+      testDurations: testDurations, skippedTests: skippedTests, failedTests: failedTests,
+      coverage: coverage,
       replicas: replicas, variants: variants)
   }
 }

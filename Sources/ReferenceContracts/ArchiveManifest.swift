@@ -325,6 +325,11 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   /// of older versions. A skipped test verified nothing, so the references it may own are never
   /// orphans.
   public var skippedTests: [String]?
+  /// The XCTest tests that failed (an assertion of any kind, an error thrown), by
+  /// `swift test list` name, sorted; nil in archives of older versions and when none failed. A
+  /// failed test may have stopped before it stored its images, so the references it may own are
+  /// never orphans; every other reference is looked at as usual.
+  public var failedTests: [String]?
   /// Which tests the process was asked to run; nil in archives of older versions, which then
   /// prove nothing about tests they did not run.
   public var coverage: Coverage?
@@ -346,8 +351,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     mode: RunMode, startedAt: Date, endedAt: Date?, completion: Completion, tests: [String],
     images: [Image], unchangedImages: [UnchangedImage]? = nil, verifiedReferences: [String],
     referenceUses: [ReferenceUse]? = nil, testDurations: [TestDuration]? = nil,
-    skippedTests: [String]? = nil, coverage: Coverage? = nil, replicas: Int? = nil,
-    variants: [String]? = nil
+    skippedTests: [String]? = nil, failedTests: [String]? = nil, coverage: Coverage? = nil,
+    replicas: Int? = nil, variants: [String]? = nil
   ) {
     self.formatVersion = formatVersion
     self.toolVersion = toolVersion
@@ -365,6 +370,7 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     self.referenceUses = referenceUses
     self.testDurations = testDurations
     self.skippedTests = skippedTests
+    self.failedTests = failedTests
     self.coverage = coverage
     self.replicas = replicas
     self.variants = variants

@@ -69,7 +69,12 @@ final class CoordinatorObserver: NSObject, XCTestObservation, @unchecked Sendabl
   func testCaseDidFinish(_ testCase: XCTestCase) {
     let name = Self.listingName(of: testCase)
     coordinator.xcTestFinished(listingName: name)
-    if testCase.testRun?.hasBeenSkipped == true { coordinator.xcTestSkipped(listingName: name) }
+    guard let run = testCase.testRun else { return }
+    if run.hasBeenSkipped {
+      coordinator.xcTestSkipped(listingName: name)
+    } else if !run.hasSucceeded {
+      coordinator.xcTestFailed(listingName: name)
+    }
   }
 
   /// The first suite to start is the root: XCTest names it "All tests" when no argument

@@ -20,6 +20,8 @@ final class TestRunLedger: @unchecked Sendable {
     var durations: [ArchiveManifest.TestDuration]
     /// The XCTest tests that were skipped.
     var skipped: [String]
+    /// The XCTest tests that failed, sorted.
+    var failed: [String]
     /// Whether XCTest ran its whole bundle or selected tests; nil when no root suite started.
     var coverage: ArchiveManifest.Coverage.Scope?
     /// The variants the assertions ran as, sorted; empty without a variant declaration.
@@ -36,6 +38,7 @@ final class TestRunLedger: @unchecked Sendable {
     var xcTestStarts: [String: UInt64] = [:]
     var durations: [ArchiveManifest.TestDuration] = []
     var skipped: [String] = []
+    var failed: Set<String> = []
     /// Set when XCTest starts its root suite: "All tests", or "Selected tests" under a filter.
     var coverage: ArchiveManifest.Coverage.Scope?
     var verified: Set<String> = []
@@ -83,6 +86,11 @@ final class TestRunLedger: @unchecked Sendable {
   /// Notes that an XCTest test was skipped: it ran, but verified nothing.
   func xcTestSkipped(listingName: String) {
     locked { $0.skipped.append(listingName) }
+  }
+
+  /// Notes that an XCTest test failed: it may have stopped before it stored its images.
+  func xcTestFailed(listingName: String) {
+    locked { _ = $0.failed.insert(listingName) }
   }
 
   /// Notes XCTest's root suite: whether this process runs its whole bundle or selected tests.
@@ -149,7 +157,8 @@ final class TestRunLedger: @unchecked Sendable {
     locked {
       Snapshot(
         tests: $0.tests, verified: $0.verified.sorted(), uses: $0.uses, durations: $0.durations,
-        skipped: $0.skipped, coverage: $0.coverage, variants: $0.variants.sorted())
+        skipped: $0.skipped, failed: $0.failed.sorted(), coverage: $0.coverage,
+        variants: $0.variants.sorted())
     }
   }
 

@@ -385,7 +385,10 @@ public struct MergePlan: Sendable {
   public internal(set) var orphanSearchRefusal: String?
   /// The tests the runs recorded as skipped, sorted: they verified nothing.
   public internal(set) var skippedTests: [String] = []
-  /// References no run produced or verified that skipped tests may own (`SkippedTestScope`),
+  /// The tests the runs recorded as failed, sorted: they may have stopped before they stored
+  /// their images.
+  public internal(set) var failedTests: [String] = []
+  /// References no run produced or verified that skipped or failed tests may own (`SkippedTestScope`),
   /// sorted: never orphans, never pruned.
   public internal(set) var keptForSkippedTests: [String] = []
   /// Reference folders that no test of the runs uses any more, each with its orphans and, when

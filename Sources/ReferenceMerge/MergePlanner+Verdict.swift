@@ -16,6 +16,9 @@ extension MergePlanner {
     variants: Result<ReferenceVariants?, VariantError>, destination: Destination
   ) {
     plan.skippedTests = Set(recordedSkips(plan) + check.skippedTests).sorted()
+    plan.failedTests = Set(
+      plan.inventories.flatMap { $0.manifest?.failedTests ?? [] } + check.failedTests
+    ).sorted()
     plan.problems = refusals(plan, unlistable: unlistable, check: check)
     if case .failure(let error) = variants { plan.problems.append(.invalidVariants(error)) }
     let declaration = try? variants.get()
@@ -85,8 +88,11 @@ extension MergePlanner {
     // Orphans are found by searching the paths the runs produced.
     sortByPath(&plan.items)
     let variants = (declaration ?? nil).map { ($0, plan.matchingFallback) }
+    // A failed test may have stopped before it stored its images: like a skipped one, it keeps
+    // what it may own.
     let scope = SkippedTestScope(
-      skipped: plan.skippedTests, files: check.skippedTestFiles,
+      skipped: Array(Set(plan.skippedTests + plan.failedTests)),
+      files: check.skippedTestFiles.merging(check.failedTestFiles) { first, _ in first },
       suiteFiles: plan.inventories.reduce(into: [:]) { files, inventory in
         files.merge(inventory.suiteFiles) { $0.union($1) }
       },

@@ -167,6 +167,12 @@ extension MergeSummary {
       body("tests skipped (they verified nothing; references they may own are kept):")
       list(skippedTests, verbose: verbose, body) { "  \($0)" }
     }
+    if !failedTests.isEmpty {
+      body(
+        "tests failed (they may have stopped before storing their images; references they may "
+          + "own are kept):")
+      list(failedTests, verbose: verbose, body) { "  \($0)" }
+    }
     if let first = keptForSkippedTests.first {
       body(
         "  \(count(keptForSkippedTests.count, "reference", "references")) no run used kept "
@@ -222,6 +228,9 @@ extension MergeSummary {
     if !superseded.isEmpty { line += ", \(superseded.count) superseded" }
     if !skippedTests.isEmpty {
       line += ", \(skippedTests.count) test\(skippedTests.count == 1 ? "" : "s") skipped"
+    }
+    if !failedTests.isEmpty {
+      line += ", \(failedTests.count) test\(failedTests.count == 1 ? "" : "s") failed"
     }
     if notWritten > 0 { line += ", \(notWritten) not written" }
     // Only a failed apply leaves paths not written; what it did write stays counted.

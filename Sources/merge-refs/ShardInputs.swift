@@ -89,18 +89,26 @@ struct ShardInputs: Sendable {
       return .init(name: inventory.source.description, tests: durations.map(\.test))
     }
     let problems = readProblems + ShardCheck().problems(sources: sources, archives: archives)
-    let failed = sources.map(\.record).filter { $0.swiftTestStatus != 0 }.sorted {
-      $0.index < $1.index
-    }
-    let failure = failed.first.map {
-      "`swift test` failed in shard \($0.index) (status \($0.swiftTestStatus)), and a failed "
-        + "test may have stopped before it stored its images"
+    // A shard whose `swift test` failed with no failed test on record (a crash, a build that
+    // failed) may have stopped anywhere: no orphan search. Failed tests on record keep what
+    // they may own, and everything else is searched.
+    let unexplained = sources.filter {
+      $0.record.swiftTestStatus != 0 && ($0.evidence?.failed ?? []).isEmpty
+    }.sorted { $0.record.index < $1.record.index }
+    let failure = unexplained.first.map {
+      "`swift test` failed in shard \($0.record.index) (status \($0.record.swiftTestStatus)) "
+        + "with no failed test on record, and it may have stopped before every test stored "
+        + "its images"
     }
     return PlanCheck(
       problems: problems.map { .unprovenShards($0.description) },
       skippedTests: Array(Set(sources.flatMap { $0.evidence?.skipped ?? [] })).sorted(),
       skippedTestFiles: sources.reduce(into: [:]) { files, source in
         files.merge(source.evidence?.skippedFiles ?? [:]) { first, _ in first }
+      },
+      failedTests: Array(Set(sources.flatMap { $0.evidence?.failed ?? [] })).sorted(),
+      failedTestFiles: sources.reduce(into: [:]) { files, source in
+        files.merge(source.evidence?.failedFiles ?? [:]) { first, _ in first }
       },
       orphanRefusal: failure)
   }

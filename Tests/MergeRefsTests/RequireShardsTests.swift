@@ -24,17 +24,27 @@ final class RequireShardsTests: XCTestCase {
   /// records as skipped; `status`, a shard's `swift test` status.
   private func writeShards(
     commits: [String] = ["abc", "abc"], extraRan: [Int: [String]] = [:],
-    skipped: [Int: [String]] = [:], status: [Int: Int32] = [:]
+    skipped: [Int: [String]] = [:], failed: [Int: [String]] = [:], status: [Int: Int32] = [:]
   ) throws {
     let plan = ShardPlanner().plan(tests: tests, count: 2)
     XCTAssertEqual(plan.shards, [["M.C/testA"], ["M.C/testB"]])
     for index in 0..<2 {
       let folder = shardFolder(index)
       var archive = ArchiveBuilder(pid: Int32(100 + index), generatedAt: day(2))
-      if index == 0 { try archive.add(image, try noiseImage(seed: 1)) }
       let ranTests = plan.shards[index] + (extraRan[index] ?? [])
       archive.testDurations = ranTests.map { .init(test: $0, seconds: 0.5) }
       archive.skippedTests = skipped[index] ?? []
+      archive.failedTests = failed[index]
+      if index == 0, !failed.isEmpty {
+        // Where testA asserted: the folders its class's failed tests may own.
+        archive.owners[image] = "M.C/testA"
+        archive.referenceUses = [
+          .init(
+            path: image, test: "M.C/testA", file: "Tests/XTests/C.swift", line: 1,
+            verdict: .recorded)
+        ]
+      }
+      if index == 0 { try archive.add(image, try noiseImage(seed: 1)) }
       let zip = folder.appendingPathComponent("archives/worker-\(index).zip")
       try archive.write(to: zip)
       let record = ShardRecord(
@@ -262,8 +272,31 @@ final class RequireShardsTests: XCTestCase {
     XCTAssertTrue(landed)
     XCTAssertTrue(FileManager.default.fileExists(atPath: owned.path), result.all)
     XCTAssertTrue(
-      result.output.contains("orphans were not looked for: `swift test` failed in shard 1"),
-      result.all)
+      result.output.contains(
+        "orphans were not looked for: `swift test` failed in shard 1 (status 1) with no failed "
+          + "test on record"), result.all)
+  }
+
+  /// A failed test on record keeps what it may own (its class's file's folder); an orphan
+  /// anywhere else is found and pruned, where a failed shard once switched the search off.
+  func testRequireShards_failedTestOnRecord_keepsItsFolder_orphanElsewherePruned() throws {
+    try writeShards(failed: [1: ["M.C/testB"]], status: [1: 1])
+    let owned = package.appendingPathComponent("Tests/XTests/__References__/C/b.png")
+    let orphan = package.appendingPathComponent("Tests/XTests/__References__/D/old.png")
+    for file in [owned, orphan] {
+      try writeFile(try PNGEncoder().encode(try noiseImage(seed: 2)), to: file)
+    }
+    let result = try merge(["--prune"])
+    XCTAssertEqual(result.exitStatus, .success, result.all)
+    XCTAssertTrue(landed)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: owned.path), result.all)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), result.all)
+    XCTAssertFalse(result.output.contains("orphans were not looked for"), result.all)
+    XCTAssertTrue(result.output.contains(", 1 test failed"), result.all)
+    XCTAssertTrue(
+      result.output.contains(
+        "tests failed (they may have stopped before storing their images; references they "
+          + "may own are kept):\n  M.C/testB\n"), result.all)
   }
 
   func testRequireShards_missingShard_listsNoOrphans() throws {

@@ -406,7 +406,7 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
       testDurations: maybe(&random) { random in
         [.init(test: text(&random), seconds: fraction(&random))]
       },
-      skippedTests: maybe(&random) { texts(&$0) },
+      skippedTests: maybe(&random) { texts(&$0) }, failedTests: maybe(&random) { texts(&$0) },
       coverage: maybe(&random) { random in
         .init(
           scope: [.wholeBundle, .selectedTests, .unobserved].randomElement(using: &random)!,
@@ -651,6 +651,7 @@ extension ArchiveManifest {
           verdict: .failed)
       ],
       testDurations: [.init(test: "M.C/testA", seconds: 1.5)], skippedTests: ["M.C/testB"],
+      failedTests: ["M.C/testC"],
       coverage: .init(scope: .wholeBundle, arguments: ["--filter", "x"]), replicas: 2,
       variants: ["base"])
     return try manifest.encoded()
