@@ -182,15 +182,15 @@ struct Regeneration {
     return !swiftTestingRan
   }
 
-  /// Says that tests failed: an error in mode all, expected in the modes that verify.
+  /// Says what failed tests mean for this run; the digest above named them and the log.
   private func noteFailedTests(log: URL) {
     if request.mode == .all {
       printError(
-        "error: tests failed in mode all (full log: \(log.path)); merging what they wrote")
+        "warning: tests failed in mode all; merging what they wrote (what a failed test may own "
+          + "is never an orphan)")
     } else {
       print(
-        "note: tests failed, as expected in mode \(request.mode) for missing or changed "
-          + "images (log: \(log.path))")
+        "note: tests failed, as expected in mode \(request.mode) for missing or changed images")
     }
   }
 
@@ -211,20 +211,11 @@ struct Regeneration {
     return zips + records + leftovers
   }
 
-  /// The lines of the test log a person wants: what ReferenceImages wrote, errors, totals; each
-  /// distinct line once, with its count, most frequent first.
+  /// What a person reads of the test log (`TestLogDigest`): the lines about the run, each once
+  /// and cut at a width, how many tests failed and which, and the whole log's path.
   private func printHighlights(of log: URL) {
     guard let text = try? String(contentsOf: log, encoding: .utf8) else { return }
-    let wanted = ["ReferenceImages: ", "error: ", "Test run with"]
-    var counts: [Substring: Int] = [:]
-    for line in text.split(separator: "\n") {
-      let interesting =
-        wanted.contains { line.contains($0) }
-        || (line.contains("Executed ") && line.contains(" tests"))
-      if interesting { counts[line, default: 0] += 1 }
-    }
-    let sorted = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-    for (line, count) in sorted.prefix(20) { print("\(count) \(line)") }
+    for line in TestLogDigest(log: text).lines(logPath: log.path) { print(line) }
   }
 
   private var swiftURL: URL { URL(fileURLWithPath: "/usr/bin/env") }

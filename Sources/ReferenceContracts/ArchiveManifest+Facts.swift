@@ -10,7 +10,7 @@ extension ArchiveManifest {
     package let imageCount: Int
     package let testDurations: [TestDuration]?
     package let skippedTests: [String]?
-    package let failedTests: [String]?
+    package let failedTests: [FailedTest]?
 
     /// An array element read as nothing.
     private struct Counted: Decodable {
@@ -29,7 +29,7 @@ extension ArchiveManifest {
         + (try container.decodeIfPresent([Counted].self, forKey: .unchangedImages)?.count ?? 0)
       testDurations = try container.decodeIfPresent([TestDuration].self, forKey: .testDurations)
       skippedTests = try container.decodeIfPresent([String].self, forKey: .skippedTests)
-      failedTests = try container.decodeIfPresent([String].self, forKey: .failedTests)
+      failedTests = try container.decodeIfPresent([FailedTest].self, forKey: .failedTests)
     }
 
     /// Reads the facts of a manifest, as `ArchiveManifest.decode(_:source:)` reads a whole
@@ -61,7 +61,8 @@ extension ArchiveManifest {
       var formatVersion, images: Int?
       var unchangedImages: Int??
       var testDurations: [TestDuration]??
-      var skippedTests, failedTests: [String]??
+      var skippedTests: [String]??
+      var failedTests: [FailedTest]??
       try reader.object(Self.fields) { (field, reader) throws(Unsure) in
         switch field {
         case .formatVersion: formatVersion = try reader.int()
@@ -77,7 +78,9 @@ extension ArchiveManifest {
         case .skippedTests:
           skippedTests = try reader.optional { (reader) throws(Unsure) in try reader.strings() }
         case .failedTests:
-          failedTests = try reader.optional { (reader) throws(Unsure) in try reader.strings() }
+          failedTests = try reader.optional { (reader) throws(Unsure) in
+            try reader.array { (reader) throws(Unsure) in try FailedTest(reading: &reader) }
+          }
         }
       }
       guard let formatVersion, let images else { throw Unsure() }

@@ -29,6 +29,7 @@ extension ArchiveManifest {
     "FailedComparison": FailedComparison.fields.names,
     "UnchangedImage": UnchangedImage.fields.names, "ReferenceUse": ReferenceUse.fields.names,
     "TestDuration": TestDuration.fields.names, "Coverage": Coverage.fields.names,
+    "FailedTest": FailedTest.fields.names,
     "Worker": Worker.fields.names, "ComparisonRecord": ComparisonRecord.fields.names,
     "IgnoredRegion": IgnoredRegion.fields.names,
   ]
@@ -47,7 +48,8 @@ extension ArchiveManifest {
     var mode: RunMode?
     var startedAt, endedAt: Date?
     var completion: Completion?
-    var tests, verifiedReferences, skippedTests, failedTests, variants: [String]?
+    var tests, verifiedReferences, skippedTests, variants: [String]?
+    var failedTests: [FailedTest]?
     var images: [Image]?
     var unchangedImages: [UnchangedImage]?
     var referenceUses: [ReferenceUse]?
@@ -85,7 +87,9 @@ extension ArchiveManifest {
       case .skippedTests:
         skippedTests = try reader.optional { (reader) throws(Unsure) in try reader.strings() }
       case .failedTests:
-        failedTests = try reader.optional { (reader) throws(Unsure) in try reader.strings() }
+        failedTests = try reader.optional { (reader) throws(Unsure) in
+          try reader.array { (reader) throws(Unsure) in try FailedTest(reading: &reader) }
+        }
       case .coverage:
         coverage = try reader.optional { (reader) throws(Unsure) in try Coverage(reading: &reader) }
       case .replicas: replicas = try reader.optional { (reader) throws(Unsure) in try reader.int() }
@@ -263,6 +267,27 @@ extension ArchiveManifest.TestDuration {
     }
     guard let test, let seconds else { throw Unsure() }
     self.init(test: test, seconds: seconds)
+  }
+}
+
+extension ArchiveManifest.FailedTest {
+  fileprivate enum Field: String, CaseIterable {
+    case test, file
+  }
+  fileprivate static let fields = Reader.Fields(Field.allCases)
+
+  /// Also read by `ArchiveManifest.Facts`.
+  init(reading reader: inout StrictJSONReader) throws(StrictJSONReader.Unsure) {
+    var test: String?
+    var file: String?
+    try reader.object(Self.fields) { (field, reader) throws(Unsure) in
+      switch field {
+      case .test: test = try reader.string()
+      case .file: file = try reader.optional { (reader) throws(Unsure) in try reader.string() }
+      }
+    }
+    guard let test else { throw Unsure() }
+    self.init(test: test, file: file)
   }
 }
 

@@ -73,8 +73,18 @@ final class CoordinatorObserver: NSObject, XCTestObservation, @unchecked Sendabl
     if run.hasBeenSkipped {
       coordinator.xcTestSkipped(listingName: name)
     } else if !run.hasSucceeded {
-      coordinator.xcTestFailed(listingName: name)
+      coordinator.xcTestFailed(listingName: name, file: nil)
     }
+  }
+
+  /// A failure's file says which reference folder the failed test may own: its name alone,
+  /// as Swift Testing's event stream names a test's file.
+  func testCase(
+    _ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?,
+    atLine lineNumber: Int
+  ) {
+    let file = filePath.flatMap { $0.split(separator: "/").last.map(String.init) }
+    coordinator.xcTestFailed(listingName: Self.listingName(of: testCase), file: file)
   }
 
   /// The first suite to start is the root: XCTest names it "All tests" when no argument

@@ -65,8 +65,8 @@ public final class ImageCoordinator: @unchecked Sendable {
   }
 
   /// Notes that an XCTest test failed: the merge keeps what it may own from the orphan search.
-  func xcTestFailed(listingName: String) {
-    ledger.xcTestFailed(listingName: listingName)
+  func xcTestFailed(listingName: String, file: String?) {
+    ledger.xcTestFailed(listingName: listingName, file: file)
   }
 
   /// Notes XCTest's root suite: whether this process runs its whole bundle or selected tests.

@@ -21,7 +21,8 @@ public struct ShardEvidence: Sendable {
   /// The tests that failed, sorted: from the archives' manifests (XCTest) and the event streams
   /// (Swift Testing).
   public var failed: [String] = []
-  /// The source file of each failed Swift Testing test, by name (`EventStream`).
+  /// The source file of each failed test, by name: the file of an XCTest test's first failure
+  /// (its manifest), a Swift Testing test's own file (`EventStream`).
   public var failedFiles: [String: String] = [:]
   /// Files that could not be read, with why.
   public var unreadable: [(file: String, reason: String)] = []
@@ -51,7 +52,10 @@ public struct ShardEvidence: Sendable {
           ArchiveRun(test: $0.test, seconds: $0.seconds)
         }
         skipped.formUnion(manifest?.skippedTests ?? [])
-        failed.formUnion(manifest?.failedTests ?? [])
+        for record in manifest?.failedTests ?? [] {
+          failed.insert(record.test)
+          if let file = record.file { evidence.failedFiles[record.test] = file }
+        }
       } catch {
         // The merge refuses the archive too, naming it; here its tests are not on record.
         log("warning: \(url.path) cannot be read, its tests are not on record: \(error)")

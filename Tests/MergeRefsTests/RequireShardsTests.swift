@@ -34,7 +34,7 @@ final class RequireShardsTests: XCTestCase {
       let ranTests = plan.shards[index] + (extraRan[index] ?? [])
       archive.testDurations = ranTests.map { .init(test: $0, seconds: 0.5) }
       archive.skippedTests = skipped[index] ?? []
-      archive.failedTests = failed[index]
+      archive.failedTests = failed[index]?.map { .init(test: $0, file: nil) }
       if index == 0, !failed.isEmpty {
         // Where testA asserted: the folders its class's failed tests may own.
         archive.owners[image] = "M.C/testA"

@@ -41,7 +41,7 @@ public struct ArchiveBuilder {
   /// The XCTest tests the manifest says were skipped.
   public var skippedTests: [String] = []
   /// The XCTest tests the manifest says failed.
-  public var failedTests: [String]?
+  public var failedTests: [ArchiveManifest.FailedTest]?
   /// What the run covered: a whole XCTest bundle unless a test says otherwise.
   public var coverage: ArchiveManifest.Coverage? = .init(scope: .wholeBundle, arguments: [])
   /// How many times the run's tests ran on purpose (`IMAGE_GENERATION_REPLICAS`).
