@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceImageCore
 import XCTest
 
 /// A project's first day with nested test folders (`NestedFixture`): render tests three folders
@@ -73,6 +74,15 @@ final class NestedFoldersEndToEndTests: XCTestCase {
     XCTAssertEqual(recorded.exitStatus, .success, recorded.all)
     XCTAssertEqual(swiftPMWarnings(recorded), [], recorded.all)
     for path in [hex, ring, flat] { XCTAssertTrue(exists(path), "\(path)\n\(recorded.all)") }
+    // The failing neighbour is counted and named, its own output left in the log, and it
+    // switches nothing off.
+    XCTAssertTrue(
+      recorded.output.contains(
+        "1 test failed: ArithmeticTests.testAlwaysFails; their output is in the full log: "),
+      recorded.all)
+    XCTAssertFalse(recorded.all.contains("a deliberate failure"), recorded.all)
+    XCTAssertFalse(recorded.all.contains("orphans were not looked for"), recorded.all)
+    XCTAssertTrue(recorded.output.contains(", 1 test failed"), recorded.all)
     XCTAssertEqual(try build(), [])
     let passing = try fixture.test(["--skip", "ArithmeticTests"], environment: [:])
     XCTAssertEqual(passing.status, 0, passing.all)
@@ -111,7 +121,44 @@ final class NestedFoldersEndToEndTests: XCTestCase {
     let changed = try fixture.test(
       ["--skip", "ArithmeticTests"], environment: ["TILES_CHANGE": "1"])
     XCTAssertEqual(changed.status, 0, changed.all)
+
+    // Rejected on the page: the restore command puts the earlier hex back from before.zip.
+    try "\(hex)\n".write(
+      to: fixture.root.appendingPathComponent("reference-restore.txt"), atomically: true,
+      encoding: .utf8)
+    let restored = try fixture.shell(
+      "swift run merge-refs --include-from reference-restore.txt "
+        + ".build/reference-review/before.zip .", environment: ["PATH": try swiftShimPath()])
+    XCTAssertEqual(restored.exitStatus, .success, restored.all)
+    XCTAssertEqual(
+      try PNGDecoder().decode(try Data(contentsOf: fixture.root.appendingPathComponent(hex))),
+      try PNGDecoder().decode(hexBefore), restored.all)
+    try FileManager.default.removeItem(
+      at: fixture.root.appendingPathComponent("reference-restore.txt"))
     XCTAssertEqual(try plugin([]).exitStatus, .success)
+
+    // An orphan in a nested folder is found although a test failed, and the printed command
+    // prunes it; the failed test's own folder is kept.
+    let stale = "Tests/TileTests/__References__/Geometry/Rings/RingTests/stale.png"
+    let owned = "Tests/TileTests/__References__/Checks/ArithmeticTests/kept.png"
+    for path in [stale, owned] {
+      let url = fixture.root.appendingPathComponent(path)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileManager.default.copyItem(at: fixture.root.appendingPathComponent(ring), to: url)
+    }
+    let found = try plugin([])
+    XCTAssertEqual(found.exitStatus, .success, found.all)
+    XCTAssertTrue(found.output.contains("  \(stale)"), found.all)
+    let command =
+      "swift run merge-refs --require-shards --prune .build/regenerate-references/shards/shard-0 ."
+    XCTAssertTrue(found.output.contains("to delete the orphans: \(command)\n"), found.all)
+    let pruned = try fixture.shell(command, environment: ["PATH": try swiftShimPath()])
+    XCTAssertEqual(pruned.exitStatus, .success, pruned.all)
+    XCTAssertTrue(pruned.output.contains(" 1 orphans (1 pruned)"), pruned.all)
+    XCTAssertFalse(exists(stale), pruned.all)
+    XCTAssertTrue(exists(owned), pruned.all)
+    try FileManager.default.removeItem(at: fixture.root.appendingPathComponent(owned))
 
     // A folder beside a nested test file, as earlier versions recorded it, keeps verifying…
     let besideFolder = "\(target)/Geometry/Polygons/Regular/__References__/HexTests"
