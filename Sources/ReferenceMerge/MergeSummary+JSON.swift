@@ -54,7 +54,7 @@ extension MergeSummary {
     json.key("skipped")
     write(skipped, to: &json)
     json.member("skippedTests", strings: skippedTests)
-    if !failedTests.isEmpty { json.member("failedTests", strings: failedTests) }
+    json.member("failedTests", strings: failedTests)
     writeSuperseded(to: &json)
     writeSources(to: &json)
     json.member("unchanged", unchanged)
