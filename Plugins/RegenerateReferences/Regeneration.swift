@@ -84,13 +84,21 @@ struct Regeneration {
     }
   }
 
-  /// Builds the tests in the plugin's scratch folder.
+  /// Builds the tests in the plugin's scratch folder, its output in a log: what a person reads
+  /// of it is `BuildLogDigest`'s (SwiftPM's warnings, the compiler's counted, errors).
   private func build() throws {
     let place = ["--package-path", package.path, "--scratch-path", scratch.path]
     print("== building \(package.path) (scratch folder \(scratch.path))")
-    let build = try run(swiftURL, ["swift", "build", "--build-tests"] + place)
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    let log = scratch.appendingPathComponent("build-log.txt")
+    let build = try run(swiftURL, ["swift", "build", "--build-tests"] + place, log: log)
+    let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    let digest = BuildLogDigest(log: text, packageRoot: package.standardizedFileURL.path)
+    for line in digest.lines(logPath: log.path, succeeded: build == 0) { print(line) }
     guard build == 0 else {
-      throw RegenerationError(message: "building the tests failed (exit \(build)); see above")
+      throw RegenerationError(
+        message: "building the tests failed (exit \(build)); the errors are above, the whole "
+          + "output in \(log.path)")
     }
   }
 

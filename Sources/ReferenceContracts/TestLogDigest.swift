@@ -78,7 +78,7 @@ public struct TestLogDigest: Sendable, Equatable {
   }
 
   /// A line cut to `width` characters, ending in `…` when it was longer.
-  static func cut(_ line: some StringProtocol) -> String {
+  public static func cut(_ line: some StringProtocol) -> String {
     line.count <= width ? String(line) : String(line.prefix(width - 1)) + "…"
   }
 }

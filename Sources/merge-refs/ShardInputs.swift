@@ -20,7 +20,7 @@ struct ShardInputs: Sendable {
       // A listed file that is gone refuses the merge from the records and the folders'
       // listings alone, before any archive is hashed or read.
       let (records, problems) = ShardFolder.records(in: paths)
-      let lost = records.flatMap(Self.lostFiles)
+      let lost = Self.lostFiles(records)
       if !lost.isEmpty {
         (sources, readProblems) = (records, problems + lost)
         return
@@ -53,6 +53,18 @@ struct ShardInputs: Sendable {
         source.evidence?.events = []
         return source
       }, readProblems: readProblems)
+  }
+
+  /// The files a record lists that its folder no longer holds, named by the shard's platform
+  /// too where several platforms ran one plan (each has a shard 0): "shard 0 of macos".
+  private static func lostFiles(_ sources: [ShardCheck.Source]) -> [ShardProblem] {
+    let apart = ShardCheck.provesPlatformsApart(sources.map(\.record))
+    return sources.flatMap { source in
+      lostFiles(source).map { problem in
+        guard apart, let platform = source.record.platform else { return problem }
+        return .onPlatform(platform, problem)
+      }
+    }
   }
 
   /// The archives and event streams a record lists that its folder no longer holds.

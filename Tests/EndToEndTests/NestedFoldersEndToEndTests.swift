@@ -83,6 +83,11 @@ final class NestedFoldersEndToEndTests: XCTestCase {
     XCTAssertFalse(recorded.all.contains("a deliberate failure"), recorded.all)
     XCTAssertFalse(recorded.all.contains("orphans were not looked for"), recorded.all)
     XCTAssertTrue(recorded.output.contains(", 1 test failed"), recorded.all)
+    // The build's own warning is counted with the log's path, not printed.
+    XCTAssertTrue(
+      recorded.output.contains("1 compiler warning in your package's code"), recorded.all)
+    XCTAssertTrue(recorded.output.contains("; full log: "), recorded.all)
+    XCTAssertFalse(recorded.all.contains("unusedBorder"), recorded.all)
     XCTAssertEqual(try build(), [])
     let passing = try fixture.test(["--skip", "ArithmeticTests"], environment: [:])
     XCTAssertEqual(passing.status, 0, passing.all)

@@ -184,6 +184,41 @@ final class RequireShardsTests: XCTestCase {
           + "missing"), result.all)
     // Refused from the record and the folder's listing, before any archive is hashed or read.
     XCTAssertTrue(result.output.contains("0 sources: 0 images"), result.all)
+    XCTAssertTrue(result.output.contains(", 1 refused"), result.all)
+  }
+
+  /// Three platforms ran one plan, each with a shard 0: a lost archive names the shard by its
+  /// platform and index, and the summary counts it.
+  func testRequireShards_lostArchiveOnOnePlatform_namesTheShardByPlatformAndIndex() throws {
+    var folders: [URL] = []
+    for platform in ["linux-x86_64", "linux-arm64", "macos"] {
+      let folder = artifacts.appendingPathComponent("reference-shard-\(platform)-0")
+      var archive = ArchiveBuilder(pid: 100, generatedAt: day(2))
+      try archive.add("Tests/XTests/__References__/C/\(platform).png", try noiseImage(seed: 1))
+      archive.testDurations = [.init(test: "M.C/testA", seconds: 0.5)]
+      let zip = folder.appendingPathComponent("archives/worker-0.zip")
+      try archive.write(to: zip)
+      let plan = ShardPlanner().plan(tests: ["M.C/testA"], count: 1)
+      let record = ShardRecord(
+        commit: "abc", index: 0, count: 1, listingSHA256: plan.listingSHA256,
+        planned: plan.shards[0], ran: [.init(test: "M.C/testA", seconds: 0.5, count: 1)],
+        startedAt: day(2), endedAt: day(2), swiftTestStatus: 0,
+        archives: [
+          .init(
+            name: zip.lastPathComponent, sha256: try FileSystem.sha256(of: zip),
+            images: archive.images.count)
+        ], platform: platform)
+      try record.encoded().write(to: folder.appendingPathComponent(ShardRecord.fileName))
+      folders.append(folder)
+    }
+    let lost = folders[2].appendingPathComponent("archives/worker-0.zip")
+    try FileManager.default.removeItem(at: lost)
+    let result = try MergeRefs.run(["--require-shards"] + folders.map(\.path) + [package.path])
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
+    XCTAssertTrue(
+      result.output.contains(
+        "shard 0 of macos: \(lost.path) is listed in its shard.json but missing"), result.all)
+    XCTAssertTrue(result.output.contains(", 1 refused"), result.all)
   }
 
   func testRequireShards_changedArchive_exit3() throws {
