@@ -145,7 +145,8 @@ struct ImageAssertion {
       return state
     }
     let reference = readReference()
-    if reference == .missing { Self.makeTargetRoot(of: location) }
+    // Only a verify run: a generation run (a plugin's dry run too) writes nothing in the tree.
+    if reference == .missing && !mode.storesImages { Self.makeTargetRoot(of: location) }
     let decision = ImageDecision(
       mode: mode,
       reference: reference,
@@ -167,7 +168,7 @@ struct ImageAssertion {
   }
 
   /// Makes the empty reference root of the target a missing reference belongs in
-  /// (`Tests/<Target>/__References__`) when it is not there yet: the target's
+  /// (`Tests/<Target>/__References__`) when a verify run finds it is not there yet: the target's
   /// `exclude: ["__References__"]` then names a folder that exists, and the next build (the one
   /// that records) has no "not found" warning. Nothing else is written, and a read-only
   /// checkout only keeps the warning.

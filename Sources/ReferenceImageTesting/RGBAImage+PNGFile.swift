@@ -3,7 +3,7 @@ import Foundation
 extension RGBAImage {
   /// Decodes PNG bytes, such as a renderer returns, into the pixels `assertImage` compares.
   /// Every valid PNG is accepted (all colour types and bit depths, palettes, transparency,
-  /// interlacing) and converted to 8-bit RGBA; this is ``PNGDecoder/decode(_:)``.
+  /// interlacing) and converted to 8-bit RGBA, as `PNGDecoder().decode(_:)` does.
   /// - Parameter data: The PNG file's bytes.
   /// - Throws: `PNGError` when the bytes are not a valid PNG.
   public init(pngData data: some ContiguousBytes) throws(PNGError) {

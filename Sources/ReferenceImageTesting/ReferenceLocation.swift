@@ -7,7 +7,7 @@ import ReferenceContracts
 /// By default a test file `Tests/ChartTests/BarChartTests.swift` keeps its references in
 /// `Tests/ChartTests/__References__/BarChartTests/`, one PNG per name, and a nested one,
 /// `Tests/ChartTests/Bars/StackTests.swift`, in `Tests/ChartTests/__References__/Bars/StackTests/`:
-/// every reference of a target under its one root (``ReferenceLayout``).
+/// every reference of a target under its one root (`ReferenceLayout` in `ReferenceContracts`).
 public struct ReferenceLocation: Sendable, Hashable, CustomStringConvertible {
   /// The package root: the nearest folder above the test file holding a `Package.swift`.
   public let packageRoot: URL
