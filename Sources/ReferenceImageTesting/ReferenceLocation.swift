@@ -163,7 +163,7 @@ private struct FolderPlace: Sendable {
     return FolderPlace(root: root, rootPath: rootPath, folder: folderPath)
   }
 
-  /// The test file's folder in its target's reference root (``ReferenceLayout``), or the folder
+  /// The test file's folder in its target's reference root (`ReferenceLayout`), or the folder
   /// beside the file while only that one exists: references recorded there before the target's
   /// root held them keep verifying, and keep landing there, until they are moved. When both
   /// exist the target's root wins.
