@@ -133,7 +133,7 @@ struct Regeneration {
           "--output", folder.path, "--commit", "regenerate-references", "--scratch-path",
           scratch.path,
         ], environment: environment, log: log, in: package)
-      printHighlights(of: log)
+      printHighlights(of: log, succeeded: status == 0)
       if status == ExitStatus.refusedInput.rawValue
         || status == ExitStatus.invalidArguments.rawValue
       {
@@ -165,7 +165,7 @@ struct Regeneration {
     let status = try self.run(
       swiftURL, ["swift", "test", "--skip-build", "--parallel"] + place + filter,
       environment: environment, log: log)
-    printHighlights(of: log)
+    printHighlights(of: log, succeeded: status == 0)
     if let filter = request.filter, Self.ranNoTest(log: log) {
       throw RegenerationError(
         message: "--filter '\(filter)' selects no test of \(package.path), so nothing was "
@@ -221,9 +221,11 @@ struct Regeneration {
 
   /// What a person reads of the test log (`TestLogDigest`): the lines about the run, each once
   /// and cut at a width, how many tests failed and which, and the whole log's path.
-  private func printHighlights(of log: URL) {
+  private func printHighlights(of log: URL, succeeded: Bool) {
     guard let text = try? String(contentsOf: log, encoding: .utf8) else { return }
-    for line in TestLogDigest(log: text).lines(logPath: log.path) { print(line) }
+    for line in TestLogDigest(log: text).lines(logPath: log.path, succeeded: succeeded) {
+      print(line)
+    }
   }
 
   private var swiftURL: URL { URL(fileURLWithPath: "/usr/bin/env") }

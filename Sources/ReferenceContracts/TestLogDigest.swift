@@ -43,8 +43,11 @@ public struct TestLogDigest: Sendable, Equatable {
   }
 
   /// The digest's lines: the run's lines, then the failed tests, then the log's path.
-  /// - Parameter logPath: Where the whole log is.
-  public func lines(logPath: String) -> [String] {
+  /// - Parameters:
+  ///   - logPath: Where the whole log is.
+  ///   - succeeded: Whether `swift test` exited with status 0: a failure that names no failed
+  ///     test (a crash, a build that failed) is said as such.
+  public func lines(logPath: String, succeeded: Bool = true) -> [String] {
     var lines = highlights.prefix(Self.limit).map {
       "  " + Self.cut($0.line) + ($0.count > 1 ? " (\($0.count) times)" : "")
     }
@@ -52,7 +55,10 @@ public struct TestLogDigest: Sendable, Equatable {
       lines.append("  and \(highlights.count - Self.limit) more lines like these in the log")
     }
     if failedTests.isEmpty {
-      lines.append("no test failed; full log: \(logPath)")
+      lines.append(
+        succeeded
+          ? "no test failed; full log: \(logPath)"
+          : "the tests failed, and the log names no failed test (a crash?); full log: \(logPath)")
     } else {
       let named = failedTests.prefix(Self.limit).map { Self.cut($0) }.joined(separator: ", ")
       let more =

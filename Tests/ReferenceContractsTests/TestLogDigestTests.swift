@@ -47,4 +47,11 @@ final class TestLogDigestTests: XCTestCase {
       TestLogDigest(log: "Test Case 'C.testA' passed (0.1 seconds)").lines(logPath: "L"),
       ["no test failed; full log: L"])
   }
+
+  func testLines_aFailureThatNamesNoTest_saysSoNotThatNothingFailed() {
+    XCTAssertEqual(
+      TestLogDigest(log: "Exited with unexpected signal code 11").lines(
+        logPath: "L", succeeded: false),
+      ["the tests failed, and the log names no failed test (a crash?); full log: L"])
+  }
 }
