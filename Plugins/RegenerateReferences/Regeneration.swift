@@ -85,13 +85,21 @@ struct Regeneration {
     }
   }
 
-  /// Builds the tests in the plugin's scratch folder.
+  /// Builds the tests in the plugin's scratch folder, its output in a log: what a person reads
+  /// of it is `BuildLogDigest`'s (SwiftPM's warnings, the compiler's counted, errors).
   private func build() throws {
     let place = ["--package-path", package.path, "--scratch-path", scratch.path]
     print("== building \(package.path) (scratch folder \(scratch.path))")
-    let build = try run(swiftURL, ["swift", "build", "--build-tests"] + place)
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    let log = scratch.appendingPathComponent("build-log.txt")
+    let build = try run(swiftURL, ["swift", "build", "--build-tests"] + place, log: log)
+    let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    let digest = BuildLogDigest(log: text, packageRoot: package.standardizedFileURL.path)
+    for line in digest.lines(logPath: log.path, succeeded: build == 0) { print(line) }
     guard build == 0 else {
-      throw RegenerationError(message: "building the tests failed (exit \(build)); see above")
+      throw RegenerationError(
+        message: "building the tests failed (exit \(build)); the errors are above, the whole "
+          + "output in \(log.path)")
     }
   }
 
@@ -126,7 +134,7 @@ struct Regeneration {
           "--output", folder.path, "--commit", "regenerate-references", "--scratch-path",
           scratch.path,
         ], environment: environment, log: log, in: package)
-      printHighlights(of: log)
+      printHighlights(of: log, succeeded: status == 0)
       if status == ExitStatus.refusedInput.rawValue
         || status == ExitStatus.invalidArguments.rawValue
       {
@@ -158,7 +166,7 @@ struct Regeneration {
     let status = try self.run(
       swiftURL, ["swift", "test", "--skip-build", "--parallel"] + place + filter,
       environment: environment, log: log)
-    printHighlights(of: log)
+    printHighlights(of: log, succeeded: status == 0)
     if let filter = request.filter, Self.ranNoTest(log: log) {
       throw RegenerationError(
         message: "--filter '\(filter)' selects no test of \(package.path), so nothing was "
@@ -183,15 +191,15 @@ struct Regeneration {
     return !swiftTestingRan
   }
 
-  /// Says that tests failed: an error in mode all, expected in the modes that verify.
+  /// Says what failed tests mean for this run; the digest above named them and the log.
   private func noteFailedTests(log: URL) {
     if request.mode == .all {
       printError(
-        "error: tests failed in mode all (full log: \(log.path)); merging what they wrote")
+        "warning: tests failed in mode all; merging what they wrote (what a failed test may own "
+          + "is never an orphan)")
     } else {
       print(
-        "note: tests failed, as expected in mode \(request.mode) for missing or changed "
-          + "images (log: \(log.path))")
+        "note: tests failed, as expected in mode \(request.mode) for missing or changed images")
     }
   }
 
@@ -212,20 +220,13 @@ struct Regeneration {
     return zips + records + leftovers
   }
 
-  /// The lines of the test log a person wants: what ReferenceImages wrote, errors, totals; each
-  /// distinct line once, with its count, most frequent first.
-  private func printHighlights(of log: URL) {
+  /// What a person reads of the test log (`TestLogDigest`): the lines about the run, each once
+  /// and cut at a width, how many tests failed and which, and the whole log's path.
+  private func printHighlights(of log: URL, succeeded: Bool) {
     guard let text = try? String(contentsOf: log, encoding: .utf8) else { return }
-    let wanted = ["ReferenceImages: ", "error: ", "Test run with"]
-    var counts: [Substring: Int] = [:]
-    for line in text.split(separator: "\n") {
-      let interesting =
-        wanted.contains { line.contains($0) }
-        || (line.contains("Executed ") && line.contains(" tests"))
-      if interesting { counts[line, default: 0] += 1 }
+    for line in TestLogDigest(log: text).lines(logPath: log.path, succeeded: succeeded) {
+      print(line)
     }
-    let sorted = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-    for (line, count) in sorted.prefix(20) { print("\(count) \(line)") }
   }
 
   private var swiftURL: URL { URL(fileURLWithPath: "/usr/bin/env") }

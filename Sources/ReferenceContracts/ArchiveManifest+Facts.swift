@@ -10,6 +10,7 @@ extension ArchiveManifest {
     package let imageCount: Int
     package let testDurations: [TestDuration]?
     package let skippedTests: [String]?
+    package let failedTests: [FailedTest]?
 
     /// An array element read as nothing.
     private struct Counted: Decodable {
@@ -17,7 +18,7 @@ extension ArchiveManifest {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-      case formatVersion, images, unchangedImages, testDurations, skippedTests
+      case formatVersion, images, unchangedImages, testDurations, skippedTests, failedTests
     }
 
     package init(from decoder: Decoder) throws {
@@ -28,6 +29,7 @@ extension ArchiveManifest {
         + (try container.decodeIfPresent([Counted].self, forKey: .unchangedImages)?.count ?? 0)
       testDurations = try container.decodeIfPresent([TestDuration].self, forKey: .testDurations)
       skippedTests = try container.decodeIfPresent([String].self, forKey: .skippedTests)
+      failedTests = try container.decodeIfPresent([FailedTest].self, forKey: .failedTests)
     }
 
     /// Reads the facts of a manifest, as `ArchiveManifest.decode(_:source:)` reads a whole
@@ -60,6 +62,7 @@ extension ArchiveManifest {
       var unchangedImages: Int??
       var testDurations: [TestDuration]??
       var skippedTests: [String]??
+      var failedTests: [FailedTest]??
       try reader.object(Self.fields) { (field, reader) throws(Unsure) in
         switch field {
         case .formatVersion: formatVersion = try reader.int()
@@ -74,6 +77,10 @@ extension ArchiveManifest {
           }
         case .skippedTests:
           skippedTests = try reader.optional { (reader) throws(Unsure) in try reader.strings() }
+        case .failedTests:
+          failedTests = try reader.optional { (reader) throws(Unsure) in
+            try reader.array { (reader) throws(Unsure) in try FailedTest(reading: &reader) }
+          }
         }
       }
       guard let formatVersion, let images else { throw Unsure() }
@@ -81,6 +88,7 @@ extension ArchiveManifest {
       self.imageCount = images + ((unchangedImages ?? nil) ?? 0)
       self.testDurations = testDurations ?? nil
       self.skippedTests = skippedTests ?? nil
+      self.failedTests = failedTests ?? nil
     }
   }
 }

@@ -29,6 +29,7 @@ extension ArchiveManifest {
     "FailedComparison": FailedComparison.fields.names,
     "UnchangedImage": UnchangedImage.fields.names, "ReferenceUse": ReferenceUse.fields.names,
     "TestDuration": TestDuration.fields.names, "Coverage": Coverage.fields.names,
+    "FailedTest": FailedTest.fields.names,
     "Worker": Worker.fields.names, "ComparisonRecord": ComparisonRecord.fields.names,
     "IgnoredRegion": IgnoredRegion.fields.names,
   ]
@@ -36,7 +37,7 @@ extension ArchiveManifest {
   fileprivate enum Field: String, CaseIterable {
     case formatVersion, toolVersion, runID, run, worker, mode, startedAt, endedAt, completion
     case tests, images, unchangedImages, verifiedReferences, referenceUses, testDurations
-    case skippedTests, coverage, replicas, variants
+    case skippedTests, failedTests, coverage, replicas, variants
   }
   fileprivate static let fields = Reader.Fields(Field.allCases)
 
@@ -48,6 +49,7 @@ extension ArchiveManifest {
     var startedAt, endedAt: Date?
     var completion: Completion?
     var tests, verifiedReferences, skippedTests, variants: [String]?
+    var failedTests: [FailedTest]?
     var images: [Image]?
     var unchangedImages: [UnchangedImage]?
     var referenceUses: [ReferenceUse]?
@@ -84,6 +86,10 @@ extension ArchiveManifest {
         }
       case .skippedTests:
         skippedTests = try reader.optional { (reader) throws(Unsure) in try reader.strings() }
+      case .failedTests:
+        failedTests = try reader.optional { (reader) throws(Unsure) in
+          try reader.array { (reader) throws(Unsure) in try FailedTest(reading: &reader) }
+        }
       case .coverage:
         coverage = try reader.optional { (reader) throws(Unsure) in try Coverage(reading: &reader) }
       case .replicas: replicas = try reader.optional { (reader) throws(Unsure) in try reader.int() }
@@ -99,7 +105,8 @@ extension ArchiveManifest {
       worker: worker, mode: mode, startedAt: startedAt, endedAt: endedAt, completion: completion,
       tests: tests, images: images, unchangedImages: unchangedImages,
       verifiedReferences: verifiedReferences, referenceUses: referenceUses,
-      testDurations: testDurations, skippedTests: skippedTests, coverage: coverage,
+      testDurations: testDurations, skippedTests: skippedTests, failedTests: failedTests,
+      coverage: coverage,
       replicas: replicas, variants: variants)
   }
 }
@@ -260,6 +267,27 @@ extension ArchiveManifest.TestDuration {
     }
     guard let test, let seconds else { throw Unsure() }
     self.init(test: test, seconds: seconds)
+  }
+}
+
+extension ArchiveManifest.FailedTest {
+  fileprivate enum Field: String, CaseIterable {
+    case test, file
+  }
+  fileprivate static let fields = Reader.Fields(Field.allCases)
+
+  /// Also read by `ArchiveManifest.Facts`.
+  init(reading reader: inout StrictJSONReader) throws(StrictJSONReader.Unsure) {
+    var test: String?
+    var file: String?
+    try reader.object(Self.fields) { (field, reader) throws(Unsure) in
+      switch field {
+      case .test: test = try reader.string()
+      case .file: file = try reader.optional { (reader) throws(Unsure) in try reader.string() }
+      }
+    }
+    guard let test else { throw Unsure() }
+    self.init(test: test, file: file)
   }
 }
 

@@ -213,6 +213,22 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     }
   }
 
+  /// An XCTest test that failed, with the file its first failure was recorded in.
+  public struct FailedTest: Codable, Sendable, Equatable, Hashable {
+    /// The test's name as `swift test list` prints it: `Module.Class/testMethod`.
+    public var test: String
+    /// The name of the file (`ArithmeticTests.swift`, no folders) its first failure was
+    /// recorded in; nil when XCTest named none. The references the test may own are in that
+    /// file's folder.
+    public var file: String?
+
+    /// Creates a record.
+    public init(test: String, file: String?) {
+      self.test = test
+      self.file = file
+    }
+  }
+
   /// Which tests a test process was asked to run, so `merge-refs` looks for orphans only where
   /// every test that could own a reference ran.
   public struct Coverage: Codable, Sendable, Equatable {
@@ -325,6 +341,11 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   /// of older versions. A skipped test verified nothing, so the references it may own are never
   /// orphans.
   public var skippedTests: [String]?
+  /// The XCTest tests that failed (an assertion of any kind, an error thrown), sorted by name;
+  /// nil in archives of older versions and when none failed. A failed test may have stopped
+  /// before it stored its images, so the references it may own are never orphans; every other
+  /// reference is looked at as usual.
+  public var failedTests: [FailedTest]?
   /// Which tests the process was asked to run; nil in archives of older versions, which then
   /// prove nothing about tests they did not run.
   public var coverage: Coverage?
@@ -346,8 +367,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     mode: RunMode, startedAt: Date, endedAt: Date?, completion: Completion, tests: [String],
     images: [Image], unchangedImages: [UnchangedImage]? = nil, verifiedReferences: [String],
     referenceUses: [ReferenceUse]? = nil, testDurations: [TestDuration]? = nil,
-    skippedTests: [String]? = nil, coverage: Coverage? = nil, replicas: Int? = nil,
-    variants: [String]? = nil
+    skippedTests: [String]? = nil, failedTests: [FailedTest]? = nil, coverage: Coverage? = nil,
+    replicas: Int? = nil, variants: [String]? = nil
   ) {
     self.formatVersion = formatVersion
     self.toolVersion = toolVersion
@@ -365,6 +386,7 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     self.referenceUses = referenceUses
     self.testDurations = testDurations
     self.skippedTests = skippedTests
+    self.failedTests = failedTests
     self.coverage = coverage
     self.replicas = replicas
     self.variants = variants

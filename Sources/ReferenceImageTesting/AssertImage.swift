@@ -30,9 +30,10 @@ import ReferenceImageCore
 ///     random avatar. They count neither as differing nor as compared, the difference image
 ///     draws them in blue, and the archive records them with the comparison, so `merge-refs`
 ///     and the review judge as the test did. None unless given.
-///   - referenceFolder: A folder instead of the default `__References__/<TestFile>/` beside the
-///     test file (absolute, or relative to the package root); nil for the scoped setting, if
-///     any.
+///   - referenceFolder: A folder instead of the default, the test file's folder in its target's
+///     reference root (`Tests/<Target>/__References__/<folders>/<TestFile>/`, see
+///     ``ReferenceLocation``); absolute, or relative to the package root; nil for the scoped
+///     setting, if any.
 ///   - fileID: The calling file's `#fileID`, for Swift Testing's issue location.
 ///   - filePath: The calling file's `#filePath`: it locates the references and the package.
 ///   - line: The calling line, where a failure is reported.
@@ -143,9 +144,12 @@ struct ImageAssertion {
       if case .compared(_, let result) = state { comparedResult = result }
       return state
     }
+    let reference = readReference()
+    // Only a verify run: a generation run (a plugin's dry run too) writes nothing in the tree.
+    if reference == .missing && !mode.storesImages { Self.makeTargetRoot(of: location) }
     let decision = ImageDecision(
       mode: mode,
-      reference: readReference(),
+      reference: reference,
       // Only the variant's own file can be recorded unchanged: a render equal to a fallback is
       // archived, so the merge decides with it whether the variant needs a file.
       unchangedReference: compared == location
@@ -161,6 +165,20 @@ struct ImageAssertion {
       decision, at: location, comparedWith: compared, owner: .init(test: test, testCase: testCase),
       knownPixelSHA256: pixelHash.computed, variantNote: chain.map { "; " + $0.note } ?? "",
       landable: chain?.rendersCanLand ?? true)
+  }
+
+  /// Makes the empty reference root of the target a missing reference belongs in
+  /// (`Tests/<Target>/__References__`) when a verify run finds it is not there yet: the target's
+  /// `exclude: ["__References__"]` then names a folder that exists, and the next build (the one
+  /// that records) has no "not found" warning. Nothing else is written, and a read-only
+  /// checkout only keeps the warning.
+  private static func makeTargetRoot(of location: ReferenceLocation) {
+    guard let root = ReferenceLayout.targetRoot(ofReference: location.relativePath) else { return }
+    let url = location.packageRoot.appendingPathComponent(root, isDirectory: true)
+    guard !FileManager.default.fileExists(atPath: url.path),
+      FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path)
+    else { return }
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
   }
 
   /// `IMAGE_REFERENCE_DIR` alone, read now: the whole process environment as a dictionary

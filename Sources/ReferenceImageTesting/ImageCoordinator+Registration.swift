@@ -69,7 +69,22 @@ final class CoordinatorObserver: NSObject, XCTestObservation, @unchecked Sendabl
   func testCaseDidFinish(_ testCase: XCTestCase) {
     let name = Self.listingName(of: testCase)
     coordinator.xcTestFinished(listingName: name)
-    if testCase.testRun?.hasBeenSkipped == true { coordinator.xcTestSkipped(listingName: name) }
+    guard let run = testCase.testRun else { return }
+    if run.hasBeenSkipped {
+      coordinator.xcTestSkipped(listingName: name)
+    } else if !run.hasSucceeded {
+      coordinator.xcTestFailed(listingName: name, file: nil)
+    }
+  }
+
+  /// A failure's file says which reference folder the failed test may own: its name alone,
+  /// as Swift Testing's event stream names a test's file.
+  func testCase(
+    _ testCase: XCTestCase, didFailWithDescription description: String, inFile filePath: String?,
+    atLine lineNumber: Int
+  ) {
+    let file = filePath.flatMap { $0.split(separator: "/").last.map(String.init) }
+    coordinator.xcTestFailed(listingName: Self.listingName(of: testCase), file: file)
   }
 
   /// The first suite to start is the root: XCTest names it "All tests" when no argument

@@ -64,6 +64,11 @@ public final class ImageCoordinator: @unchecked Sendable {
     ledger.xcTestSkipped(listingName: listingName)
   }
 
+  /// Notes that an XCTest test failed: the merge keeps what it may own from the orphan search.
+  func xcTestFailed(listingName: String, file: String?) {
+    ledger.xcTestFailed(listingName: listingName, file: file)
+  }
+
   /// Notes XCTest's root suite: whether this process runs its whole bundle or selected tests.
   func xcTestRootSuiteStarted(runsWholeBundle: Bool) {
     ledger.xcTestRootSuiteStarted(runsWholeBundle: runsWholeBundle)

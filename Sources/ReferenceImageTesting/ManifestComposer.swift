@@ -33,7 +33,7 @@ struct ManifestComposer: Sendable {
       verifiedReferences: ledger.verified,
       referenceUses: ledger.uses.isEmpty ? nil : ledger.uses,
       testDurations: ledger.durations.isEmpty ? nil : ledger.durations,
-      skippedTests: ledger.skipped,
+      skippedTests: ledger.skipped, failedTests: ledger.failed.isEmpty ? nil : ledger.failed,
       coverage: .init(
         scope: ledger.coverage ?? .unobserved,
         arguments: Array(CommandLine.arguments.dropFirst()),

@@ -22,6 +22,8 @@ public enum ReferenceImageError: Error, Sendable, Equatable, CustomStringConvert
   /// The render differs from a pointer's pixels, and the PNG the pointer names could be had
   /// neither from the local cache nor from the store.
   case referenceObjectUnavailable(pointer: String, reason: String)
+  /// An image file to compare (a renderer's PNG) cannot be read or decoded.
+  case unreadableImage(path: String, reason: String)
 
   public var description: String {
     switch self {
@@ -60,6 +62,9 @@ public enum ReferenceImageError: Error, Sendable, Equatable, CustomStringConvert
         + "to could not be fetched to compare: \(reason); give this job read access to the "
         + "store named in ReferenceStore.json, or fill the cache first with "
         + "`swift run reference-store fetch`"
+    case .unreadableImage(let path, let reason):
+      return "could not read the image \(path): \(reason); check that the renderer wrote a PNG "
+        + "there before the assertion"
     }
   }
 }

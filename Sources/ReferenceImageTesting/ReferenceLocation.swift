@@ -5,7 +5,9 @@ import ReferenceContracts
 /// root, which is how archives and manifests name it.
 ///
 /// By default a test file `Tests/ChartTests/BarChartTests.swift` keeps its references in
-/// `Tests/ChartTests/__References__/BarChartTests/`, one PNG per name.
+/// `Tests/ChartTests/__References__/BarChartTests/`, one PNG per name, and a nested one,
+/// `Tests/ChartTests/Bars/StackTests.swift`, in `Tests/ChartTests/__References__/Bars/StackTests/`:
+/// every reference of a target under its one root (`ReferenceLayout` in `ReferenceContracts`).
 public struct ReferenceLocation: Sendable, Hashable, CustomStringConvertible {
   /// The package root: the nearest folder above the test file holding a `Package.swift`.
   public let packageRoot: URL
@@ -17,8 +19,8 @@ public struct ReferenceLocation: Sendable, Hashable, CustomStringConvertible {
 
   public var description: String { relativePath }
 
-  /// The folder name used beside each test file.
-  public static let folderName = "__References__"
+  /// The name of every reference root: `Tests/<Target>/__References__`.
+  public static let folderName = ReferenceLayout.folderName
 
   /// The environment variable that moves every reference folder: when set, references of test
   /// file `F.swift` live in `$IMAGE_REFERENCE_DIR/F/` (relative paths start at the package
@@ -153,13 +155,39 @@ private struct FolderPlace: Sendable {
     } else if let override {
       base = ReferenceLocation.resolve(override, root: root).appendingPathComponent(fileStem)
     } else {
-      base = testFile.deletingLastPathComponent()
-        .appendingPathComponent(ReferenceLocation.folderName).appendingPathComponent(fileStem)
+      base = defaultFolder(of: testFile, root: root)
     }
     var folderPath = base.standardizedFileURL.path
     while folderPath.count > 1 && folderPath.hasSuffix("/") { folderPath.removeLast() }
     let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
     return FolderPlace(root: root, rootPath: rootPath, folder: folderPath)
+  }
+
+  /// The test file's folder in its target's reference root (`ReferenceLayout`), or the folder
+  /// beside the file while only that one exists: references recorded there before the target's
+  /// root held them keep verifying, and keep landing there, until they are moved. When both
+  /// exist the target's root wins.
+  private static func defaultFolder(of testFile: URL, root: URL) -> URL {
+    let rootPath = root.standardizedFileURL.path
+    let filePath = testFile.path
+    let prefix = rootPath.hasSuffix("/") ? rootPath : rootPath + "/"
+    guard filePath.hasPrefix(prefix) else {
+      return testFile.deletingLastPathComponent()
+        .appendingPathComponent(ReferenceLayout.folderName)
+        .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent)
+    }
+    let relative = String(filePath.dropFirst(prefix.count))
+    let folder = root.appendingPathComponent(ReferenceLayout.folder(ofTestFile: relative))
+    guard let beside = ReferenceLayout.besideFolder(ofTestFile: relative),
+      !isFolder(folder), isFolder(root.appendingPathComponent(beside))
+    else { return folder }
+    return root.appendingPathComponent(beside)
+  }
+
+  private static func isFolder(_ url: URL) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+      && isDirectory.boolValue
   }
 }
 

@@ -20,6 +20,8 @@ final class TestRunLedger: @unchecked Sendable {
     var durations: [ArchiveManifest.TestDuration]
     /// The XCTest tests that were skipped.
     var skipped: [String]
+    /// The XCTest tests that failed, sorted by name.
+    var failed: [ArchiveManifest.FailedTest]
     /// Whether XCTest ran its whole bundle or selected tests; nil when no root suite started.
     var coverage: ArchiveManifest.Coverage.Scope?
     /// The variants the assertions ran as, sorted; empty without a variant declaration.
@@ -36,6 +38,8 @@ final class TestRunLedger: @unchecked Sendable {
     var xcTestStarts: [String: UInt64] = [:]
     var durations: [ArchiveManifest.TestDuration] = []
     var skipped: [String] = []
+    /// The failed XCTest tests, with the file of each one's first failure when XCTest named it.
+    var failed: [String: String?] = [:]
     /// Set when XCTest starts its root suite: "All tests", or "Selected tests" under a filter.
     var coverage: ArchiveManifest.Coverage.Scope?
     var verified: Set<String> = []
@@ -83,6 +87,17 @@ final class TestRunLedger: @unchecked Sendable {
   /// Notes that an XCTest test was skipped: it ran, but verified nothing.
   func xcTestSkipped(listingName: String) {
     locked { $0.skipped.append(listingName) }
+  }
+
+  /// Notes that an XCTest test failed: it may have stopped before it stored its images.
+  /// - Parameters:
+  ///   - listingName: The test's `swift test list` name.
+  ///   - file: The file name its failure was recorded in, if known; the first one known stays.
+  func xcTestFailed(listingName: String, file: String?) {
+    locked {
+      if let known = $0.failed[listingName], known != nil { return }
+      $0.failed[listingName] = .some(file)
+    }
   }
 
   /// Notes XCTest's root suite: whether this process runs its whole bundle or selected tests.
@@ -149,7 +164,10 @@ final class TestRunLedger: @unchecked Sendable {
     locked {
       Snapshot(
         tests: $0.tests, verified: $0.verified.sorted(), uses: $0.uses, durations: $0.durations,
-        skipped: $0.skipped, coverage: $0.coverage, variants: $0.variants.sorted())
+        skipped: $0.skipped,
+        failed: $0.failed.map { .init(test: $0.key, file: $0.value) }.sorted { $0.test < $1.test },
+        coverage: $0.coverage,
+        variants: $0.variants.sorted())
     }
   }
 

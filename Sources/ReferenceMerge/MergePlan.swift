@@ -385,8 +385,11 @@ public struct MergePlan: Sendable {
   public internal(set) var orphanSearchRefusal: String?
   /// The tests the runs recorded as skipped, sorted: they verified nothing.
   public internal(set) var skippedTests: [String] = []
-  /// References no run produced or verified that skipped tests may own (`SkippedTestScope`),
-  /// sorted: never orphans, never pruned.
+  /// The tests the runs recorded as failed, sorted: they may have stopped before they stored
+  /// their images.
+  public internal(set) var failedTests: [String] = []
+  /// References no run produced or verified that skipped or failed tests may own
+  /// (`SkippedTestScope`), sorted: never orphans, never pruned.
   public internal(set) var keptForSkippedTests: [String] = []
   /// Reference folders that no test of the runs uses any more, each with its orphans and, when
   /// a folder this merge adds holds the same pixels, that folder (a renamed test file).

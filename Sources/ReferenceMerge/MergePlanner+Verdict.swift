@@ -16,6 +16,9 @@ extension MergePlanner {
     variants: Result<ReferenceVariants?, VariantError>, destination: Destination
   ) {
     plan.skippedTests = Set(recordedSkips(plan) + check.skippedTests).sorted()
+    plan.failedTests = Set(
+      plan.inventories.flatMap { $0.manifest?.failedTests?.map(\.test) ?? [] } + check.failedTests
+    ).sorted()
     plan.problems = refusals(plan, unlistable: unlistable, check: check)
     if case .failure(let error) = variants { plan.problems.append(.invalidVariants(error)) }
     let declaration = try? variants.get()
@@ -43,6 +46,15 @@ extension MergePlanner {
     if options.requireComplete && !plan.incompleteSources.isEmpty {
       plan.problems.append(.incompleteSources)
     }
+  }
+
+  /// The file of each failed test whose records name one: the manifests' and the check's.
+  private func failedTestFiles(_ plan: MergePlan, check: PlanCheck) -> [String: String] {
+    var files = check.failedTestFiles
+    for record in plan.inventories.flatMap({ $0.manifest?.failedTests ?? [] }) {
+      if let file = record.file, files[record.test] == nil { files[record.test] = file }
+    }
+    return files
   }
 
   /// The tests the manifests record as skipped.
@@ -86,8 +98,11 @@ extension MergePlanner {
     // Orphans are found by searching the paths the runs produced.
     sortByPath(&plan.items)
     let variants = (declaration ?? nil).map { ($0, plan.matchingFallback) }
+    // A failed test may have stopped before it stored its images: like a skipped one, it keeps
+    // what it may own.
     let scope = SkippedTestScope(
-      skipped: plan.skippedTests, files: check.skippedTestFiles,
+      skipped: Array(Set(plan.skippedTests + plan.failedTests)),
+      files: check.skippedTestFiles.merging(failedTestFiles(plan, check: check)) { a, _ in a },
       suiteFiles: plan.inventories.reduce(into: [:]) { files, inventory in
         files.merge(inventory.suiteFiles) { $0.union($1) }
       },

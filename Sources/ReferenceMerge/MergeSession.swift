@@ -148,10 +148,14 @@ public struct MergeSession: Sendable {
   }
 
   /// The conclusion when the records refuse the merge before anything is read.
+  /// Each problem the records prove refuses one input (a lost archive, a missing shard), and
+  /// the summary counts them.
   private func refusedBeforeReading(_ problems: [MergeProblem]) -> Conclusion {
-    Conclusion(
+    var conclusion = Conclusion(
       plan: emptyPlan, problems: problems, warnings: [], report: nil, options: options,
       dryRun: writesNothing)
+    conclusion.summary.refused += problems.count
+    return conclusion
   }
 
   /// With `--require-complete`, the refusal the manifests alone decide (a run cut short, or

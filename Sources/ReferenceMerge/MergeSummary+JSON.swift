@@ -70,6 +70,7 @@ extension MergeSummary {
     json.key("skipped")
     write(skipped, to: &json)
     json.member("skippedTests", strings: skippedTests)
+    json.member("failedTests", strings: failedTests)
     writeSuperseded(to: &json)
     writeSources(to: &json)
     json.member("unchanged", unchanged)

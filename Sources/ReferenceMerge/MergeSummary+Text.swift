@@ -161,21 +161,37 @@ extension MergeSummary {
   private func supersededLines(verbose: Bool, _ body: (String) -> Void) {
     guard !superseded.isEmpty else { return }
     body("superseded (a later run used these paths again; the earlier renders do not land):")
-    list(superseded, verbose: verbose, body) { item in
+    // Several archives of earlier runs can hold one path's render: each line once, counted.
+    var counts: [String: Int] = [:]
+    var lines: [String] = []
+    for item in superseded {
       let why = item.laterRunRenderedAgain ? "rendered again" : "compared again and passed"
-      return "  \(item.path)\(item.test.map { " (\($0))" } ?? ""): \(why) by the run of "
+      let line =
+        "  \(item.path)\(item.test.map { " (\($0))" } ?? ""): \(why) by the run of "
         + item.laterRunStart
+      if counts[line] == nil { lines.append(line) }
+      counts[line, default: 0] += 1
+    }
+    list(lines, verbose: verbose, body) { line in
+      let count = counts[line] ?? 1
+      return count > 1 ? "\(line) (\(count) earlier renders)" : line
     }
   }
 
   private func skippedLines(verbose: Bool, _ body: (String) -> Void) {
     if !skipped.isEmpty {
       body("skipped (not included; left as they are):")
-      list(skipped, verbose: verbose, body) { "  \($0.path) (\($0.outcome))" }
+      list(skipped, verbose: verbose, body) { "  \($0.path) (would be \(wouldBe($0.outcome)))" }
     }
     if !skippedTests.isEmpty {
       body("tests skipped (they verified nothing; references they may own are kept):")
       list(skippedTests, verbose: verbose, body) { "  \($0)" }
+    }
+    if !failedTests.isEmpty {
+      body(
+        "tests failed (they may have stopped before storing their images; references they may "
+          + "own are kept):")
+      list(failedTests, verbose: verbose, body) { "  \($0)" }
     }
     if let first = keptForSkippedTests.first {
       body(
@@ -207,9 +223,25 @@ extension MergeSummary {
     return line
   }
 
+  /// What a change left out would have been: "added", "updated", "deleted as an orphan".
+  private func wouldBe(_ outcome: MergePlan.Outcome) -> String {
+    switch outcome {
+    case .orphan: "deleted as an orphan"
+    case .redundant: "deleted as redundant"
+    default: outcome.rawValue
+    }
+  }
+
   /// The heading of a list of changes.
   private func heading(_ outcome: MergePlan.Outcome) -> String {
+    // Every source is a review's earlier references: what lands is put back, not updated.
+    let restoring = !sources.isEmpty && sources.allSatisfy { $0.earlierReferences == true }
     switch outcome {
+    case .added where restoring, .updated where restoring:
+      return "restored (the earlier references a review kept, put back):"
+    default: break
+    }
+    return switch outcome {
     case .orphan: "orphans (no test produced or verified them):"
     case .redundant: "redundant variants (their variant now renders what the fallback holds):"
     default: "\(outcome):"
@@ -232,6 +264,9 @@ extension MergeSummary {
     if !superseded.isEmpty { line += ", \(superseded.count) superseded" }
     if !skippedTests.isEmpty {
       line += ", \(skippedTests.count) test\(skippedTests.count == 1 ? "" : "s") skipped"
+    }
+    if !failedTests.isEmpty {
+      line += ", \(failedTests.count) test\(failedTests.count == 1 ? "" : "s") failed"
     }
     if notWritten > 0 { line += ", \(notWritten) not written" }
     // Only a failed apply leaves paths not written; what it did write stays counted.

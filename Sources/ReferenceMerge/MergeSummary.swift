@@ -109,7 +109,10 @@ public struct MergeSummary: Decodable, Sendable {
   public var orphanSearchRefusal: String?
   /// The tests the runs recorded as skipped: they verified nothing, and their references stay.
   public var skippedTests: [String] = []
-  /// References no run used that skipped tests may own: kept, never orphans.
+  /// The tests the runs recorded as failed: they may have stopped before storing their images,
+  /// and their references stay.
+  public var failedTests: [String] = []
+  /// References no run used that skipped or failed tests may own: kept, never orphans.
   public var keptForSkippedTests: [String] = []
   /// Reference folders no test of the runs uses any more (`MergePlan.AbandonedFolder`).
   public var abandonedFolders: [MergePlan.AbandonedFolder] = []
@@ -198,6 +201,7 @@ public struct MergeSummary: Decodable, Sendable {
     orphanSearchDone = plan.orphanSearchDone
     orphanSearchRefusal = plan.orphanSearchDone ? nil : plan.orphanSearchRefusal
     skippedTests = plan.skippedTests
+    failedTests = plan.failedTests
     keptForSkippedTests = plan.keptForSkippedTests
     abandonedFolders = plan.abandonedFolders
   }

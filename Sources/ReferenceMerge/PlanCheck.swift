@@ -7,6 +7,11 @@ public struct PlanCheck: Sendable {
   public var skippedTests: [String]
   /// The source file (`BadgeTests.swift`) of skipped tests whose evidence names it, by test.
   public var skippedTestFiles: [String: String]
+  /// Tests the check's evidence records as failed: like skipped ones, they keep what they may
+  /// own from the orphan search.
+  public var failedTests: [String]
+  /// The source file of failed tests whose evidence names it, by test.
+  public var failedTestFiles: [String: String]
   /// Why orphans must not be looked for although nothing stops the merge (a shard whose tests
   /// failed, say), or nil.
   public var orphanRefusal: String?
@@ -14,11 +19,14 @@ public struct PlanCheck: Sendable {
   /// Creates a result; the defaults find nothing.
   public init(
     problems: [MergeProblem] = [], skippedTests: [String] = [],
-    skippedTestFiles: [String: String] = [:], orphanRefusal: String? = nil
+    skippedTestFiles: [String: String] = [:], failedTests: [String] = [],
+    failedTestFiles: [String: String] = [:], orphanRefusal: String? = nil
   ) {
     self.problems = problems
     self.skippedTests = skippedTests
     self.skippedTestFiles = skippedTestFiles
+    self.failedTests = failedTests
+    self.failedTestFiles = failedTestFiles
     self.orphanRefusal = orphanRefusal
   }
 }

@@ -5,7 +5,8 @@ import ReferenceContracts
 /// every reference of the package.
 ///
 /// - A skipped test whose source file is known (Swift Testing's event stream names it) may own
-///   the files of `__References__/<File>/` (the default folder beside `File.swift`) and below.
+///   the files of a `<File>/` folder in a `__References__` root (`__References__/<File>/`, or
+///   `__References__/<Folders>/<File>/` for a nested test file) and below.
 /// - Otherwise (XCTest records the name alone), the files its suite's other tests asserted in
 ///   name its folders; a suite none of whose tests asserted may own every reference folder of
 ///   its module's test folders (`Tests/<Module>/`, and where its module's assertions were), and
@@ -63,7 +64,11 @@ struct SkippedTestScope: Sendable {
     guard let marker = components.dropLast().firstIndex(of: "__References__") else {
       return true
     }
-    if marker + 2 < components.count, fileStems.contains(String(components[marker + 1])) {
+    // A nested test file's folder sits below its folders' names in the target's root
+    // (`__References__/Bars/StackTests/`), so a stem may own any folder of the path.
+    if components[(marker + 1)..<(components.count - 1)].contains(where: {
+      fileStems.contains(String($0))
+    }) {
       return true
     }
     return moduleFolders.contains { path.utf8.starts(with: $0.utf8) }

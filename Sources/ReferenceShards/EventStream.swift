@@ -20,6 +20,10 @@ public enum EventStream {
     /// The source file (`BadgeTests.swift`) of each skipped function, by its listing name:
     /// the references it may own are in that file's reference folder.
     public var skippedFiles: [String: String] = [:]
+    /// The functions that recorded an issue that is not a known one, in order, each once.
+    public var failed: [String] = []
+    /// The source file of each failed function, by its listing name.
+    public var failedFiles: [String: String] = [:]
   }
 
   /// The runs and skips of a stream's test functions.
@@ -39,6 +43,9 @@ public enum EventStream {
         results.runs.append(ArchiveRun(test: name, seconds: 0))
         results.skipped.append(name)
         if let file = sourceFile(ofTestID: id) { results.skippedFiles[name] = file }
+      case "issueRecorded" where payload.issue?.isKnown != true:
+        if !results.failed.contains(name) { results.failed.append(name) }
+        if let file = sourceFile(ofTestID: id) { results.failedFiles[name] = file }
       default: break
       }
     }
@@ -89,6 +96,12 @@ public enum EventStream {
     var kind: String?
     var testID: String?
     var instant: Instant?
+    var issue: Issue?
+  }
+
+  /// An issue's record: a known issue (`withKnownIssue`) fails nothing.
+  private struct Issue: Decodable {
+    var isKnown: Bool?
   }
 
   private struct Instant: Decodable {

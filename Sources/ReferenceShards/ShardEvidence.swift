@@ -18,6 +18,12 @@ public struct ShardEvidence: Sendable {
   public var skipped: [String] = []
   /// The source file of each skipped Swift Testing test, by name (`EventStream`).
   public var skippedFiles: [String: String] = [:]
+  /// The tests that failed, sorted: from the archives' manifests (XCTest) and the event streams
+  /// (Swift Testing).
+  public var failed: [String] = []
+  /// The source file of each failed test, by name: the file of an XCTest test's first failure
+  /// (its manifest), a Swift Testing test's own file (`EventStream`).
+  public var failedFiles: [String: String] = [:]
   /// Files that could not be read, with why.
   public var unreadable: [(file: String, reason: String)] = []
 
@@ -32,6 +38,7 @@ public struct ShardEvidence: Sendable {
   ) throws(ShardError) -> ShardEvidence {
     var evidence = ShardEvidence()
     var skipped = Set<String>()
+    var failed = Set<String>()
     for url in files(in: archives, suffix: ".zip") {
       do {
         let manifest = try facts(in: url)
@@ -45,6 +52,10 @@ public struct ShardEvidence: Sendable {
           ArchiveRun(test: $0.test, seconds: $0.seconds)
         }
         skipped.formUnion(manifest?.skippedTests ?? [])
+        for record in manifest?.failedTests ?? [] {
+          failed.insert(record.test)
+          if let file = record.file { evidence.failedFiles[record.test] = file }
+        }
       } catch {
         // The merge refuses the archive too, naming it; here its tests are not on record.
         log("warning: \(url.path) cannot be read, its tests are not on record: \(error)")
@@ -60,12 +71,15 @@ public struct ShardEvidence: Sendable {
         evidence.runs += results.runs
         skipped.formUnion(results.skipped)
         evidence.skippedFiles.merge(results.skippedFiles) { first, _ in first }
+        failed.formUnion(results.failed)
+        evidence.failedFiles.merge(results.failedFiles) { first, _ in first }
       } catch {
         log("warning: \(url.path) cannot be read, its tests are not on record: \(error)")
         evidence.unreadable.append((url.path, "\(error)"))
       }
     }
     evidence.skipped = skipped.sorted()
+    evidence.failed = failed.sorted()
     return evidence
   }
 

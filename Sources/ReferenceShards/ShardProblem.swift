@@ -48,7 +48,16 @@ public enum ShardProblem: Sendable, Equatable, CustomStringConvertible {
   indirect case onPlatform(String, ShardProblem)
 
   public var description: String {
-    switch self {
+    // Each platform (or variant) has a shard 0 of its own: a problem of one shard names it by
+    // both, "shard 0 of macos".
+    if case .onPlatform(let platform, let problem) = self, let (shard, detail) = problem.ofShard {
+      return "shard \(shard) of \(platform): \(detail)"
+    }
+    if case .inVariant(let variant, let problem) = self, let (shard, detail) = problem.ofShard {
+      return "shard \(shard) of variant \(variant): \(detail)"
+    }
+    if let (shard, detail) = ofShard { return "shard \(shard): \(detail)" }
+    return switch self {
     case .inVariant(let variant, let problem):
       "variant \(variant): \(problem)"
     case .onPlatform(let platform, let problem):
@@ -99,21 +108,43 @@ public enum ShardProblem: Sendable, Equatable, CustomStringConvertible {
     case .archiveOutsidePlan(let archive, let tests):
       "\(archive) lists \(tests.count) test\(tests.count == 1 ? "" : "s") of no shard of the "
         + "plan: \(names(tests)); it comes from another run, leave it out"
+    case .evidenceMissing, .evidenceNotInRecord, .evidenceChanged, .imageCountDiffers,
+      .unreadableEvidence:
+      ""  // Described by `ofShard` above.
+    }
+  }
+
+  /// The shard a problem of one shard's files is about, and what is wrong, without the shard.
+  private var ofShard: (shard: Int, detail: String)? {
+    switch self {
     case .evidenceMissing(let shard, let file):
-      "shard \(shard): \(file) is listed in its \(ShardRecord.fileName) but missing from the "
-        + "folder: the artifact lost a file; download it again or rerun the shard"
+      (
+        shard,
+        "\(file) is listed in its \(ShardRecord.fileName) but missing from the folder: the "
+          + "artifact lost a file; download it again or rerun the shard"
+      )
     case .evidenceNotInRecord(let shard, let file):
-      "shard \(shard): \(file) is not listed in its \(ShardRecord.fileName): it comes from "
-        + "another run; remove it or rerun the shard"
+      (
+        shard,
+        "\(file) is not listed in its \(ShardRecord.fileName): it comes from another run; remove "
+          + "it or rerun the shard"
+      )
     case .evidenceChanged(let shard, let file, let recorded, let actual):
-      "shard \(shard): \(file) is not the file its \(ShardRecord.fileName) lists (SHA-256 "
-        + "\(actual.prefix(12)), recorded \(recorded.prefix(12))): it was changed or replaced; "
-        + "rerun the shard"
+      (
+        shard,
+        "\(file) is not the file its \(ShardRecord.fileName) lists (SHA-256 "
+          + "\(actual.prefix(12)), recorded \(recorded.prefix(12))): it was changed or replaced; "
+          + "rerun the shard"
+      )
     case .imageCountDiffers(let shard, let file, let recorded, let actual):
-      "shard \(shard): \(file) holds \(actual) image\(actual == 1 ? "" : "s"), but its "
-        + "\(ShardRecord.fileName) says \(recorded): the record was edited; rerun the shard"
+      (
+        shard,
+        "\(file) holds \(actual) image\(actual == 1 ? "" : "s"), but its "
+          + "\(ShardRecord.fileName) says \(recorded): the record was edited; rerun the shard"
+      )
     case .unreadableEvidence(let shard, let file, let reason):
-      "shard \(shard): \(file) cannot be read, so the tests it holds are not proven: \(reason)"
+      (shard, "\(file) cannot be read, so the tests it holds are not proven: \(reason)")
+    default: nil
     }
   }
 

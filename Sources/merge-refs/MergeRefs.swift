@@ -163,7 +163,22 @@ struct MergeRefs: ParsableCommand {
     help: "Print at most 10 ::error::/::warning:: lines for conflicts and missing work.")
   var githubAnnotations = false
 
+  @Flag(
+    name: .customLong("print-moves"),
+    help: ArgumentHelp(
+      "With one path, the package root: print the `git mv` commands that move references kept "
+        + "beside nested test files (Tests/T/Area/__References__/F/) into their target's root "
+        + "(Tests/T/__References__/Area/F/), and write nothing; pipe them to sh to run them."))
+  var printMoves = false
+
   func validate() throws {
+    if printMoves {
+      guard paths.count == 1 else {
+        throw ValidationError(
+          "--print-moves takes one path, the package root, as in: merge-refs --print-moves .")
+      }
+      return
+    }
     guard paths.count >= 2 else {
       throw ValidationError("give at least one SOURCE and the DESTINATION folder")
     }
@@ -185,6 +200,7 @@ struct MergeRefs: ParsableCommand {
   }
 
   func run() throws {
+    if printMoves { return try ReferenceMoves.print(packageRoot: paths[0]) }
     // libarchive converts each entry's time stamp with localtime(3), and glibc checks
     // /etc/localtime for changes on every call unless TZ is set: thousands of stat calls.
     setenv("TZ", ":/etc/localtime", 0)

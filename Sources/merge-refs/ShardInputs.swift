@@ -20,7 +20,7 @@ struct ShardInputs: Sendable {
       // A listed file that is gone refuses the merge from the records and the folders'
       // listings alone, before any archive is hashed or read.
       let (records, problems) = ShardFolder.records(in: paths)
-      let lost = records.flatMap(Self.lostFiles)
+      let lost = Self.lostFiles(records)
       if !lost.isEmpty {
         (sources, readProblems) = (records, problems + lost)
         return
@@ -53,6 +53,18 @@ struct ShardInputs: Sendable {
         source.evidence?.events = []
         return source
       }, readProblems: readProblems)
+  }
+
+  /// The files a record lists that its folder no longer holds, named by the shard's platform
+  /// too where several platforms ran one plan (each has a shard 0): "shard 0 of macos".
+  private static func lostFiles(_ sources: [ShardCheck.Source]) -> [ShardProblem] {
+    let apart = ShardCheck.provesPlatformsApart(sources.map(\.record))
+    return sources.flatMap { source in
+      lostFiles(source).map { problem in
+        guard apart, let platform = source.record.platform else { return problem }
+        return .onPlatform(platform, problem)
+      }
+    }
   }
 
   /// The archives and event streams a record lists that its folder no longer holds.
@@ -89,18 +101,26 @@ struct ShardInputs: Sendable {
       return .init(name: inventory.source.description, tests: durations.map(\.test))
     }
     let problems = readProblems + ShardCheck().problems(sources: sources, archives: archives)
-    let failed = sources.map(\.record).filter { $0.swiftTestStatus != 0 }.sorted {
-      $0.index < $1.index
-    }
-    let failure = failed.first.map {
-      "`swift test` failed in shard \($0.index) (status \($0.swiftTestStatus)), and a failed "
-        + "test may have stopped before it stored its images"
+    // A shard whose `swift test` failed with no failed test on record (a crash, a build that
+    // failed) may have stopped anywhere: no orphan search. Failed tests on record keep what
+    // they may own, and everything else is searched.
+    let unexplained = sources.filter {
+      $0.record.swiftTestStatus != 0 && ($0.evidence?.failed ?? []).isEmpty
+    }.sorted { $0.record.index < $1.record.index }
+    let failure = unexplained.first.map {
+      "`swift test` failed in shard \($0.record.index) (status \($0.record.swiftTestStatus)) "
+        + "with no failed test on record, and it may have stopped before every test stored "
+        + "its images"
     }
     return PlanCheck(
       problems: problems.map { .unprovenShards($0.description) },
       skippedTests: Array(Set(sources.flatMap { $0.evidence?.skipped ?? [] })).sorted(),
       skippedTestFiles: sources.reduce(into: [:]) { files, source in
         files.merge(source.evidence?.skippedFiles ?? [:]) { first, _ in first }
+      },
+      failedTests: Array(Set(sources.flatMap { $0.evidence?.failed ?? [] })).sorted(),
+      failedTestFiles: sources.reduce(into: [:]) { files, source in
+        files.merge(source.evidence?.failedFiles ?? [:]) { first, _ in first }
       },
       orphanRefusal: failure)
   }

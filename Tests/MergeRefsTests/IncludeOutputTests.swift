@@ -22,7 +22,7 @@ final class IncludeOutputTests: XCTestCase {
       ["--dry-run", "--include-from", decisions.path] + merge.arguments)
     XCTAssertEqual(dryRun.exitStatus, .success, dryRun.all)
     XCTAssertTrue(dryRun.output.contains("added:\n  \(path("new-a"))\n"), dryRun.output)
-    XCTAssertTrue(dryRun.output.contains("  \(path("old-a")) (updated)"), dryRun.output)
+    XCTAssertTrue(dryRun.output.contains("  \(path("old-a")) (would be updated)"), dryRun.output)
     XCTAssertTrue(dryRun.output.contains("1 added, 0 updated"), dryRun.output)
     XCTAssertTrue(dryRun.output.contains("4 skipped (dry run: nothing written)"), dryRun.output)
     XCTAssertTrue(

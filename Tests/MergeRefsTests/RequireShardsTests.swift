@@ -24,17 +24,27 @@ final class RequireShardsTests: XCTestCase {
   /// records as skipped; `status`, a shard's `swift test` status.
   private func writeShards(
     commits: [String] = ["abc", "abc"], extraRan: [Int: [String]] = [:],
-    skipped: [Int: [String]] = [:], status: [Int: Int32] = [:]
+    skipped: [Int: [String]] = [:], failed: [Int: [String]] = [:], status: [Int: Int32] = [:]
   ) throws {
     let plan = ShardPlanner().plan(tests: tests, count: 2)
     XCTAssertEqual(plan.shards, [["M.C/testA"], ["M.C/testB"]])
     for index in 0..<2 {
       let folder = shardFolder(index)
       var archive = ArchiveBuilder(pid: Int32(100 + index), generatedAt: day(2))
-      if index == 0 { try archive.add(image, try noiseImage(seed: 1)) }
       let ranTests = plan.shards[index] + (extraRan[index] ?? [])
       archive.testDurations = ranTests.map { .init(test: $0, seconds: 0.5) }
       archive.skippedTests = skipped[index] ?? []
+      archive.failedTests = failed[index]?.map { .init(test: $0, file: nil) }
+      if index == 0, !failed.isEmpty {
+        // Where testA asserted: the folders its class's failed tests may own.
+        archive.owners[image] = "M.C/testA"
+        archive.referenceUses = [
+          .init(
+            path: image, test: "M.C/testA", file: "Tests/XTests/C.swift", line: 1,
+            verdict: .recorded)
+        ]
+      }
+      if index == 0 { try archive.add(image, try noiseImage(seed: 1)) }
       let zip = folder.appendingPathComponent("archives/worker-\(index).zip")
       try archive.write(to: zip)
       let record = ShardRecord(
@@ -174,6 +184,41 @@ final class RequireShardsTests: XCTestCase {
           + "missing"), result.all)
     // Refused from the record and the folder's listing, before any archive is hashed or read.
     XCTAssertTrue(result.output.contains("0 sources: 0 images"), result.all)
+    XCTAssertTrue(result.output.contains(", 1 refused"), result.all)
+  }
+
+  /// Three platforms ran one plan, each with a shard 0: a lost archive names the shard by its
+  /// platform and index, and the summary counts it.
+  func testRequireShards_lostArchiveOnOnePlatform_namesTheShardByPlatformAndIndex() throws {
+    var folders: [URL] = []
+    for platform in ["linux-x86_64", "linux-arm64", "macos"] {
+      let folder = artifacts.appendingPathComponent("reference-shard-\(platform)-0")
+      var archive = ArchiveBuilder(pid: 100, generatedAt: day(2))
+      try archive.add("Tests/XTests/__References__/C/\(platform).png", try noiseImage(seed: 1))
+      archive.testDurations = [.init(test: "M.C/testA", seconds: 0.5)]
+      let zip = folder.appendingPathComponent("archives/worker-0.zip")
+      try archive.write(to: zip)
+      let plan = ShardPlanner().plan(tests: ["M.C/testA"], count: 1)
+      let record = ShardRecord(
+        commit: "abc", index: 0, count: 1, listingSHA256: plan.listingSHA256,
+        planned: plan.shards[0], ran: [.init(test: "M.C/testA", seconds: 0.5, count: 1)],
+        startedAt: day(2), endedAt: day(2), swiftTestStatus: 0,
+        archives: [
+          .init(
+            name: zip.lastPathComponent, sha256: try FileSystem.sha256(of: zip),
+            images: archive.images.count)
+        ], platform: platform)
+      try record.encoded().write(to: folder.appendingPathComponent(ShardRecord.fileName))
+      folders.append(folder)
+    }
+    let lost = folders[2].appendingPathComponent("archives/worker-0.zip")
+    try FileManager.default.removeItem(at: lost)
+    let result = try MergeRefs.run(["--require-shards"] + folders.map(\.path) + [package.path])
+    XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
+    XCTAssertTrue(
+      result.output.contains(
+        "shard 0 of macos: \(lost.path) is listed in its shard.json but missing"), result.all)
+    XCTAssertTrue(result.output.contains(", 1 refused"), result.all)
   }
 
   func testRequireShards_changedArchive_exit3() throws {
@@ -262,8 +307,31 @@ final class RequireShardsTests: XCTestCase {
     XCTAssertTrue(landed)
     XCTAssertTrue(FileManager.default.fileExists(atPath: owned.path), result.all)
     XCTAssertTrue(
-      result.output.contains("orphans were not looked for: `swift test` failed in shard 1"),
-      result.all)
+      result.output.contains(
+        "orphans were not looked for: `swift test` failed in shard 1 (status 1) with no failed "
+          + "test on record"), result.all)
+  }
+
+  /// A failed test on record keeps what it may own (its class's file's folder); an orphan
+  /// anywhere else is found and pruned, where a failed shard once switched the search off.
+  func testRequireShards_failedTestOnRecord_keepsItsFolder_orphanElsewherePruned() throws {
+    try writeShards(failed: [1: ["M.C/testB"]], status: [1: 1])
+    let owned = package.appendingPathComponent("Tests/XTests/__References__/C/b.png")
+    let orphan = package.appendingPathComponent("Tests/XTests/__References__/D/old.png")
+    for file in [owned, orphan] {
+      try writeFile(try PNGEncoder().encode(try noiseImage(seed: 2)), to: file)
+    }
+    let result = try merge(["--prune"])
+    XCTAssertEqual(result.exitStatus, .success, result.all)
+    XCTAssertTrue(landed)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: owned.path), result.all)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: orphan.path), result.all)
+    XCTAssertFalse(result.output.contains("orphans were not looked for"), result.all)
+    XCTAssertTrue(result.output.contains(", 1 test failed"), result.all)
+    XCTAssertTrue(
+      result.output.contains(
+        "tests failed (they may have stopped before storing their images; references they "
+          + "may own are kept):\n  M.C/testB\n"), result.all)
   }
 
   func testRequireShards_missingShard_listsNoOrphans() throws {

@@ -40,6 +40,8 @@ public struct ArchiveBuilder {
   public var testDurations: [ArchiveManifest.TestDuration]?
   /// The XCTest tests the manifest says were skipped.
   public var skippedTests: [String] = []
+  /// The XCTest tests the manifest says failed.
+  public var failedTests: [ArchiveManifest.FailedTest]?
   /// What the run covered: a whole XCTest bundle unless a test says otherwise.
   public var coverage: ArchiveManifest.Coverage? = .init(scope: .wholeBundle, arguments: [])
   /// How many times the run's tests ran on purpose (`IMAGE_GENERATION_REPLICAS`).
@@ -116,7 +118,8 @@ public struct ArchiveBuilder {
       unchangedImages: unchanged.isEmpty ? nil : unchanged.sorted { $0.path < $1.path },
       verifiedReferences: verifiedReferences, referenceUses: referenceUses,
       testDurations: testDurations,
-      skippedTests: skippedTests, coverage: coverage, replicas: replicas, variants: variants)
+      skippedTests: skippedTests, failedTests: failedTests, coverage: coverage, replicas: replicas,
+      variants: variants)
   }
 
   /// Writes the archive as the coordinator does: the manifest (deflated), then the PNGs

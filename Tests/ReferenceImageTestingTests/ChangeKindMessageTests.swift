@@ -100,6 +100,32 @@ final class ChangeKindMessageTests: FailureCapturingTestCase {
   }
 
   /// Runs a failing assertion of `image` against `reference` in `mode`, returning its message.
+  func testMissingReference_makesTheTargetsRootAndNothingElse() throws {
+    let file = package.testFile("Tests/ChartTests/Bars/Stacked/StackTests.swift")
+    let target = package.root.appendingPathComponent("Tests/ChartTests")
+    try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+    let output = try makeTemporaryFolder(self).appendingPathComponent("archives")
+    var assertion = ImageAssertion(
+      image: try RGBAImage(width: 4, height: 4, color: .white), name: "stack",
+      comparison: .exact, bound: .none, referenceFolder: nil,
+      context: TestContext(fileID: #fileID, filePath: #filePath, line: #line, column: #column),
+      coordinator: ImageCoordinator(
+        environment: ImageTestEnvironment(environment: [
+          "IMAGE_GENERATION_MODE": "0", "IMAGE_GENERATION_OUTPUT": output.path,
+          "IMAGE_DIFF_DIR": output.appendingPathComponent("diffs").path,
+        ])))
+    assertion.testFile = file
+    capturing = true
+    assertion.run()
+    capturing = false
+    XCTAssertEqual(captured.count, 1, "\(captured)")
+    XCTAssertTrue(
+      captured.first?.contains("Tests/ChartTests/__References__/Bars/Stacked/StackTests/stack.png")
+        ?? false, "\(captured)")
+    let root = target.appendingPathComponent("__References__")
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: root.path), [])
+  }
+
   private func fail(
     _ image: RGBAImage, reference: RGBAImage, mode: String,
     comparison: ImageComparison = .exact

@@ -24,6 +24,46 @@ final class ReferenceLocationTests: XCTestCase {
       location.relativePath, "Tests/ChartTests/__References__/BarChartTests/dark/large/bar.png")
   }
 
+  func testInit_nestedTestFile_isInItsTargetsRoot() throws {
+    let package = try TemporaryPackage(self)
+    let location = try ReferenceLocation(
+      name: "bar", filePath: package.testFile("Tests/ChartTests/Bars/Stacked/StackTests.swift"),
+      environment: [:])
+    XCTAssertEqual(
+      location.relativePath, "Tests/ChartTests/__References__/Bars/Stacked/StackTests/bar.png")
+  }
+
+  func testInit_nestedTestFileWithAFolderBesideIt_keepsThatFolder() throws {
+    let package = try TemporaryPackage(self)
+    let file = package.testFile("Tests/ChartTests/Bars/StackTests.swift")
+    let beside = package.root.appendingPathComponent(
+      "Tests/ChartTests/Bars/__References__/StackTests")
+    try FileManager.default.createDirectory(at: beside, withIntermediateDirectories: true)
+    let location = try ReferenceLocation(name: "bar", filePath: file, environment: [:])
+    XCTAssertEqual(location.relativePath, "Tests/ChartTests/Bars/__References__/StackTests/bar.png")
+  }
+
+  func testInit_nestedTestFileWithBothFolders_usesTheTargetsRoot() throws {
+    let package = try TemporaryPackage(self)
+    let file = package.testFile("Tests/ChartTests/Pies/PieTests.swift")
+    for folder in [
+      "Tests/ChartTests/Pies/__References__/PieTests",
+      "Tests/ChartTests/__References__/Pies/PieTests",
+    ] {
+      try FileManager.default.createDirectory(
+        at: package.root.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
+    let location = try ReferenceLocation(name: "pie", filePath: file, environment: [:])
+    XCTAssertEqual(location.relativePath, "Tests/ChartTests/__References__/Pies/PieTests/pie.png")
+  }
+
+  func testInit_testFileOutsideTests_keepsItsFolderBesideIt() throws {
+    let package = try TemporaryPackage(self)
+    let location = try ReferenceLocation(
+      name: "bar", filePath: package.testFile("Checks/Render/BarChecks.swift"), environment: [:])
+    XCTAssertEqual(location.relativePath, "Checks/Render/__References__/BarChecks/bar.png")
+  }
+
   func testInit_nearestPackageSwift_isTheRoot() throws {
     let outer = try TemporaryPackage(self)
     let inner = outer.root.appendingPathComponent("Nested/Inner")

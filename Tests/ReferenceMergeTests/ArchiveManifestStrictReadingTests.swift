@@ -156,6 +156,7 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
       "UnchangedImage": try XCTUnwrap(manifest.unchangedImages?.first),
       "ReferenceUse": try XCTUnwrap(manifest.referenceUses?.first),
       "TestDuration": try XCTUnwrap(manifest.testDurations?.first),
+      "FailedTest": try XCTUnwrap(manifest.failedTests?.first),
       "Coverage": try XCTUnwrap(manifest.coverage), "Worker": manifest.worker,
       "ComparisonRecord": try XCTUnwrap(image.comparison),
       "IgnoredRegion": try XCTUnwrap(image.comparison?.ignoredRegions?.first),
@@ -319,6 +320,12 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
     Bool.random(using: &random) ? make(&random) : nil
   }
 
+  private func randomFailedTests(_ random: inout SplitMix64) -> [ArchiveManifest.FailedTest] {
+    (0..<2).map { _ in
+      ArchiveManifest.FailedTest(test: text(&random), file: maybe(&random) { text(&$0) })
+    }
+  }
+
   private func number(_ random: inout SplitMix64) -> Int {
     [0, 1, 16, 4096, Int.random(in: 0...Int(Int32.max), using: &random), Int.max, -1, Int.min]
       .randomElement(using: &random)!
@@ -407,6 +414,7 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
         [.init(test: text(&random), seconds: fraction(&random))]
       },
       skippedTests: maybe(&random) { texts(&$0) },
+      failedTests: maybe(&random) { randomFailedTests(&$0) },
       coverage: maybe(&random) { random in
         .init(
           scope: [.wholeBundle, .selectedTests, .unobserved].randomElement(using: &random)!,
@@ -651,6 +659,9 @@ extension ArchiveManifest {
           verdict: .failed)
       ],
       testDurations: [.init(test: "M.C/testA", seconds: 1.5)], skippedTests: ["M.C/testB"],
+      failedTests: [
+        .init(test: "M.C/testC", file: "C.swift"), .init(test: "M.C/testD", file: nil),
+      ],
       coverage: .init(scope: .wholeBundle, arguments: ["--filter", "x"]), replicas: 2,
       variants: ["base"])
     return try manifest.encoded()

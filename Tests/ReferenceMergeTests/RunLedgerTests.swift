@@ -80,6 +80,23 @@ final class RunLedgerTests: XCTestCase {
       verdict.plan.superseded.map(\.laterRunRenderedAgain), [false], "compared again and passed")
   }
 
+  func testEarlierRunsRenderInSeveralArchives_listedOnceWithItsCount() throws {
+    try run("failed-1.zip", run: "A", start: 2, seed: 1)
+    try run("failed-2.zip", run: "A", start: 2, seed: 1)
+    try run("failed-3.zip", run: "A", start: 2, seed: 1)
+    try run("passed.zip", run: "B", start: 3, seed: nil)
+
+    let verdict = merge.run()
+
+    XCTAssertEqual(verdict.plan.superseded.count, 3)
+    let text = verdict.summary.text()
+    let lines = text.split(separator: "\n").filter { $0.contains(merge.path("chart")) }
+    XCTAssertEqual(lines.count, 1, text)
+    XCTAssertTrue(
+      lines.first?.contains(": compared again and passed by the run of ") ?? false, text)
+    XCTAssertTrue(lines.first?.hasSuffix(" (3 earlier renders)") ?? false, text)
+  }
+
   func testLaterRunRenderedAgain_itsRenderLands_noConflict() throws {
     try run("late.zip", run: "B", start: 3, seed: 2)
     try run("early.zip", run: "A", start: 2, seed: 1)

@@ -32,4 +32,16 @@ final class SkippedTestScopeTests: XCTestCase {
     XCTAssertTrue(scope.protects("Tests/BadgeTests/__References__/\(mark)Badge/a.png"))
     XCTAssertFalse(scope.protects("Tests/BadgeTests/__References__/Other/a.png"))
   }
+
+  func testProtects_aNestedTestFilesFolder_inTheTargetsRootAndBesideIt() {
+    let test = "ChartTests.StackTests/testStack()"
+    let scope = SkippedTestScope(
+      skipped: [test], files: [test: "Tests/ChartTests/Bars/Stacked/StackTests.swift"],
+      suiteFiles: [:], uses: [])
+    XCTAssertTrue(scope.protects("Tests/ChartTests/__References__/Bars/Stacked/StackTests/a.png"))
+    XCTAssertTrue(scope.protects("Tests/ChartTests/__References__/Bars/Stacked/StackTests/d/a.png"))
+    XCTAssertTrue(scope.protects("Tests/ChartTests/Bars/Stacked/__References__/StackTests/a.png"))
+    XCTAssertFalse(scope.protects("Tests/ChartTests/__References__/Bars/Stacked/PieTests/a.png"))
+    XCTAssertFalse(scope.protects("Tests/ChartTests/__References__/Bars/StackTests.png"))
+  }
 }

@@ -269,6 +269,11 @@ final class LandedReportTests: XCTestCase {
     let restore = try runProcess("/bin/sh", ["-c", command], in: downloads)
     XCTAssertEqual(restore.exitStatus, .success, restore.all)
     XCTAssertTrue(restore.output.contains("0 added, 1 updated"), restore.output)
+    XCTAssertTrue(
+      restore.output.contains(
+        "restored (the earlier references a review kept, put back):\n  \(path("old-a"))\n"),
+      restore.output)
+    XCTAssertFalse(restore.output.contains("\nupdated:"), restore.output)
     XCTAssertTrue(restore.output.hasPrefix("1 source: 2 images\n"), restore.output)
     XCTAssertFalse(
       restore.output.contains("incomplete"),

@@ -58,7 +58,7 @@ final class ReviewDecisionTests: XCTestCase {
     let land = try runProcess("/bin/sh", ["-c", command], in: downloads)
     XCTAssertEqual(land.exitStatus, .success, land.all)
     XCTAssertTrue(land.output.contains("2 added, 1 updated, 0 unchanged"), land.output)
-    XCTAssertTrue(land.output.contains("  \(rejected) (updated)"), land.output)
+    XCTAssertTrue(land.output.contains("  \(rejected) (would be updated)"), land.output)
 
     let after = try snapshot(destination)
     XCTAssertEqual(

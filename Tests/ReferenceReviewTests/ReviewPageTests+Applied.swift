@@ -126,3 +126,38 @@ extension ReviewPageTests {
     XCTAssertFalse(rejected.text.contains("rm -- "), "nor removes an image never added")
   }
 }
+
+extension ReviewPageTests {
+  /// A merge whose references already held every render wrote nothing (its one card, an
+  /// orphan, is not pruned): its page says nothing about landing.
+  func testLandedMergeThatWroteNothing_pageHasNoLandedLine() throws {
+    let root = try makeTemporaryFolder(self)
+    let destination = root.appendingPathComponent("package")
+    let path = "Tests/ChartTests/__References__/Same/same.png"
+    let image = try noiseImage(seed: 3)
+    try writeFile(try PNGEncoder().encode(image), to: destination.appendingPathComponent(path))
+    try writeFile(
+      try PNGEncoder().encode(try noiseImage(seed: 4)),
+      to: destination.appendingPathComponent("Tests/ChartTests/__References__/Same/old.png"))
+    var builder = ArchiveBuilder(generatedAt: day(1))
+    try builder.add(path, image)
+    let archive = root.appendingPathComponent("run.zip")
+    try builder.write(to: archive)
+    let review = root.appendingPathComponent("review")
+    var session = MergeSession(
+      options: MergeOptions(), destination: destination, writesNothing: false,
+      reportURL: review)
+    session.report = ReviewReport.write(_:request:)
+    let outcome = session.run(sourcePaths: [archive.path])
+    XCTAssertEqual(outcome.status, .success, outcome.summary.text())
+    XCTAssertTrue(
+      outcome.summary.text().contains("0 added, 0 updated, 1 unchanged, 0 conflicts, 1 orphans"),
+      outcome.summary.text())
+
+    let result = try drive(
+      Report(index: review.appendingPathComponent("index.html"), cards: try reviewData(review)),
+      steps: [["state": "start"]])
+    XCTAssertEqual(result.errors, [], "the page logged errors")
+    XCTAssertEqual(result.states["start"]?.changesState, "")
+  }
+}

@@ -172,7 +172,8 @@ final class ReviewPageTests: XCTestCase {
     XCTAssertEqual(result.errors, [], "the page logged errors")
     let start = try XCTUnwrap(result.states["start"])
     XCTAssertTrue(
-      start.changesState?.hasPrefix("Landed: merge-refs has already written these changes") == true,
+      start.changesState?.hasPrefix(
+        "Landed: merge-refs wrote 1 added and 2 updated references into the package.") == true,
       "the first screen says the changes are written: \(start.changesState ?? "no line")")
     XCTAssertEqual(start.path, updated)
     XCTAssertEqual(start.status, "landed", "an undecided card of a landed report")

@@ -98,6 +98,22 @@ final class ShardRecordTests: XCTestCase {
       ])
   }
 
+  func testEventStream_issueRecorded_failsItsTest_aKnownIssueDoesNot() {
+    let issue = { (id: String, known: Bool) in
+      #"{"kind":"event","payload":{"kind":"issueRecorded","testID":"\#(id)","issue":{"isKnown":\#(known)},"instant":{"absolute":1}}}"#
+    }
+    let lines = [
+      event("testStarted", "M.fails()/F.swift:3:2", 1.0),
+      issue("M.fails()/F.swift:3:2", false),
+      issue("M.fails()/F.swift:3:2", false),
+      issue("M.known()/G.swift:8:2", true),
+      event("testEnded", "M.fails()/F.swift:3:2", 2.0),
+    ]
+    let results = EventStream.results(in: Data(lines.joined(separator: "\n").utf8))
+    XCTAssertEqual(results.failed, ["M.fails()"])
+    XCTAssertEqual(results.failedFiles, ["M.fails()": "F.swift"])
+  }
+
   func testEventStream_listingName_dropsOnlyASourceLocation() {
     XCTAssertEqual(EventStream.listingName(ofTestID: "M.f()/F.swift:1:2"), "M.f()")
     XCTAssertEqual(EventStream.listingName(ofTestID: "M.S/f()"), "M.S/f()")

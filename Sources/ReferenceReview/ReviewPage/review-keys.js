@@ -45,11 +45,24 @@ const shortcutsOn = () => inputOf('shortcuts-toggle').checked;
 
 // ---- Header ---------------------------------------------------------------------------------
 
-/** What the first screen says for each state of the changes, as applying left the package. */
+/** What a landed merge wrote, as counted: "1 added and 2 updated references"; '' for nothing. */
+function writtenCounts() {
+  const counts = data.counts || {};
+  const written = [[counts.added || 0, 'added'], [counts.updated || 0, 'updated']]
+    .filter(([count]) => Number(count) > 0).map(([count, word]) => `${count} ${word}`);
+  if (!written.length) return '';
+  const total = (counts.added || 0) + (counts.updated || 0);
+  return `${written.join(' and ')} ${total === 1 ? 'reference' : 'references'}`;
+}
+
+/**
+ * What the first screen says for each state of the changes, as applying left the package;
+ * nothing for a landed merge that wrote nothing.
+ */
 const CHANGES_STATES = {
-  landed: () => 'Landed: merge-refs has already written these changes into the package. '
-    + 'Undecided and kept changes stay; reject what is wrong, then run the command below with '
-    + `the downloaded ${decisionFile} to put the earlier references back.`,
+  landed: () => writtenCounts() && `Landed: merge-refs wrote ${writtenCounts()} into the `
+    + 'package. Undecided and kept changes stay; reject what is wrong, then run the command '
+    + `below with the downloaded ${decisionFile} to put the earlier references back.`,
   partial: () => `Landed in part: a write failed (see the problems below), so ${notWritten.size} `
     + 'of the changes were not written and are as they were (marked "not written"); fix the '
     + 'problem, then run the merge again. The written changes stay unless you reject them and '

@@ -1,0 +1,1 @@
+../../Sources/ReferenceContracts/BuildLogDigest.swift

@@ -1,0 +1,1 @@
+../../Sources/ReferenceContracts/TestLogDigest.swift
