@@ -211,8 +211,9 @@ final class RecipeEndToEndTests: XCTestCase {
       XCTAssertEqual(test.status, 0, "\(platform.variant): \(test.all)")
       folders.append(archives.path)
     }
+    // Compacted as the recipe's merge job compacts what it lands.
     let merge = try runProcess(
-      try mergeRefsBinary().path, folders + [package.path], in: package,
+      try mergeRefsBinary().path, ["--compact"] + folders + [package.path], in: package,
       environment: cleanEnvironment)
     XCTAssertEqual(merge.exitStatus, .success, merge.all)
     return try referenceFiles(in: package)
