@@ -18,6 +18,8 @@ final class StoredReferences: @unchecked Sendable {
   private var opened: (any ObjectStore)?
   /// The objects this merge knows are in the store.
   private var stored: Set<ObjectKey> = []
+  /// The fan-out folders of a folder store this merge made sure of.
+  private var madeFans: Set<String> = []
   /// How many objects this merge uploaded (the others were there already).
   private(set) var uploads = 0
   /// Whether each PNG is uploaded in the smallest lossless form (`merge-refs --compact`); set
@@ -88,14 +90,23 @@ final class StoredReferences: @unchecked Sendable {
       remember(pointer.object, uploaded: false)
       return (pointer, false)
     }
-    try? FileManager.default.createDirectory(
-      at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    makeFanFolder(target.deletingLastPathComponent())
+    // A rename that succeeds has put the whole file under its name: that is the check.
     guard rename(target.path) else { return (try upload(png, path: path), false) }
-    guard try folder.has(pointer.object) else {
-      throw .missing(store: folder.name, key: pointer.object)
-    }
     remember(pointer.object, uploaded: true)
     return (pointer, true)
+  }
+
+  /// Creates a folder store's fan-out folder once per merge (`mkdir` of a folder that exists
+  /// fails harmlessly; the rename after it says whether it worked).
+  private func makeFanFolder(_ fan: URL) {
+    lock.lock()
+    let known = !madeFans.insert(fan.lastPathComponent).inserted
+    lock.unlock()
+    if known { return }
+    if mkdir(fan.path, 0o755) != 0 && errno == ENOENT {
+      try? FileManager.default.createDirectory(at: fan, withIntermediateDirectories: true)
+    }
   }
 
   private func remember(_ key: ObjectKey, uploaded: Bool) {
