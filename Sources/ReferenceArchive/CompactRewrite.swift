@@ -1,5 +1,4 @@
 import Foundation
-import ReferenceArchive
 import ReferenceImageCore
 
 /// Rewrites reference PNGs in the compact form (`PNGEncoder.Setting.compact`) without changing
