@@ -41,11 +41,13 @@ public struct ReferencePointer: Hashable, Sendable {
   /// The pointer of a PNG the package wrote (it carries a version 2 pixel digest).
   /// - Returns: nil when the file has no trusted version 2 pixel digest: such a reference
   ///   needs `add-pixel-digests` (or a rewrite) before it can be moved to a store.
-  public init?(png: [UInt8]) {
+  /// - Parameter key: The PNG's SHA-256 when the caller has checked it already (a merge's
+  ///   staged entry); computed otherwise.
+  public init?(png: [UInt8], key: ObjectKey? = nil) {
     guard let digest = PNGPixelDigest.read(fromPNG: png), digest.pixelXXH3 != nil else {
       return nil
     }
-    self.init(pixels: digest, object: ObjectKey(of: png), objectSize: png.count)
+    self.init(pixels: digest, object: key ?? ObjectKey(of: png), objectSize: png.count)
   }
 
   /// The pointer's path for a reference path (`chart.png` → `chart.png.ref`).

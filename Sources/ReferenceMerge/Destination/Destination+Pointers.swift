@@ -74,9 +74,10 @@ extension Destination {
   }
 
   /// Lands a staged PNG as a pointer; the staged file is removed.
-  func movePointerIn(from privateFolder: Int32, _ privateName: String, to path: String)
-    throws(MergeError)
-  {
+  /// - Parameter digest: The staged file's SHA-256, checked when it was staged.
+  func movePointerIn(
+    from privateFolder: Int32, _ privateName: String, to path: String, digest: SHA256Digest
+  ) throws(MergeError) {
     let handle = calls.openAt(privateFolder, privateName, O_RDONLY | O_NOFOLLOW)
     guard handle >= 0 else {
       throw .io(operation: "read the staged image", path: path, message: Self.reason())
@@ -89,7 +90,8 @@ extension Destination {
     }
     let adopted: (pointer: ReferencePointer, moved: Bool)
     do {
-      adopted = try storedReferences.adopt(bytes, path: fullPath(path)) { target in
+      let key = ObjectKey(digest.hex) ?? ObjectKey(of: bytes)
+      adopted = try storedReferences.adopt(bytes, key: key, path: fullPath(path)) { target in
         calls.renameAt(privateFolder, privateName, AT_FDCWD, target) == 0
       }
     } catch {

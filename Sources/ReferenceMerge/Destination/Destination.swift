@@ -357,7 +357,7 @@ package final class Destination: @unchecked Sendable {
     digest: SHA256Digest
   ) throws(MergeError) {
     if storedReferences != nil {
-      return try movePointerIn(from: privateFolder, privateName, to: path)
+      return try movePointerIn(from: privateFolder, privateName, to: path, digest: digest)
     }
     let (folderPath, name) = Self.split(path)
     guard let folder = try folder(folderPath, create: true, for: path) else { return }

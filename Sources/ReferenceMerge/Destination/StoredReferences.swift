@@ -75,11 +75,12 @@ final class StoredReferences: @unchecked Sendable {
   /// - Parameters:
   ///   - rename: Renames the staged file to a path; returns whether it moved.
   /// - Returns: The pointer, and whether the staged file was moved.
-  func adopt(_ png: [UInt8], path: String, rename: (String) -> Bool) throws(StoreError)
-    -> (ReferencePointer, moved: Bool)
+  ///   - key: The PNG's SHA-256, checked when it was staged.
+  func adopt(_ png: [UInt8], key: ObjectKey, path: String, rename: (String) -> Bool)
+    throws(StoreError) -> (ReferencePointer, moved: Bool)
   {
     guard !compacts, let folder = try store() as? FolderStore,
-      let pointer = ReferencePointer(png: png)
+      let pointer = ReferencePointer(png: png, key: key)
     else { return (try upload(png, path: path), false) }
     lock.lock()
     let known = stored.contains(pointer.object)
