@@ -20,6 +20,7 @@ The table ends with each figure's ratio to the smallest scale's. The generated p
 its shard folders are kept under WORK (a rerun reuses them).
 """
 import argparse
+import atexit
 import os
 import re
 import shutil
@@ -28,6 +29,34 @@ import sys
 import time
 
 TESTS_PER_FILE = 50
+
+
+# Timed runs never follow a large deletion. On ext4 without a journal (this machine's disk),
+# creating a file skips every inode of its block group deleted in the last 60-360 s, one
+# buffer lookup each (`recently_deleted` in the kernel's `find_inode_bit`, seen with `perf
+# record -g`): a merge run right after `rm -rf` of the last run's 50,000 files paid several
+# times its system time, and more at each scale. Old trees are renamed into a trash folder and
+# deleted when the benchmark ends.
+_trash = []
+
+
+def set_aside(path):
+    """Moves a tree out of the way without deleting it (see above); gone at exit."""
+    if not os.path.lexists(path):
+        return
+    trash = os.path.join(os.path.dirname(os.path.abspath(path)), ".trash")
+    os.makedirs(trash, exist_ok=True)
+    target = os.path.join(trash, f"{os.path.basename(path)}-{os.getpid()}-{len(_trash)}")
+    os.rename(path, target)
+    _trash.append(target)
+
+
+def _empty_trash():
+    for path in _trash:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+atexit.register(_empty_trash)
 
 
 def package_swift(repository):
@@ -150,7 +179,7 @@ def measure(folder, merge_refs):
         os.path.join(shards_folder, name) for name in os.listdir(shards_folder)
         if name.startswith("shard-"))
     destination = os.path.join(folder, "destination")
-    shutil.rmtree(destination, ignore_errors=True)
+    set_aside(destination)
     # A built package, as `swift run merge-refs` leaves it: the digest cache lives in `.build`.
     os.makedirs(os.path.join(destination, ".build"))
     command = [merge_refs, "--require-shards", "--require-complete"]
@@ -165,13 +194,13 @@ def measure(folder, merge_refs):
     check_updated(os.path.join(folder, "all.log"), changed)
     # One listed archive lost: a copy of the shard folders with hard links, one archive removed.
     lost = os.path.join(folder, "lost")
-    shutil.rmtree(lost, ignore_errors=True)
+    set_aside(lost)
     subprocess.run(["cp", "-al", shards_folder, lost], check=True)
     archives = os.path.join(lost, os.path.basename(shards[0]), "archives")
     os.remove(os.path.join(archives, sorted(os.listdir(archives))[0]))
     lost_shards = [os.path.join(lost, os.path.basename(s)) for s in shards]
     figures["lost"] = timed(command + lost_shards + [destination], os.path.join(folder, "lost.log"))
-    shutil.rmtree(lost)
+    set_aside(lost)
     figures["bsdtar"] = extract_all(folder, shards)
     return figures
 
@@ -207,7 +236,7 @@ def extract_all(folder, shards):
     package in turn (no checks, no provenance, later archives overwrite), under one
     /usr/bin/time, whose CPU and peak include every bsdtar it waited for."""
     peer = os.path.join(folder, "bsdtar-destination")
-    shutil.rmtree(peer, ignore_errors=True)
+    set_aside(peer)
     os.makedirs(peer)
     archives = sorted(
         os.path.join(shard, "archives", name) for shard in shards
@@ -217,7 +246,7 @@ def extract_all(folder, shards):
         out.write("\n".join(archives) + "\n")
     script = 'while IFS= read -r zip; do bsdtar -xf "$zip" -C "$1" || exit 1; done < "$2"'
     figures = timed(["sh", "-c", script, "sh", peer, listing], os.path.join(folder, "bsdtar.log"))
-    shutil.rmtree(peer)
+    set_aside(peer)
     return figures
 
 

@@ -392,13 +392,14 @@ def fleet(arguments, tools):
     for run in range(arguments.runs):
         for kind in (kinds if run % 2 == 0 else kinds[::-1]):
             destination = os.path.join(arguments.work, f"fleet-destination-{kind}")
-            shutil.rmtree(destination, ignore_errors=True)
+            # Renamed away, not deleted: see benchmark_fleet.set_aside.
+            benchmark_fleet.set_aside(destination)
             os.makedirs(os.path.join(destination, ".build"))
             if kind == "store":
-                shutil.rmtree(store, ignore_errors=True)
+                benchmark_fleet.set_aside(store)
                 write_configuration(destination, store)
             if kind == "webdav":
-                shutil.rmtree(dav_root, ignore_errors=True)
+                benchmark_fleet.set_aside(dav_root)
                 os.makedirs(dav_root)
                 write_http_configuration(destination, base)
             subprocess.run(["sync"])
@@ -425,7 +426,7 @@ def fleet(arguments, tools):
                 f" user), {wall:.1f} s"
                 f" wall; load {load()}")
     for kind in kinds:
-        shutil.rmtree(os.path.join(arguments.work, f"fleet-destination-{kind}"))
+        benchmark_fleet.set_aside(os.path.join(arguments.work, f"fleet-destination-{kind}"))
     if nginx:
         nginx.terminate()
         nginx.wait()
