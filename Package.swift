@@ -48,6 +48,13 @@ let package = Package(
       pkgConfig: "libdeflate",
       providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
     ),
+    // HTTP for the network stores: one connection reused per worker, a fraction of the CPU
+    // of a URLSession request.
+    .systemLibrary(
+      name: "CCurl",
+      pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+    ),
     .systemLibrary(
       name: "CLibCrypto",
       pkgConfig: "libcrypto",
@@ -88,7 +95,7 @@ let package = Package(
     // pointers and fetch what a failing comparison needs.
     .target(
       name: "ReferenceStore",
-      dependencies: ["ReferenceImageCore", "ReferenceArchive", "CLibCrypto"]
+      dependencies: ["ReferenceImageCore", "ReferenceArchive", "CLibCrypto", "CCurl"]
     ),
     // What other tools left: Xcode result bundles read directly, xcresulttool attachment
     // exports, and where their attachments land. Knows nothing of the merge; the merge's

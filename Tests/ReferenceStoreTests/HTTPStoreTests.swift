@@ -5,6 +5,10 @@ import XCTest
 
 @testable import ReferenceStore
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking  // the fault server's /stats, read with Data(contentsOf:)
+#endif
+
 /// `HTTPStore` against nginx from Debian with its WebDAV module, and against the fault server
 /// for what nginx does not do on request (5xx, slowness, loops, short and long bodies).
 final class HTTPStoreTests: XCTestCase {
