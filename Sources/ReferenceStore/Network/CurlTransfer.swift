@@ -109,21 +109,24 @@ final class CurlTransfer {
 
   /// The announced length of a body that is expected, or -1.
   private var expectedLength: Int {
-    guard expectsBody, let text = headers["content-length"],
-      let length = Int(text.trimmingCharacters(in: .whitespaces))
-    else { return -1 }
+    guard expectsBody, let text = headers["content-length"], let length = Int(text) else {
+      return -1
+    }
     return length
   }
 
-  /// One line of an answer's head; a status line starts a new head (a `100 Continue`, a 3xx).
+  /// One line of an answer's head, as bytes (Foundation's string trimming cost more than the
+  /// request); a status line starts a new head (a `100 Continue`, a 3xx).
   /// - Returns: false to end the exchange (an announced body over the limit).
-  fileprivate func headerLine(_ line: String) -> Bool {
-    if line.hasPrefix("HTTP/") {
+  fileprivate func headerLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    let line = Self.trimmed(bytes[...])
+    if line.starts(with: "HTTP/".utf8) {
       headers = [:]
-      status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+      let code = line.drop { $0 != UInt8(ascii: " ") }.dropFirst().prefix(3)
+      status = Int(String(decoding: code, as: UTF8.self)) ?? 0
       return true
     }
-    guard let colon = line.firstIndex(of: ":") else {
+    guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
       // The blank line that ends the head.
       let expected = expectedLength
       if isSuccess, expected > limit {
@@ -133,9 +136,20 @@ final class CurlTransfer {
       if isSuccess, expected > 0 { body.reserveCapacity(expected) }
       return true
     }
-    let name = line[..<colon].lowercased()
-    headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    let name = String(decoding: line[..<colon], as: UTF8.self).lowercased()
+    headers[name] = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
     return true
+  }
+
+  /// Bytes without the spaces, tabs and line ends around them.
+  private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<
+    UnsafeRawBufferPointer
+  > {
+    let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+    guard let first = bytes.firstIndex(where: { !blank($0) }),
+      let last = bytes.lastIndex(where: { !blank($0) })
+    else { return bytes[bytes.startIndex..<bytes.startIndex] }
+    return bytes[first...last]
   }
 
   /// Bytes of the body. - Returns: false to end the exchange (over the limit).
@@ -201,8 +215,7 @@ final class CurlTransfer {
 private let curlHeaderLine: ri_curl_data_callback = { data, size, count, context in
   let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
   let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
-  let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
-  return transfer.headerLine(line) ? size * count : 0
+  return transfer.headerLine(bytes) ? size * count : 0
 }
 
 private let curlBodyBytes: ri_curl_data_callback = { data, size, count, context in
