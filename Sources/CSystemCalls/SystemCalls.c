@@ -27,6 +27,19 @@ int ri_open_beneath(int folder, const char *path, int flags) {
 #endif
 }
 
+int ri_rename_no_replace(int fromFolder, const char *from, int toFolder, const char *to) {
+#if defined(__linux__) && defined(SYS_renameat2)
+  return (int)syscall(SYS_renameat2, fromFolder, from, toFolder, to, 1 /* RENAME_NOREPLACE */);
+#else
+  (void)fromFolder;
+  (void)from;
+  (void)toFolder;
+  (void)to;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
 void ri_release_free_memory(void) {
 #if defined(__GLIBC__)
   malloc_trim(0);

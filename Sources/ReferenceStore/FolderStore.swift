@@ -19,13 +19,22 @@ public struct FolderStore: ObjectStore {
 
   /// Where an object lives.
   public func url(of key: ObjectKey) -> URL {
-    folder.appendingPathComponent(String(key.hex.prefix(2)), isDirectory: true)
-      .appendingPathComponent(key.hex, isDirectory: false)
+    URL(fileURLWithPath: path(of: key), isDirectory: false)
+  }
+
+  /// Where an object lives, as a path.
+  public func path(of key: ObjectKey) -> String {
+    "\(fan(of: key))/\(key.hex)"
+  }
+
+  /// The fan-out folder an object lives in.
+  public func fan(of key: ObjectKey) -> String {
+    "\(folder.path)/\(key.hex.prefix(2))"
   }
 
   public func has(_ key: ObjectKey) throws(StoreError) -> Bool {
     var status = stat()
-    return stat(url(of: key).path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+    return stat(path(of: key), &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
   }
 
   public func get(_ key: ObjectKey, limit: Int) throws(StoreError) -> [UInt8] {

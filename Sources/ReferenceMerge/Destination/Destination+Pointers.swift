@@ -1,3 +1,4 @@
+import CSystemCalls
 import Foundation
 import ReferenceArchive
 import ReferenceImageCore
@@ -73,6 +74,21 @@ extension Destination {
     if try status(path)?.kind == .regularFile { try remove(path, keepingPointer: true) }
   }
 
+  /// Renames a staged file to a path unless a file is there: one call where the kernel has
+  /// renameat2, else a `stat` and a rename.
+  private func placeNoReplace(_ folder: Int32, _ name: String, at target: String)
+    -> StoredReferences.Placing
+  {
+    let renamed = name.withCString { from in
+      target.withCString { ri_rename_no_replace(folder, from, AT_FDCWD, $0) }
+    }
+    if renamed == 0 { return .moved }
+    if errno == EEXIST { return .present }
+    if errno != ENOSYS && errno != EINVAL { return .refused }
+    if calls.statAt(AT_FDCWD, target) != nil { return .present }
+    return calls.renameAt(folder, name, AT_FDCWD, target) == 0 ? .moved : .refused
+  }
+
   /// Lands a staged PNG as a pointer; the staged file is removed.
   /// - Parameter digest: The staged file's SHA-256, checked when it was staged.
   func movePointerIn(
@@ -92,7 +108,7 @@ extension Destination {
     do {
       let key = ObjectKey(digest.hex) ?? ObjectKey(of: bytes)
       adopted = try storedReferences.adopt(bytes, key: key, path: fullPath(path)) { target in
-        calls.renameAt(privateFolder, privateName, AT_FDCWD, target) == 0
+        placeNoReplace(privateFolder, privateName, at: target)
       }
     } catch {
       throw .store(error)

@@ -68,15 +68,25 @@ final class StoredReferences: @unchecked Sendable {
     return pointer
   }
 
+  /// How a staged file's rename into a folder store went.
+  enum Placing {
+    /// The file is the object now.
+    case moved
+    /// The store held the object already; the staged file is where it was.
+    case present
+    /// The file system refused (another device): the staged file is where it was.
+    case refused
+  }
+
   /// Puts a staged PNG in a folder store by renaming it there, when the store is a folder on
   /// the same file system and the PNG lands as it is: one rename where an upload writes the
-  /// bytes again. Anything else, and a rename the file system refuses (another device), is an
-  /// upload of `png`; the staged file is then the caller's to remove.
+  /// bytes again. Anything else, and a rename the file system refuses, is an upload of `png`;
+  /// the staged file is then the caller's to remove.
   /// - Parameters:
-  ///   - rename: Renames the staged file to a path; returns whether it moved.
-  /// - Returns: The pointer, and whether the staged file was moved.
   ///   - key: The PNG's SHA-256, checked when it was staged.
-  func adopt(_ png: [UInt8], key: ObjectKey, path: String, rename: (String) -> Bool)
+  ///   - place: Renames the staged file to a path unless a file is there.
+  /// - Returns: The pointer, and whether the staged file was moved.
+  func adopt(_ png: [UInt8], key: ObjectKey, path: String, place: (String) -> Placing)
     throws(StoreError) -> (ReferencePointer, moved: Bool)
   {
     guard !compacts, let folder = try store() as? FolderStore,
@@ -86,27 +96,31 @@ final class StoredReferences: @unchecked Sendable {
     let known = stored.contains(pointer.object)
     lock.unlock()
     if known { return (pointer, false) }
-    let target = folder.url(of: pointer.object)
-    if try folder.has(pointer.object) {
+    let target = folder.path(of: pointer.object)
+    makeFanFolder(folder.fan(of: pointer.object))
+    // A rename that succeeds has put the whole file under its name: that is the check.
+    switch place(target) {
+    case .moved:
+      remember(pointer.object, uploaded: true)
+      return (pointer, true)
+    case .present:
       remember(pointer.object, uploaded: false)
       return (pointer, false)
+    case .refused:
+      return (try upload(png, path: path), false)
     }
-    makeFanFolder(target.deletingLastPathComponent())
-    // A rename that succeeds has put the whole file under its name: that is the check.
-    guard rename(target.path) else { return (try upload(png, path: path), false) }
-    remember(pointer.object, uploaded: true)
-    return (pointer, true)
   }
 
   /// Creates a folder store's fan-out folder once per merge (`mkdir` of a folder that exists
   /// fails harmlessly; the rename after it says whether it worked).
-  private func makeFanFolder(_ fan: URL) {
+  private func makeFanFolder(_ fan: String) {
     lock.lock()
-    let known = !madeFans.insert(fan.lastPathComponent).inserted
+    let known = !madeFans.insert(fan).inserted
     lock.unlock()
     if known { return }
-    if mkdir(fan.path, 0o755) != 0 && errno == ENOENT {
-      try? FileManager.default.createDirectory(at: fan, withIntermediateDirectories: true)
+    if mkdir(fan, 0o755) != 0 && errno == ENOENT {
+      try? FileManager.default.createDirectory(
+        at: URL(fileURLWithPath: fan), withIntermediateDirectories: true)
     }
   }
 
