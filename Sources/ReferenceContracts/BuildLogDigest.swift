@@ -14,6 +14,9 @@ public struct BuildLogDigest: Sendable, Equatable {
   public private(set) var otherWarnings = 0
   /// The error lines, each once, in order.
   public private(set) var errors: [String] = []
+  /// The reference roots an `exclude` names that SwiftPM did not find, relative to the package
+  /// (`Tests/ChartTests/__References__`): each gets the one-time setup command.
+  public private(set) var missingReferenceRoots: [String] = []
 
   /// Reads a log.
   /// - Parameters:
@@ -26,6 +29,9 @@ public struct BuildLogDigest: Sendable, Equatable {
     for line in log.split(separator: "\n") where seen.insert(line).inserted {
       if line.hasPrefix("warning: '") {
         packageWarnings.append(String(line))
+        if let missing = Self.missingReferenceRoot(line, root: root) {
+          missingReferenceRoots.append(missing)
+        }
       } else if line.hasPrefix("/"), line.firstRange(of: ": warning: ") != nil {
         let own = line.hasPrefix(root) && line.firstRange(of: "/.build/") == nil
         if own { ownWarnings += 1 } else { otherWarnings += 1 }
@@ -41,6 +47,11 @@ public struct BuildLogDigest: Sendable, Equatable {
   ///   - succeeded: Whether the build succeeded; a failed one lists its errors.
   public func lines(logPath: String, succeeded: Bool) -> [String] {
     var lines = packageWarnings.map { TestLogDigest.cut($0) }
+    // The command is whole, never cut: it is meant to be pasted.
+    lines += missingReferenceRoots.map { folder in
+      "make \(folder) once and commit it, and no build warns again: mkdir -p \(folder) && "
+        + "touch \(folder)/.gitkeep && git add \(folder)/.gitkeep"
+    }
     if !succeeded {
       lines += errors.prefix(TestLogDigest.limit).map { TestLogDigest.cut($0) }
       if errors.count > TestLogDigest.limit {
@@ -54,6 +65,18 @@ public struct BuildLogDigest: Sendable, Equatable {
     let warnings = counts.isEmpty ? "" : " (" + counts.joined(separator: ", ") + ")"
     lines.append("\(verdict)\(warnings); full log: \(logPath)")
     return lines
+  }
+
+  /// The folder of SwiftPM's "Invalid Exclude '<root>/…/__References__': File not found."
+  /// warning, relative to the package root; nil for any other warning, or a folder elsewhere.
+  private static func missingReferenceRoot(_ line: Substring, root: String) -> String? {
+    guard let start = line.firstRange(of: "Invalid Exclude '\(root)"),
+      let end = line[start.upperBound...].firstRange(of: "': File not found")
+    else { return nil }
+    let folder = line[start.upperBound..<end.lowerBound]
+    guard folder.hasSuffix("__References__"), !folder.contains("'"), !folder.contains(" ")
+    else { return nil }
+    return String(folder)
   }
 
   private static func count(_ count: Int, _ place: String) -> String {

@@ -17,6 +17,12 @@ public enum ReferenceLayout {
   /// The name of every reference root.
   public static let folderName = "__References__"
 
+  /// The empty file that keeps a target's root in git before it holds a reference
+  /// (`Tests/<Target>/__References__/.gitkeep`): git keeps no empty folder, and the target's
+  /// `exclude` names a folder SwiftPM warns about when it is missing. SwiftPM ignores hidden
+  /// files, and the tools read PNGs and pointers only.
+  public static let placeholder = ".gitkeep"
+
   /// The folder under which test targets sit, by SwiftPM's convention.
   public static let testsFolder = "Tests"
 

@@ -22,6 +22,10 @@ public struct TestLogDigest: Sendable, Equatable {
   public private(set) var failedTests: [String] = []
   /// The distinct lines about the run, in the order they first appear, with how many times.
   public private(set) var highlights: [Highlight] = []
+  /// How many processes said they wrote an archive of no image (`ReferenceImages: wrote 0
+  /// images …`): with parallel workers, most of a package's test processes, each line naming
+  /// its own archive; counted on one line instead.
+  public private(set) var emptyArchives = 0
 
   /// Reads a log.
   /// - Parameter log: The log's text.
@@ -33,6 +37,8 @@ public struct TestLogDigest: Sendable, Equatable {
       let line = raw.trimmingWhitespace()
       if let test = Self.failedTest(in: line) {
         if seenTests.insert(test).inserted { failedTests.append(test) }
+      } else if line.hasPrefix("ReferenceImages: wrote 0 images ") {
+        emptyArchives += 1
       } else if line.hasPrefix("ReferenceImages: ") || line.firstRange(of: "Test run with ") != nil
       {
         if counts[line] == nil { order.append(line) }
@@ -50,6 +56,13 @@ public struct TestLogDigest: Sendable, Equatable {
   public func lines(logPath: String, succeeded: Bool = true) -> [String] {
     var lines = highlights.prefix(Self.limit).map {
       "  " + Self.cut($0.line) + ($0.count > 1 ? " (\($0.count) times)" : "")
+    }
+    if emptyArchives > 0 {
+      let (processes, record) =
+        emptyArchives == 1
+        ? ("1 test process", "its archive records")
+        : ("\(emptyArchives) test processes", "their archives record")
+      lines.insert("  \(processes) stored no image (\(record) which tests ran)", at: 0)
     }
     if highlights.count > Self.limit {
       lines.append("  and \(highlights.count - Self.limit) more lines like these in the log")

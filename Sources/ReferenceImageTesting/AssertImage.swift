@@ -167,18 +167,23 @@ struct ImageAssertion {
       landable: chain?.rendersCanLand ?? true)
   }
 
-  /// Makes the empty reference root of the target a missing reference belongs in
-  /// (`Tests/<Target>/__References__`) when a verify run finds it is not there yet: the target's
-  /// `exclude: ["__References__"]` then names a folder that exists, and the next build (the one
-  /// that records) has no "not found" warning. Nothing else is written, and a read-only
-  /// checkout only keeps the warning.
+  /// Makes the reference root of the target a missing reference belongs in
+  /// (`Tests/<Target>/__References__`), holding an empty `.gitkeep`, when a verify run finds it is
+  /// not there yet: the setup README shows, done for a user who skipped it. The target's
+  /// `exclude: ["__References__"]` then names a folder that exists, the next build (the one that
+  /// records) has no "not found" warning, and `git status` shows the `.gitkeep` to commit, so a
+  /// fresh clone has the folder too (git keeps no empty folder; SwiftPM ignores hidden files).
+  /// Nothing else is written, and a read-only checkout only keeps the warning.
   private static func makeTargetRoot(of location: ReferenceLocation) {
     guard let root = ReferenceLayout.targetRoot(ofReference: location.relativePath) else { return }
     let url = location.packageRoot.appendingPathComponent(root, isDirectory: true)
     guard !FileManager.default.fileExists(atPath: url.path),
-      FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path)
+      FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path),
+      (try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: false))
+        != nil
     else { return }
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+    FileManager.default.createFile(
+      atPath: url.appendingPathComponent(ReferenceLayout.placeholder).path, contents: Data())
   }
 
   /// `IMAGE_REFERENCE_DIR` alone, read now: the whole process environment as a dictionary

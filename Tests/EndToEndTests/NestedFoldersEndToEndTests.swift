@@ -4,9 +4,11 @@ import XCTest
 
 /// A project's first day with nested test folders (`NestedFixture`): render tests three folders
 /// below their target, a renderer that writes PNG files, and a non-image test of the same target
-/// that always fails. One `exclude: ["__References__"]` covers every reference, and no build
-/// after the first one has a warning of SwiftPM's: not after the first recording, not when a new
-/// folder gets its first render test, not after a folder beside a test file is moved over.
+/// that always fails. One `exclude: ["__References__"]` covers every reference, and after
+/// README's one-time setup (the target's root with a committed `.gitkeep`) no build has a
+/// warning of SwiftPM's: not the first one, before any recording, not in a fresh clone, not after
+/// the first recording, not when a new folder gets its first render test, not after a folder
+/// beside a test file is moved over.
 final class NestedFoldersEndToEndTests: XCTestCase {
   private var fixture: FixturePackage!
   private let target = "Tests/TileTests"
@@ -41,7 +43,28 @@ final class NestedFoldersEndToEndTests: XCTestCase {
     output.all.split(separator: "\n").map(String.init).filter { $0.hasPrefix("warning: '") }
   }
 
+  /// README's setup block, made for this fixture's target (`TileTests` for `ChartTests`).
+  private func readmeSetup() throws -> [String] {
+    let readme = try String(
+      contentsOf: FixturePackage.checkout.appendingPathComponent("README.md"), encoding: .utf8)
+    let first = "mkdir -p Tests/ChartTests/__References__"
+    let start = try XCTUnwrap(readme.range(of: "```sh\n" + first), "README lacks the setup")
+    let body = readme[start.upperBound...]
+    let end = try XCTUnwrap(body.range(of: "\n```"))
+    let lines = (first + body[..<end.lowerBound]).split(separator: "\n").map {
+      $0.replacingOccurrences(of: "ChartTests", with: "TileTests")
+    }
+    XCTAssertEqual(lines.count, 2, "\(lines)")
+    return lines
+  }
+
+  /// `swift build --build-tests` after a change of `Package.swift`'s date, so that SwiftPM plans
+  /// the build again from the manifest (where it warns) as a fresh checkout's first build does,
+  /// rather than reusing the plan of the build before.
   private func build(file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(2)],
+      ofItemAtPath: fixture.root.appendingPathComponent("Package.swift").path)
     let build = try fixture.run(["swift", "build", "--build-tests"], environment: [:])
     XCTAssertEqual(build.status, 0, build.all, file: file, line: line)
     return swiftPMWarnings(build)
@@ -56,13 +79,29 @@ final class NestedFoldersEndToEndTests: XCTestCase {
   }
 
   func testFirstDay_nestedFolders_oneExclude_noSwiftPMWarning_andAFolderBesideMovesOver() throws {
-    // Before anything was recorded: the one documented warning of the very first build.
-    let first = try build()
-    XCTAssertEqual(first.count, 1, "\(first)")
-    XCTAssertTrue(first.first?.contains("Invalid Exclude") ?? false, "\(first)")
+    // Without README's setup, the excluded root is missing and SwiftPM warns: the control that
+    // shows these builds read the warning.
+    let unset = try build()
+    XCTAssertEqual(unset.count, 1, "\(unset)")
+    XCTAssertTrue(unset.first?.contains("Invalid Exclude") ?? false, "\(unset)")
+
+    // README's one-time setup, pasted, and committed: a fresh clone has the root, and the first
+    // build before any recording has no warning.
+    try git(["init", "--quiet", "--initial-branch=main"], in: fixture.root)
+    for line in try readmeSetup() {
+      let setup = try fixture.shell(line, environment: [:])
+      XCTAssertEqual(setup.status, 0, "\(line)\n\(setup.all)")
+    }
+    try commitEverything("setup", in: fixture.root)
+    let clone = try makeTemporaryFolder(self).appendingPathComponent("clone")
+    try git(["clone", "--quiet", fixture.root.path, clone.path], in: fixture.root)
+    XCTAssertTrue(
+      FileManager.default.fileExists(
+        atPath: clone.appendingPathComponent("\(target)/__References__/.gitkeep").path))
+    XCTAssertEqual(try build(), [])
 
     // The first verify run fails (nothing recorded, and the deliberate failure), naming the
-    // nested path, and makes the target's empty root: the next build has no warning.
+    // nested path; the next build has no warning.
     let verify = try fixture.test([], environment: [:])
     XCTAssertNotEqual(verify.status, 0, verify.all)
     XCTAssertTrue(verify.all.contains(hex), verify.all)
@@ -163,6 +202,7 @@ final class NestedFoldersEndToEndTests: XCTestCase {
     XCTAssertTrue(pruned.output.contains(" 1 orphans (1 pruned)"), pruned.all)
     XCTAssertFalse(exists(stale), pruned.all)
     XCTAssertTrue(exists(owned), pruned.all)
+    XCTAssertTrue(exists("\(target)/__References__/.gitkeep"), "never an orphan\n\(pruned.all)")
     try FileManager.default.removeItem(at: fixture.root.appendingPathComponent(owned))
 
     // A folder beside a nested test file, as earlier versions recorded it, keeps verifying…
@@ -178,7 +218,6 @@ final class NestedFoldersEndToEndTests: XCTestCase {
     XCTAssertFalse(exists(hex))
 
     // …until the printed moves, run as the docs show them, bring it into the target's root.
-    try git(["init", "--quiet", "--initial-branch=main"], in: fixture.root)
     try commitEverything("first day", in: fixture.root)
     let moved = try fixture.shell(
       "swift run merge-refs --print-moves . | sh", environment: ["PATH": try swiftShimPath()])
@@ -196,6 +235,15 @@ final class NestedFoldersEndToEndTests: XCTestCase {
       status.output.contains("R  \(besideFolder)/hex.png -> \(hex)"), status.all)
     let after = try fixture.test(["--filter", "HexTests"], environment: [:])
     XCTAssertEqual(after.status, 0, after.all)
+    XCTAssertEqual(try build(), [])
+
+    // A package that skipped the setup: the first verify run that misses a reference makes the
+    // root with its `.gitkeep` for git status to show, and the next build has no warning.
+    try FileManager.default.removeItem(
+      at: fixture.root.appendingPathComponent("\(target)/__References__"))
+    let skipped = try fixture.test(["--filter", "FlatTests"], environment: [:])
+    XCTAssertNotEqual(skipped.status, 0, skipped.all)
+    XCTAssertTrue(exists("\(target)/__References__/.gitkeep"), skipped.all)
     XCTAssertEqual(try build(), [])
   }
 }

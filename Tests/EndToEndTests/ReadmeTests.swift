@@ -180,6 +180,19 @@ final class ReadmeTests: XCTestCase {
     XCTAssertTrue(warned.all.contains("__References__/BarChartTests/bars.png"), warned.all)
   }
 
+  /// README's one-time setup of a target's reference root (which NestedFoldersEndToEndTests
+  /// runs as pasted) is the block GettingStarted and WritingRenderTests show.
+  func testReadme_setupBlock_isTheArticlesBlock() throws {
+    let first = "mkdir -p Tests/ChartTests/__References__"
+    let setup = try block(startingWith: first, language: "sh")
+    XCTAssertTrue(setup.contains("touch Tests/ChartTests/__References__/.gitkeep"), setup)
+    XCTAssertTrue(setup.contains("git add Tests/ChartTests/__References__/.gitkeep"), setup)
+    for name in ["GettingStarted", "WritingRenderTests"] {
+      XCTAssertEqual(
+        try block(startingWith: first, language: "sh", in: try article(name)), setup, name)
+    }
+  }
+
   /// The recipe lives in one place, the workflow file: README and the articles link it and
   /// hold no copy of it (a copy would drift).
   func testReadme_ciRecipe_isLinkedNotCopied() throws {

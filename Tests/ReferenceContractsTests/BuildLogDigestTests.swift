@@ -41,4 +41,25 @@ final class BuildLogDigestTests: XCTestCase {
         "the build failed; full log: L",
       ])
   }
+
+  func testLines_missingReferenceRoot_printsTheSetupCommand() {
+    let missing = """
+      warning: 'app': Invalid Exclude '/p/Tests/AppTests/__References__': File not found.
+      warning: 'app': Invalid Exclude '/p/Tests/AppTests/Fixtures': File not found.
+      Build complete! (1.0s)
+      """
+    let digest = BuildLogDigest(log: missing, packageRoot: "/p")
+    XCTAssertEqual(digest.missingReferenceRoots, ["Tests/AppTests/__References__"])
+    XCTAssertEqual(
+      digest.lines(logPath: "L", succeeded: true),
+      [
+        "warning: 'app': Invalid Exclude '/p/Tests/AppTests/__References__': File not found.",
+        "warning: 'app': Invalid Exclude '/p/Tests/AppTests/Fixtures': File not found.",
+        "make Tests/AppTests/__References__ once and commit it, and no build warns again: "
+          + "mkdir -p Tests/AppTests/__References__ && touch "
+          + "Tests/AppTests/__References__/.gitkeep && git add "
+          + "Tests/AppTests/__References__/.gitkeep",
+        "built; full log: L",
+      ])
+  }
 }

@@ -21,7 +21,7 @@ final class TestLogDigestTests: XCTestCase {
     XCTAssertEqual(
       lines,
       [
-        "  ReferenceImages: wrote 0 images (mode all) to /p/archives/a.zip",
+        "  1 test process stored no image (its archive records which tests ran)",
         "  ReferenceImages: wrote 2 images (mode all) to /p/archives/b.zip (2 times)",
         "  ✔ Test run with 3 tests in 1 suite failed after 0.01 seconds with 1 issue.",
         "2 tests failed: ArithmeticTests.testAlwaysFails, badge(); their output is in the full "
