@@ -15,10 +15,22 @@ public protocol ObjectStore: Sendable {
   func get(_ key: ObjectKey, limit: Int) throws(StoreError) -> [UInt8]
   /// Stores bytes under their key; storing an object that is already there changes nothing.
   func put(_ key: ObjectKey, _ bytes: [UInt8]) throws(StoreError)
+  /// Stores bytes under their key unless the store holds them.
+  /// - Returns: Whether they were sent (false when the store held them already).
+  func putNew(_ key: ObjectKey, _ bytes: [UInt8]) throws(StoreError) -> Bool
   /// Every key the store holds (housekeeping).
   func list() throws(StoreError) -> [ObjectKey]
   /// Removes an object; removing a missing one is not an error (housekeeping).
   func delete(_ key: ObjectKey) throws(StoreError)
+}
+
+extension ObjectStore {
+  /// Asks, then sends what is missing.
+  public func putNew(_ key: ObjectKey, _ bytes: [UInt8]) throws(StoreError) -> Bool {
+    if try has(key) { return false }
+    try put(key, bytes)
+    return true
+  }
 }
 
 /// The checked reading and writing every caller uses.
@@ -45,8 +57,7 @@ public enum StoredObject {
     -> Bool
   {
     let key = ObjectKey(of: bytes)
-    if try store.has(key) { return false }
-    try store.put(key, bytes)
+    guard try store.putNew(key, bytes) else { return false }
     guard try store.has(key) else {
       throw .missing(store: store.name, key: key)
     }

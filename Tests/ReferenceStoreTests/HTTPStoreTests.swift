@@ -35,6 +35,20 @@ final class HTTPStoreTests: XCTestCase {
     XCTAssertFalse(try store.has(key))
     XCTAssertTrue(try StoredObject.upload(bytes, to: store))
     XCTAssertFalse(try StoredObject.upload(bytes, to: store), "a second upload changes nothing")
+    // A small object is sent without asking first, then checked: PUT, HEAD; the second upload
+    // is one PUT that nginx answers as a replacement of the same bytes.
+    let requests = try String(
+      contentsOf: nginx.folder.appendingPathComponent("access.log"), encoding: .utf8
+    ).split(separator: "\n").compactMap { line in
+      line.firstMatch(of: #/"(HEAD|PUT) [^ ]*\/([0-9a-f]{64}) /#).flatMap { match in
+        match.output.2 == key.hex ? String(match.output.1) : nil
+      }
+    }
+    XCTAssertEqual(requests, ["HEAD", "PUT", "HEAD", "PUT"])
+    // A large one is asked about first, so a rerun never sends it again.
+    let large = object(String(repeating: "large ", count: 20_000))
+    XCTAssertTrue(try StoredObject.upload(large.bytes, to: store))
+    XCTAssertFalse(try StoredObject.upload(large.bytes, to: store))
     try store.put(other.key, other.bytes)
     XCTAssertTrue(try store.has(key))
     XCTAssertEqual(try StoredObject.fetch(key, from: store), bytes)
@@ -43,7 +57,8 @@ final class HTTPStoreTests: XCTestCase {
       try Array(
         Data(contentsOf: nginx.folder.appendingPathComponent("root/objects/\(key.hex)"))),
       bytes)
-    XCTAssertEqual(try store.list(), [key, other.key].sorted())
+    XCTAssertEqual(try store.list(), [key, other.key, large.key].sorted())
+    try store.delete(large.key)
     try store.delete(key)
     try store.delete(key)
     XCTAssertFalse(try store.has(key))

@@ -25,6 +25,9 @@ public struct HTTPStore: ObjectStore {
   /// The credentials the environment gave this store.
   public let access: StoreCredentials.Access
   private let client: HTTPClient
+  /// An object's URL around its key: the base's path with a slash, and its query.
+  private let keyPrefix: String
+  private let keySuffix: String
 
   /// - Parameters:
   ///   - base: The URL objects live under.
@@ -34,6 +37,15 @@ public struct HTTPStore: ObjectStore {
     self.base = base
     self.access = access
     client = HTTPClient(policy: policy)
+    var components = URLComponents(url: base, resolvingAgainstBaseURL: true)
+    let query = components?.percentEncodedQuery
+    components?.percentEncodedQuery = nil
+    components?.fragment = nil
+    if let path = components?.percentEncodedPath, !path.hasSuffix("/") {
+      components?.percentEncodedPath = path + "/"
+    }
+    keyPrefix = components?.string ?? base.absoluteString + "/"
+    keySuffix = query.map { "?" + $0 } ?? ""
   }
 
   /// The base, without its query: a presigned base's query is a credential.
@@ -41,7 +53,7 @@ public struct HTTPStore: ObjectStore {
 
   /// An object's URL: the key appended to the base's path, the base's query kept.
   public func url(of key: ObjectKey) -> URL {
-    urlWithPath(suffix: key.hex)
+    URL(string: keyPrefix + key.hex + keySuffix) ?? urlWithPath(suffix: key.hex)
   }
 
   private func urlWithPath(suffix: String) -> URL {
@@ -79,6 +91,36 @@ public struct HTTPStore: ObjectStore {
       headers: ["Content-Type": "application/octet-stream"], body: bytes)
     let response = try send(request, key: key, limit: Self.answerLimit)
     guard (200..<300).contains(response.status) else {
+      throw failure(response, key: key, writing: true)
+    }
+  }
+
+  /// Objects up to this size are sent without asking first: the question costs about what the
+  /// object does. Larger ones are asked about, so a rerun never sends them again.
+  static let sentWithoutAsking = 64 << 10
+
+  /// A small object is sent at once with `If-None-Match: *`: `201 Created` says it was
+  /// stored, `412` (a server that honours the condition) or another success (one that
+  /// replaced identical bytes) that it was there. A larger object, or credentials withheld,
+  /// ask first; so does a write the server refuses: a store that holds the object needs no
+  /// credentials.
+  public func putNew(_ key: ObjectKey, _ bytes: [UInt8]) throws(StoreError) -> Bool {
+    var withheld = false
+    if case .withheld = access { withheld = true }
+    guard bytes.count <= Self.sentWithoutAsking, !withheld else {
+      if try has(key) { return false }
+      try put(key, bytes)
+      return true
+    }
+    let request = HTTPRequest(
+      method: "PUT", url: url(of: key),
+      headers: ["Content-Type": "application/octet-stream", "If-None-Match": "*"], body: bytes)
+    let response = try send(request, key: key, limit: Self.answerLimit)
+    switch response.status {
+    case 201: return true
+    case 412, 200..<300: return false
+    default:
+      if try has(key) { return false }
       throw failure(response, key: key, writing: true)
     }
   }
