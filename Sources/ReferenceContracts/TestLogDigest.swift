@@ -73,15 +73,27 @@ public struct TestLogDigest: Sendable, Equatable {
           ? "no test failed; full log: \(logPath)"
           : "the tests failed, and the log names no failed test (a crash?); full log: \(logPath)")
     } else {
-      let named = failedTests.prefix(Self.limit).map { Self.cut($0) }.joined(separator: ", ")
-      let more =
-        failedTests.count > Self.limit
-        ? ", and \(failedTests.count - Self.limit) more" : ""
-      lines.append(
-        "\(failedTests.count) \(failedTests.count == 1 ? "test" : "tests") failed: \(named)"
-          + "\(more); their output is in the full log: \(logPath)")
+      lines.append(failedTestsLine + "; their output is in the full log: \(logPath)")
     }
     return lines
+  }
+
+  /// How many tests failed and the first of their names, as many as fit in `width`
+  /// characters (at most `limit`), the others counted.
+  public var failedTestsLine: String {
+    let head = "\(failedTests.count) \(failedTests.count == 1 ? "test" : "tests") failed: "
+    var line = head
+    var shown = 0
+    for name in failedTests.prefix(Self.limit) {
+      let left = failedTests.count - shown - 1
+      let tail = left > 0 ? ", and \(left) more" : ""
+      let next = (shown == 0 ? "" : ", ") + Self.cut(name, to: Self.width / 2)
+      guard shown == 0 || line.count + next.count + tail.count <= Self.width else { break }
+      line += next
+      shown += 1
+    }
+    let left = failedTests.count - shown
+    return line + (left > 0 ? ", and \(left) more" : "")
   }
 
   /// The test a runner's line reports failed: XCTest's `Test Case 'Class.test' failed (…)`,
@@ -97,7 +109,7 @@ public struct TestLogDigest: Sendable, Equatable {
   }
 
   /// A line cut to `width` characters, ending in `…` when it was longer.
-  public static func cut(_ line: some StringProtocol) -> String {
+  public static func cut(_ line: some StringProtocol, to width: Int = width) -> String {
     line.count <= width ? String(line) : String(line.prefix(width - 1)) + "…"
   }
 }

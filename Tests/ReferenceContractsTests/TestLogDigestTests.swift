@@ -42,6 +42,19 @@ final class TestLogDigestTests: XCTestCase {
         + ", and 3 more; their output is in the full log: L")
   }
 
+  func testLines_failedTestsNamesStopAtTheWidth_theRestCounted() {
+    let names = (1...1000).map { "SomeRenderTests.testAVeryLongNamedRenderCase\($0)" }
+    let log = names.map { "Test Case '\($0)' failed (0.1 seconds)" }.joined(separator: "\n")
+    let line = TestLogDigest(log: log).failedTestsLine
+    XCTAssertEqual(
+      line,
+      "1000 tests failed: SomeRenderTests.testAVeryLongNamedRenderCase1, "
+        + "SomeRenderTests.testAVeryLongNamedRenderCase2, and 998 more")
+    XCTAssertLessThanOrEqual(line.count, TestLogDigest.width)
+    let one = TestLogDigest(log: "Test Case '\(String(repeating: "x", count: 400))' failed (1 s)")
+    XCTAssertEqual(one.failedTestsLine.count, "1 test failed: ".count + TestLogDigest.width / 2)
+  }
+
   func testLines_nothingFailed_saysSo() {
     XCTAssertEqual(
       TestLogDigest(log: "Test Case 'C.testA' passed (0.1 seconds)").lines(logPath: "L"),
