@@ -24,12 +24,17 @@ public struct FolderStore: ObjectStore {
 
   /// Where an object lives, as a path.
   public func path(of key: ObjectKey) -> String {
+    "\(folder.path)/\(Self.relativePath(of: key))"
+  }
+
+  /// Where an object lives below the folder: `<fan>/<key>`.
+  public static func relativePath(of key: ObjectKey) -> String {
     "\(fan(of: key))/\(key.hex)"
   }
 
-  /// The fan-out folder an object lives in.
-  public func fan(of key: ObjectKey) -> String {
-    "\(folder.path)/\(key.hex.prefix(2))"
+  /// The name of the fan-out folder an object lives in: its key's first two hex digits.
+  public static func fan(of key: ObjectKey) -> String {
+    String(key.hex.prefix(2))
   }
 
   public func has(_ key: ObjectKey) throws(StoreError) -> Bool {

@@ -76,17 +76,17 @@ extension Destination {
 
   /// Renames a staged file to a path unless a file is there: one call where the kernel has
   /// renameat2, else a `stat` and a rename.
-  private func placeNoReplace(_ folder: Int32, _ name: String, at target: String)
-    -> StoredReferences.Placing
-  {
+  private func placeNoReplace(
+    _ privateFolder: Int32, _ name: String, in folder: Int32, at target: String
+  ) -> StoredReferences.Placing {
     let renamed = name.withCString { from in
-      target.withCString { ri_rename_no_replace(folder, from, AT_FDCWD, $0) }
+      target.withCString { ri_rename_no_replace(privateFolder, from, folder, $0) }
     }
     if renamed == 0 { return .moved }
     if errno == EEXIST { return .present }
     if errno != ENOSYS && errno != EINVAL { return .refused }
-    if calls.statAt(AT_FDCWD, target) != nil { return .present }
-    return calls.renameAt(folder, name, AT_FDCWD, target) == 0 ? .moved : .refused
+    if calls.statAt(folder, target) != nil { return .present }
+    return calls.renameAt(privateFolder, name, folder, target) == 0 ? .moved : .refused
   }
 
   /// Lands a staged PNG as a pointer; the staged file is removed.
@@ -94,6 +94,7 @@ extension Destination {
   func movePointerIn(
     from privateFolder: Int32, _ privateName: String, to path: String, digest: SHA256Digest
   ) throws(MergeError) {
+
     let handle = calls.openAt(privateFolder, privateName, O_RDONLY | O_NOFOLLOW)
     guard handle >= 0 else {
       throw .io(operation: "read the staged image", path: path, message: Self.reason())
@@ -107,8 +108,9 @@ extension Destination {
     let adopted: (pointer: ReferencePointer, moved: Bool)
     do {
       let key = ObjectKey(digest.hex) ?? ObjectKey(of: bytes)
-      adopted = try storedReferences.adopt(bytes, key: key, path: fullPath(path)) { target in
-        placeNoReplace(privateFolder, privateName, at: target)
+      adopted = try storedReferences.adopt(bytes, key: key, path: fullPath(path)) {
+        folder, target in
+        placeNoReplace(privateFolder, privateName, in: folder, at: target)
       }
     } catch {
       throw .store(error)

@@ -20,6 +20,8 @@ final class StoredReferences: @unchecked Sendable {
   private var stored: Set<ObjectKey> = []
   /// The fan-out folders of a folder store this merge made sure of.
   private var madeFans: Set<String> = []
+  /// The folder store's folder, once opened (-1 when it could not be).
+  private var openedFolder: Int32?
   /// How many objects this merge uploaded (the others were there already).
   private(set) var uploads = 0
   /// Whether each PNG is uploaded in the smallest lossless form (`merge-refs --compact`); set
@@ -29,6 +31,10 @@ final class StoredReferences: @unchecked Sendable {
   init(configuration: StoreConfiguration, environment: [String: String]) {
     self.configuration = configuration
     self.environment = environment
+  }
+
+  deinit {
+    if let openedFolder, openedFolder >= 0 { close(openedFolder) }
   }
 
   /// The store, opened once.
@@ -84,44 +90,59 @@ final class StoredReferences: @unchecked Sendable {
   /// the staged file is then the caller's to remove.
   /// - Parameters:
   ///   - key: The PNG's SHA-256, checked when it was staged.
-  ///   - place: Renames the staged file to a path unless a file is there.
+  ///   - place: Renames the staged file below a folder unless a file is there.
   /// - Returns: The pointer, and whether the staged file was moved.
-  func adopt(_ png: [UInt8], key: ObjectKey, path: String, place: (String) -> Placing)
-    throws(StoreError) -> (ReferencePointer, moved: Bool)
-  {
-    guard !compacts, let folder = try store() as? FolderStore,
-      let pointer = ReferencePointer(png: png, key: key)
-    else { return (try upload(png, path: path), false) }
-    lock.lock()
-    let known = stored.contains(pointer.object)
-    lock.unlock()
-    if known { return (pointer, false) }
-    let target = folder.path(of: pointer.object)
-    makeFanFolder(folder.fan(of: pointer.object))
-    // A rename that succeeds has put the whole file under its name: that is the check.
-    switch place(target) {
-    case .moved:
-      remember(pointer.object, uploaded: true)
-      return (pointer, true)
-    case .present:
-      remember(pointer.object, uploaded: false)
-      return (pointer, false)
-    case .refused:
+  func adopt(
+    _ png: [UInt8], key: ObjectKey, path: String, place: (_ folder: Int32, String) -> Placing
+  ) throws(StoreError) -> (ReferencePointer, moved: Bool) {
+    guard let pointer = ReferencePointer(png: png, key: key) else {
       return (try upload(png, path: path), false)
     }
+    switch placeObject(key: key, place: place) {
+    case .moved: return (pointer, true)
+    case .present: return (pointer, false)
+    case .refused: return (try upload(png, path: path), false)
+    }
+  }
+
+  /// Puts a staged object in a folder store by renaming it there (`<fan>/<key>` below the
+  /// store's folder, opened once); `.refused` when the store is not a folder, `--compact`
+  /// rewrites objects, or the rename fails. The rename that succeeds has put the whole file
+  /// under its name: that is the check.
+  /// - Parameter place: Renames the staged file below a folder unless a file is there.
+  private func placeObject(key: ObjectKey, place: (_ folder: Int32, String) -> Placing)
+    -> Placing
+  {
+    guard !compacts, let handle = folderHandle() else { return .refused }
+    lock.lock()
+    let known = stored.contains(key)
+    lock.unlock()
+    if known { return .present }
+    makeFanFolder(FolderStore.fan(of: key), in: handle)
+    let placed = place(handle, FolderStore.relativePath(of: key))
+    if placed != .refused { remember(key, uploaded: placed == .moved) }
+    return placed
+  }
+
+  /// The folder store's folder, opened once (made when missing); nil for another store.
+  private func folderHandle() -> Int32? {
+    guard let folder = try? store() as? FolderStore else { return nil }
+    lock.lock()
+    defer { lock.unlock() }
+    if let openedFolder { return openedFolder >= 0 ? openedFolder : nil }
+    try? FileManager.default.createDirectory(at: folder.folder, withIntermediateDirectories: true)
+    let handle = open(folder.folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    openedFolder = handle
+    return handle >= 0 ? handle : nil
   }
 
   /// Creates a folder store's fan-out folder once per merge (`mkdir` of a folder that exists
   /// fails harmlessly; the rename after it says whether it worked).
-  private func makeFanFolder(_ fan: String) {
+  private func makeFanFolder(_ fan: String, in folder: Int32) {
     lock.lock()
     let known = !madeFans.insert(fan).inserted
     lock.unlock()
-    if known { return }
-    if mkdir(fan, 0o755) != 0 && errno == ENOENT {
-      try? FileManager.default.createDirectory(
-        at: URL(fileURLWithPath: fan), withIntermediateDirectories: true)
-    }
+    if !known { _ = mkdirat(folder, fan, 0o755) }
   }
 
   private func remember(_ key: ObjectKey, uploaded: Bool) {
