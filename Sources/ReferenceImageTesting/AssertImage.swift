@@ -88,6 +88,8 @@ struct ImageAssertion {
   let referenceFolder: URL?
   let context: TestContext
   var coordinator = ImageCoordinator.shared
+  /// Where a pointer reference's object comes from when the render must be compared with it.
+  var stores = PackageStores.shared
   /// The test file that locates the package and its references: the calling file, unless a
   /// test of this package places the assertion in a temporary package.
   var testFile: String?
@@ -138,18 +140,21 @@ struct ImageAssertion {
     // The comparison's result, when the decision compares: a pass that tolerated differences
     // is noted for the run's closing line.
     var comparedResult: ReferenceImageCore.ComparisonResult?
+    // Read only when the decision asks for it: mode `all` records and never compares, so it
+    // neither decodes the reference, nor compares the render with it, nor fetches a pointer's
+    // object from the store.
     func readReference() -> ReferenceState {
       let state = ReferenceState.read(
-        at: compared, comparing: image, by: comparison, bound: bound, pixelHash: pixelHash)
+        at: compared, comparing: image, by: comparison, bound: bound, pixelHash: pixelHash,
+        stores: stores)
       if case .compared(_, let result) = state { comparedResult = result }
+      // Only a verify run: a generation run (a plugin's dry run too) writes nothing in the tree.
+      if case .missing = state, !mode.storesImages { Self.makeTargetRoot(of: location) }
       return state
     }
-    let reference = readReference()
-    // Only a verify run: a generation run (a plugin's dry run too) writes nothing in the tree.
-    if reference == .missing && !mode.storesImages { Self.makeTargetRoot(of: location) }
     let decision = ImageDecision(
       mode: mode,
-      reference: reference,
+      reference: readReference(),
       // Only the variant's own file can be recorded unchanged: a render equal to a fallback is
       // archived, so the merge decides with it whether the variant needs a file.
       unchangedReference: compared == location

@@ -4,11 +4,11 @@ import ReferenceImageCore
 ///
 /// Comparing the render with a reference's pixel digest and encoding the render both need a
 /// hash: the digest check the fast XXH3-128 (about 0.07 ms for 800 × 600 here), the encoder and
-/// the checks against version 1 digests the SHA-256 (about 1 ms). In a generation run whose
-/// image changed, and in a verify run that keeps a failed render, the SHA-256 was computed twice,
-/// about 11 ms of CPU for a 4 Mpx image (`openssl speed -evp sha256`: 1.49 GB/s here). One
-/// assertion runs on one thread, so the memos need no lock; only the computed bytes travel to
-/// the encoding pool.
+/// the checks against version 1 digests the SHA-256 (about 1 ms). The SHA-256 is computed at
+/// most once: by a check that needs it, whose bytes the encoder then takes, or else by the
+/// encoder on the pool, never on the test's thread only to be handed over. One assertion runs
+/// on one thread, so the memos need no lock; only the computed bytes travel to the encoding
+/// pool.
 final class RenderedPixelHash {
   let image: RGBAImage
   /// The SHA-256, once something asked for it.

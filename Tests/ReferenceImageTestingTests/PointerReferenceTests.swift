@@ -8,7 +8,8 @@ import XCTest
 
 /// Verify against pointers: a matching render passes without the object, a differing one is
 /// compared with the object from the cache or the store, and a missing object fails by name.
-final class PointerReferenceTests: XCTestCase {
+/// Generation records a differing render without fetching the object it does not compare with.
+final class PointerReferenceTests: FailureCapturingTestCase {
   private struct Setup {
     var package: TemporaryPackage
     var location: ReferenceLocation
@@ -97,6 +98,38 @@ final class PointerReferenceTests: XCTestCase {
       at: setup.location, comparing: setup.image, by: .exact, bound: .none,
       stores: try setup.stores(configured: true))
     XCTAssertEqual(state, .unreadable(.referenceBesidePointer(path: setup.location.url.path)))
+  }
+
+  func testGeneration_differingRender_isStoredWithoutFetchingTheObject() throws {
+    let setup = try setup(storing: true)
+    let other = try sampleImage(seed: 9)
+    let output = try makeTemporaryFolder(self).appendingPathComponent("archives")
+    func run(mode: String) throws -> ImageCoordinator {
+      var assertion = ImageAssertion(
+        image: other, name: "bars", comparison: .exact, bound: .none, referenceFolder: nil,
+        context: TestContext(fileID: #fileID, filePath: #filePath, line: #line, column: #column),
+        coordinator: makeCoordinator(output: output.appendingPathComponent(mode), mode: mode))
+      assertion.testFile = setup.package.testFile()
+      assertion.stores = try setup.stores(configured: true)
+      capturing = true
+      assertion.run()
+      capturing = false
+      return assertion.coordinator
+    }
+    let generation = try run(mode: "1")
+    XCTAssertEqual(captured, [], "mode all records and never fails")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: setup.cache.path),
+      "mode all compares nothing, so it fetches no object")
+    let archive = try XCTUnwrap(generation.finishRun())
+    let contents = try ArchiveContents(archive)
+    XCTAssertEqual(contents.manifest?.images.map(\.path), [setup.location.relativePath])
+    XCTAssertEqual(
+      try PNGDecoder().decode(try XCTUnwrap(contents.files[setup.location.relativePath])), other)
+    // The control: verify compares the same render with the stored object, fetching it.
+    _ = try run(mode: "0").finishRun()
+    XCTAssertEqual(captured.count, 1, "\(captured)")
+    XCTAssertTrue(try FolderStore(folder: setup.cache).has(setup.pointer.object), "fetched")
   }
 
   func testGeneration_recordsAMatchingRenderAsUnchanged_boundToTheObject() throws {
