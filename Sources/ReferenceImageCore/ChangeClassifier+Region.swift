@@ -566,6 +566,8 @@ struct RegionJudge {
     guard let mappings = mappings(survey.changed, allowed: Self.allowance(count)) else {
       return nil
     }
+    // Of a reference colour's new colours met equally often, the one met first is its main
+    // one: the mappings come in the order they were met, so the kind is the same every run.
     var targets: [UInt32: (to: UInt32, count: Int, total: Int)] = [:]
     for (key, occurrences) in mappings {
       let from = UInt32(truncatingIfNeeded: key >> 32)
@@ -614,12 +616,22 @@ struct RegionJudge {
   static let shapeColours = 8
 
   /// How often each (reference colour, render colour) pair occurs among the changed pixels,
-  /// keyed from << 32 | to, counted per run of one pair (a filled shape costs few dictionary
-  /// updates); nil as soon as more than `allowed` pixels map a reference colour elsewhere than
-  /// its first pixel did, which no recolouring does (drift and new content stop early).
-  private func mappings(_ changed: [Int], allowed: Int) -> [UInt64: Int]? {
+  /// keyed from << 32 | to, in the order first met, counted per run of one pair (a filled
+  /// shape costs few dictionary updates); nil as soon as more than `allowed` pixels map a
+  /// reference colour elsewhere than its first pixel did, which no recolouring does (drift and
+  /// new content stop early).
+  private func mappings(_ changed: [Int], allowed: Int) -> [(key: UInt64, count: Int)]? {
     var first: [UInt32: UInt32] = [:]
-    var mappings: [UInt64: Int] = [:]
+    var mappings: [(key: UInt64, count: Int)] = []
+    var index: [UInt64: Int] = [:]
+    func add(_ key: UInt64, _ count: Int) {
+      if let known = index[key] {
+        mappings[known].count += count
+      } else {
+        index[key] = mappings.count
+        mappings.append((key, count))
+      }
+    }
     var departures = 0
     var runKey: UInt64 = 0
     var runLength = 0
@@ -633,7 +645,7 @@ struct RegionJudge {
         runLength += 1
         continue
       }
-      if runLength > 0 { mappings[runKey, default: 0] += runLength }
+      if runLength > 0 { add(runKey, runLength) }
       (runKey, runLength) = (key, 1)
       if let seen = first[from] {
         if !Word.alike(seen, to) {
@@ -644,7 +656,7 @@ struct RegionJudge {
         first[from] = to
       }
     }
-    if runLength > 0 { mappings[runKey, default: 0] += runLength }
+    if runLength > 0 { add(runKey, runLength) }
     return mappings
   }
 
