@@ -146,29 +146,45 @@ struct RegionJudge {
     return (reference, actual)
   }
 
-  /// Colours and how often each was met, in the order first met.
+  /// Colours and how often each was met, in the order first met. A few colours are found by
+  /// a look down the list; past `indexedFrom` (the edge of a box crossing text, photos or
+  /// gradients) by a table from colour to place.
   private struct ColourCounts {
     var colours: [UInt32] = []
     var counts: [Int] = []
     /// The indices of the two colours added last: the edges are walked two at a time (top and
     /// bottom, left and right), and along an edge one colour runs on for a while.
     var recent = (0, 0)
+    var index: [UInt32: Int] = [:]
+    static let indexedFrom = 16
 
     mutating func add(_ colour: UInt32) {
-      let index: Int
+      let found: Int
       if recent.0 < colours.count, colours[recent.0] == colour {
-        index = recent.0
+        found = recent.0
       } else if recent.1 < colours.count, colours[recent.1] == colour {
-        index = recent.1
-      } else if let found = colours.firstIndex(of: colour) {
-        index = found
+        found = recent.1
+      } else if colours.count > Self.indexedFrom {
+        if let known = index[colour] {
+          found = known
+        } else {
+          found = colours.count
+          index[colour] = found
+          colours.append(colour)
+          counts.append(0)
+        }
+      } else if let known = colours.firstIndex(of: colour) {
+        found = known
       } else {
-        index = colours.count
+        found = colours.count
         colours.append(colour)
         counts.append(0)
+        if colours.count > Self.indexedFrom {
+          for (place, colour) in colours.enumerated() { index[colour] = place }
+        }
       }
-      counts[index] += 1
-      recent = (index, recent.0)
+      counts[found] += 1
+      recent = (found, recent.0)
     }
 
     /// The most common colour; of equals, the first met.
