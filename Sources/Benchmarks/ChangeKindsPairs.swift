@@ -13,10 +13,18 @@ struct ChangeKindsPair {
   /// pairs, whose changes nobody labelled.
   var expected: Set<String>?
 
-  /// The 2000×2000 pairs (of `side`): the three screenshot pairs, then the corpus tiled.
-  static func large(side: Int) -> [ChangeKindsPair] {
-    screenshots(width: side, height: side, seed: 2026, driftSeed: 7)
-      + corpus().map { tiled($0, width: side, height: side) }
+  /// The 2000×2000 pairs (of `side`): the three screenshot pairs, then the corpus tiled; each
+  /// drawn when asked for, so that the run holds one pair of this size at a time.
+  static func large(side: Int) -> [(label: String, make: () -> ChangeKindsPair)] {
+    screenshotLabels.indices.map { index in
+      (
+        screenshotLabels[index],
+        { screenshot(index, width: side, height: side, seed: 2026, driftSeed: 7) }
+      )
+    }
+      + corpus().map { item in
+        (tiledLabel(item, width: side, height: side), { tiled(item, width: side, height: side) })
+      }
   }
 
   /// The pairs the 1,000 800×600 comparisons cycle through: ten screenshots each moved,
@@ -36,23 +44,31 @@ struct ChangeKindsPair {
     }
   }
 
+  static let screenshotLabels = [
+    "screenshot: text and chart lines moved by a pixel inside fixed cards",
+    "screenshot: 1% of pixels drifted", "screenshot: one colour replaced",
+  ]
+
   private static func screenshots(width: Int, height: Int, seed: UInt64, driftSeed: UInt64)
     -> [ChangeKindsPair]
   {
+    screenshotLabels.indices.map {
+      screenshot($0, width: width, height: height, seed: seed, driftSeed: driftSeed)
+    }
+  }
+
+  /// The screenshot pair `screenshotLabels[index]` names.
+  private static func screenshot(
+    _ index: Int, width: Int, height: Int, seed: UInt64, driftSeed: UInt64
+  ) -> ChangeKindsPair {
     let reference = Screenshot(width: width, height: height, seed: seed).image
-    return [
-      ChangeKindsPair(
-        label: "screenshot: text and chart lines moved by a pixel inside fixed cards",
-        image: Screenshot(width: width, height: height, seed: seed, shift: 1).image,
-        reference: reference),
-      ChangeKindsPair(
-        label: "screenshot: 1% of pixels drifted",
-        image: RenderDrift.apply(to: reference, fraction: 0.01, seed: driftSeed),
-        reference: reference),
-      ChangeKindsPair(
-        label: "screenshot: one colour replaced", image: recoloured(reference),
-        reference: reference),
-    ]
+    let image =
+      switch index {
+      case 0: Screenshot(width: width, height: height, seed: seed, shift: 1).image
+      case 1: RenderDrift.apply(to: reference, fraction: 0.01, seed: driftSeed)
+      default: recoloured(reference)
+      }
+    return ChangeKindsPair(label: screenshotLabels[index], image: image, reference: reference)
   }
 
   /// Space between tiles: more than two cells of the regions' grid, so no change joins the
@@ -66,10 +82,15 @@ struct ChangeKindsPair {
   {
     let (columns, rows) = tiles(of: item.reference.size, width: width, height: height)
     return ChangeKindsPair(
-      label: "corpus ×\(columns * rows): \(item.name)",
+      label: tiledLabel(item, width: width, height: height),
       image: mosaic(item.image, columns: columns, rows: rows, width: width, height: height),
       reference: mosaic(item.reference, columns: columns, rows: rows, width: width, height: height),
       expected: item.expected)
+  }
+
+  private static func tiledLabel(_ item: ChangeKindCorpus.Case, width: Int, height: Int) -> String {
+    let (columns, rows) = tiles(of: item.reference.size, width: width, height: height)
+    return "corpus ×\(columns * rows): \(item.name)"
   }
 
   private static func tiles(of size: ImageSize, width: Int, height: Int) -> (Int, Int) {
