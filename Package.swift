@@ -219,7 +219,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "Benchmarks",
-      dependencies: ["ReferenceImageCore", "ReferenceReview", "CLibPNG", "ProcessSupport"]
+      dependencies: [
+        "ReferenceImageCore", "ReferenceReview", "CLibPNG", "ProcessSupport", "RenderCorpus",
+      ]
     ),
     // libFuzzer targets (Scripts/fuzz builds them with -DFUZZING -sanitize=fuzzer); in a normal
     // build each is a program that replays a corpus, so `swift build` still compiles them.
@@ -250,6 +252,10 @@ let package = Package(
       name: "ImportBenchmark",
       dependencies: ["SyntheticBundles", "ReferenceImports", "ReferenceImageCore"]
     ),
+    // The change-kind corpus: realistic renders with one change each and the kinds a person
+    // names, for the classifier's tests and the change-kinds benchmark.
+    .target(
+      name: "RenderCorpus", dependencies: ["ReferenceImageCore"], path: "Tests/RenderCorpus"),
     // Helpers the test targets share: temporary folders, child processes, built products.
     .target(
       name: "TestSupport", dependencies: ["ProcessSupport", "ReferenceContracts"],
@@ -344,7 +350,9 @@ let package = Package(
     ),
     .testTarget(
       name: "ReferenceImageCoreTests",
-      dependencies: ["ReferenceImageCore", "CFastDeflate", "CZlib", "TestSupport"],
+      dependencies: [
+        "ReferenceImageCore", "CFastDeflate", "CZlib", "TestSupport", "RenderCorpus",
+      ],
       exclude: ["__Fixtures__"]
     ),
     .testTarget(

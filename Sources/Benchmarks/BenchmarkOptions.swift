@@ -16,6 +16,11 @@ struct BenchmarkOptions {
   var reviewDifferenceOnly = false
   /// Only classifying failing pairs' changes against drawing their difference images.
   var changeKindsOnly = false
+  /// With `--change-kinds`: only the pairs whose label holds this text, and no 800×600 pairs
+  /// unless it matches theirs (for profiling one kind).
+  var changeKindsPairs: String?
+  /// With `--change-kinds`: a file to write every classified region into.
+  var changeKindsRegions: String?
   /// Only passing comparisons with ignored regions and shift tolerance against plain ones.
   var comparisonOptionsOnly = false
   /// Only PNG encoding of the screenshot (ours at every setting, and libpng), for profiling.
@@ -47,7 +52,7 @@ struct BenchmarkOptions {
 
   static let usage = """
     usage: Benchmarks [--repetitions N] [--size PIXELS] [--keep-images DIR] [--anchors DIR]
-                      [--comparisons-only] [--review-difference] [--change-kinds]
+                      [--comparisons-only] [--review-difference] [--change-kinds [--pairs TEXT] [--regions FILE]]
                       [--comparison-options]
                       [--encode-only [--setting fast|small|fastest|compact] [--hard-cases]
                                      [--file PNG]... [--write DIR]]
@@ -69,8 +74,11 @@ struct BenchmarkOptions {
       --review-difference  only the review report's difference image (compare, draw, regions,
                          encode) against decoding the two PNGs, 800×600, one core
       --change-kinds     only classifying failing pairs' changes (ChangeClassifier) against
-                         drawing their difference images: --size-square pairs of three kinds
-                         of change, then 1,000 failing 800×600 pairs
+                         drawing their difference images, exact and perceptual: --size-square
+                         screenshot pairs and every change-kind corpus pair tiled, then 1,000
+                         failing 800×600 pairs; --pairs TEXT keeps the pairs whose label holds
+                         TEXT (for profiling one kind); --regions FILE writes every region
+                         classified (box, changed pixels, kind) to FILE, to compare builds
       --comparison-options only passing comparisons with an ignored region and with shift
                          tolerance 1, each against the same strategy without, on --size pairs
       --encode-only      only PNG encoding of the screenshot (every setting, and libpng), for
@@ -138,6 +146,10 @@ struct BenchmarkOptions {
         options.reviewDifferenceOnly = true
       case "--change-kinds":
         options.changeKindsOnly = true
+      case "--pairs":
+        options.changeKindsPairs = try value(argument)
+      case "--regions":
+        options.changeKindsRegions = try value(argument)
       case "--comparison-options":
         options.comparisonOptionsOnly = true
       case "--anchors":

@@ -32,7 +32,9 @@ if options.reviewDifferenceOnly {
 }
 
 if options.changeKindsOnly {
-  ChangeKindsBenchmark.run(repetitions: options.repetitions, side: options.side)
+  ChangeKindsBenchmark.run(
+    repetitions: options.repetitions, side: options.side, only: options.changeKindsPairs,
+    regionsFile: options.changeKindsRegions)
   exit(0)
 }
 

@@ -3,12 +3,21 @@
 struct RegionJudge {
   let pair: Pair
   let box: PixelBox
+  /// The answers about lines that stay put, each looked up once for the region.
+  private let lines: LineLookup
+
+  init(pair: Pair, box: PixelBox) {
+    self.pair = pair
+    self.box = box
+    lines = LineLookup(around: box, margin: ChangeClassifier.largestShift)
+  }
+
   /// Whether any column or row of the box, or of the margin a shift reaches, has a line that
   /// is not background running into it from outside.
   private func hasLinesAround(background: UInt32?) -> Bool {
     let margin = ChangeClassifier.largestShift
-    func isLine(_ colours: [UInt32]) -> Bool {
-      colours.contains { colour in !(background.map { Word.alike(colour, $0) } ?? false) }
+    func isLine(_ ends: LineEnds) -> Bool {
+      ends.contains { colour in !(background.map { Word.alike(colour, $0) } ?? false) }
     }
     return ((box.minX - margin)...(box.maxX + margin)).contains { isLine(columnLine($0)) }
       || ((box.minY - margin)...(box.maxY + margin)).contains { isLine(rowLine($0)) }
@@ -16,20 +25,22 @@ struct RegionJudge {
 
   /// The colours of the runs that carry a line into the box's column from above and below it
   /// (one of them may be background, which `fixedLine` leaves out); looked at only for the few
-  /// pixels a test asks about, so a region pays nothing for lines it never needs.
-  private func columnLine(_ x: Int) -> [UInt32] {
-    [
-      Self.line(pair, from: (x, box.minY - 1), step: (0, -1)),
-      Self.line(pair, from: (x, box.maxY + 1), step: (0, 1)),
-    ].compactMap { $0 }
+  /// pixels a test asks about, so a region pays nothing for lines it never needs, and once.
+  private func columnLine(_ x: Int) -> LineEnds {
+    lines.column(x) {
+      LineEnds(
+        Self.line(pair, from: (x, box.minY - 1), step: (0, -1)),
+        Self.line(pair, from: (x, box.maxY + 1), step: (0, 1)))
+    }
   }
 
   /// The colours of the runs that carry a line into the box's row from its left and right.
-  private func rowLine(_ y: Int) -> [UInt32] {
-    [
-      Self.line(pair, from: (box.minX - 1, y), step: (-1, 0)),
-      Self.line(pair, from: (box.maxX + 1, y), step: (1, 0)),
-    ].compactMap { $0 }
+  private func rowLine(_ y: Int) -> LineEnds {
+    lines.row(y) {
+      LineEnds(
+        Self.line(pair, from: (box.minX - 1, y), step: (-1, 0)),
+        Self.line(pair, from: (box.maxX + 1, y), step: (1, 0)))
+    }
   }
 
   /// The colour of a straight run of `lineRun` pixels both images hold alike from a point
@@ -135,18 +146,45 @@ struct RegionJudge {
     return (reference, actual)
   }
 
-  /// Colours and how often each was met, in the order first met.
+  /// Colours and how often each was met, in the order first met. A few colours are found by
+  /// a look down the list; past `indexedFrom` (the edge of a box crossing text, photos or
+  /// gradients) by a table from colour to place.
   private struct ColourCounts {
     var colours: [UInt32] = []
     var counts: [Int] = []
+    /// The indices of the two colours added last: the edges are walked two at a time (top and
+    /// bottom, left and right), and along an edge one colour runs on for a while.
+    var recent = (0, 0)
+    var index: [UInt32: Int] = [:]
+    static let indexedFrom = 16
 
     mutating func add(_ colour: UInt32) {
-      if let index = colours.firstIndex(of: colour) {
-        counts[index] += 1
+      let found: Int
+      if recent.0 < colours.count, colours[recent.0] == colour {
+        found = recent.0
+      } else if recent.1 < colours.count, colours[recent.1] == colour {
+        found = recent.1
+      } else if colours.count > Self.indexedFrom {
+        if let known = index[colour] {
+          found = known
+        } else {
+          found = colours.count
+          index[colour] = found
+          colours.append(colour)
+          counts.append(0)
+        }
+      } else if let known = colours.firstIndex(of: colour) {
+        found = known
       } else {
+        found = colours.count
         colours.append(colour)
-        counts.append(1)
+        counts.append(0)
+        if colours.count > Self.indexedFrom {
+          for (place, colour) in colours.enumerated() { index[colour] = place }
+        }
       }
+      counts[found] += 1
+      recent = (found, recent.0)
     }
 
     /// The most common colour; of equals, the first met.
@@ -201,16 +239,26 @@ struct RegionJudge {
   /// unchanged on both sides of the point, so that it runs on through it; nil where none does.
   /// A line of background colour is no content.
   private func fixedLine(_ x: Int, _ y: Int, background: UInt32?) -> UInt32? {
-    for (colours, step) in [(columnLine(x), (0, 1)), (rowLine(y), (1, 0))] {
-      for colour in colours {
-        guard !(background.map { Word.alike(colour, $0) } ?? false),
-          showsUnchanged(colour, from: (x, y), step: step, background: background),
-          showsUnchanged(colour, from: (x, y), step: (-step.0, -step.1), background: background)
-        else { continue }
-        return colour
-      }
+    fixedLine(x, y, along: columnLine(x), step: (0, 1), background: background)
+      ?? fixedLine(x, y, along: rowLine(y), step: (1, 0), background: background)
+  }
+
+  /// `fixedLine` for the lines of one column or row.
+  private func fixedLine(
+    _ x: Int, _ y: Int, along ends: LineEnds, step: (Int, Int), background: UInt32?
+  ) -> UInt32? {
+    ends.first { colour in
+      !(background.map { Word.alike(colour, $0) } ?? false)
+        && showsUnchanged(colour, from: (x, y), step: step, background: background)
+        && showsUnchanged(colour, from: (x, y), step: (-step.0, -step.1), background: background)
     }
-    return nil
+  }
+
+  /// Whether a line that stays put runs through (x, y) (`fixedLine` with the reference's
+  /// background around the box), asked once per pixel: every offset a move is tried at asks
+  /// about the same few pixels.
+  private func onFixedLine(_ x: Int, _ y: Int, background: UInt32?) -> Bool {
+    lines.throughPixel(x, y) { fixedLine(x, y, background: background) != nil }
   }
 
   /// Whether a pixel both images hold alike in `colour` lies from a point in a direction,
@@ -329,69 +377,93 @@ struct RegionJudge {
     else { return nil }
     let allowed = Self.allowance(survey.changed.count)
     let background = survey.background?.reference
+    let informative = informativePixels(survey.changed)
+    guard informative.count >= Self.moveEvidence else { return nil }
     // Without a line that stays put around the box, no pixel is excused: every offset stops at
     // its first misses beyond the allowance.
     let linesAround = hasLinesAround(background: background)
+    var scratch = ShiftScratch()
     return Self.shifts.first {
       explainsChangedPixels(
-        survey.changed, $0, allowed: allowed, background, linesAround: linesAround)
+        informative, $0, allowed: allowed, background, linesAround: linesAround, &scratch)
     }
   }
 
-  /// Whether an offset explains the changed pixels. A pixel on a line that stays put, or whose
-  /// source is (a grid line under a moved stroke, one a moved label uncovers), says nothing
-  /// either way: its colour mixes what moved with what did not. The few pixels left
-  /// unexplained must lie scattered (rims drawn a little differently at the new place): a
-  /// cluster of them is a change of its own, a dot added beside moved text, and then the
-  /// region is no move.
-  private func explainsChangedPixels(
-    _ changed: [Int], _ shift: (dx: Int, dy: Int), allowed: Int, _ background: UInt32?,
-    linesAround: Bool
-  ) -> Bool {
-    var informative = 0
-    var checked = 0
-    var missed: [Int] = []
+  /// A changed pixel that says something about a shift, with its two colours.
+  struct InformativePixel {
+    let x: Int
+    let y: Int
+    let actual: UInt32
+    let reference: UInt32
+  }
+
+  /// The changed pixels beyond the noise level of their own reference, in order: a pixel
+  /// within it says nothing about a shift (every shift of a flat background matches it), and
+  /// drift would keep every offset alive. The same at every offset, so set aside once.
+  private func informativePixels(_ changed: [Int]) -> [InformativePixel] {
+    var pixels: [InformativePixel] = []
+    pixels.reserveCapacity(changed.count)
     for packed in changed {
       let x = packed & 0xFFFF_FFFF
       let y = packed >> 32
       let actual = pair.actual(x, y)
       let reference = pair.reference(x, y)
-      // A pixel within the noise level of its own reference says nothing about a shift (every
-      // shift of a flat background matches it); drift would keep every offset alive.
       if Word.alike(actual, reference) { continue }
-      informative += 1
-      let (fromX, fromY) = (x - shift.dx, y - shift.dy)
-      let (toX, toY) = (x + shift.dx, y + shift.dy)
+      pixels.append(InformativePixel(x: x, y: y, actual: actual, reference: reference))
+    }
+    return pixels
+  }
+
+  /// The lists an offset's test fills, kept from one offset to the next.
+  struct ShiftScratch {
+    var missed: [InformativePixel] = []
+    var unexplained: [Int] = []
+  }
+
+  /// Whether an offset explains the changed pixels (`informative`, the pixels beyond the noise
+  /// level). A pixel on a line that stays put, or whose source is (a grid line under a moved
+  /// stroke, one a moved label uncovers), says nothing either way: its colour mixes what moved
+  /// with what did not. The few pixels left unexplained must lie scattered (rims drawn a
+  /// little differently at the new place): a cluster of them is a change of its own, a dot
+  /// added beside moved text, and then the region is no move.
+  private func explainsChangedPixels(
+    _ pixels: [InformativePixel], _ shift: (dx: Int, dy: Int), allowed: Int,
+    _ background: UInt32?, linesAround: Bool, _ scratch: inout ShiftScratch
+  ) -> Bool {
+    var informative = pixels.count
+    var checked = 0
+    scratch.missed.removeAll(keepingCapacity: true)
+    for pixel in pixels {
+      let (fromX, fromY) = (pixel.x - shift.dx, pixel.y - shift.dy)
+      let (toX, toY) = (pixel.x + shift.dx, pixel.y + shift.dy)
       guard pair.contains(fromX, fromY), pair.contains(toX, toY) else { continue }
       checked += 1
       guard
-        !Word.alike(actual, pair.reference(fromX, fromY))
-          || !Word.alike(reference, pair.actual(toX, toY))
+        !Word.alike(pixel.actual, pair.reference(fromX, fromY))
+          || !Word.alike(pixel.reference, pair.actual(toX, toY))
       else { continue }
-      missed.append(packed)
+      scratch.missed.append(pixel)
       // A wrong offset misses most pixels, lines that stay put only a few: give up once a
       // half of those seen missed, before asking about lines at all.
-      if checked >= 32 && missed.count * 2 > checked { return false }
-      if !linesAround && missed.count > allowed { return false }
+      if checked >= 32 && scratch.missed.count * 2 > checked { return false }
+      if !linesAround && scratch.missed.count > allowed { return false }
     }
-    guard informative >= Self.moveEvidence else { return false }
-    var unexplained: [Int] = []
-    for packed in missed {
-      let x = packed & 0xFFFF_FFFF
-      let y = packed >> 32
-      if fixedLine(x, y, background: background) != nil
-        || fixedLine(x - shift.dx, y - shift.dy, background: background) != nil
-        || fixedLine(x + shift.dx, y + shift.dy, background: background) != nil
+    scratch.unexplained.removeAll(keepingCapacity: true)
+    for pixel in scratch.missed {
+      let (x, y) = (pixel.x, pixel.y)
+      if onFixedLine(x, y, background: background)
+        || onFixedLine(x - shift.dx, y - shift.dy, background: background)
+        || onFixedLine(x + shift.dx, y + shift.dy, background: background)
       {
         (informative, checked) = (informative - 1, checked - 1)
         continue
       }
-      unexplained.append(packed)
-      if unexplained.count > allowed { return false }
+      scratch.unexplained.append(y << 32 | x)
+      if scratch.unexplained.count > allowed { return false }
     }
     // Most of the change must lie where the shifted images can say something.
     return checked > 0 && checked * 2 >= informative
-      && Self.largestCluster(unexplained) <= Self.scatteredPixels
+      && Self.largestCluster(scratch.unexplained) <= Self.scatteredPixels
   }
 
   /// The fewest pixels that differ beyond the noise level a move is told from.
@@ -510,6 +582,8 @@ struct RegionJudge {
     guard let mappings = mappings(survey.changed, allowed: Self.allowance(count)) else {
       return nil
     }
+    // Of a reference colour's new colours met equally often, the one met first is its main
+    // one: the mappings come in the order they were met, so the kind is the same every run.
     var targets: [UInt32: (to: UInt32, count: Int, total: Int)] = [:]
     for (key, occurrences) in mappings {
       let from = UInt32(truncatingIfNeeded: key >> 32)
@@ -558,12 +632,22 @@ struct RegionJudge {
   static let shapeColours = 8
 
   /// How often each (reference colour, render colour) pair occurs among the changed pixels,
-  /// keyed from << 32 | to, counted per run of one pair (a filled shape costs few dictionary
-  /// updates); nil as soon as more than `allowed` pixels map a reference colour elsewhere than
-  /// its first pixel did, which no recolouring does (drift and new content stop early).
-  private func mappings(_ changed: [Int], allowed: Int) -> [UInt64: Int]? {
+  /// keyed from << 32 | to, in the order first met, counted per run of one pair (a filled
+  /// shape costs few dictionary updates); nil as soon as more than `allowed` pixels map a
+  /// reference colour elsewhere than its first pixel did, which no recolouring does (drift and
+  /// new content stop early).
+  private func mappings(_ changed: [Int], allowed: Int) -> [(key: UInt64, count: Int)]? {
     var first: [UInt32: UInt32] = [:]
-    var mappings: [UInt64: Int] = [:]
+    var mappings: [(key: UInt64, count: Int)] = []
+    var index: [UInt64: Int] = [:]
+    func add(_ key: UInt64, _ count: Int) {
+      if let known = index[key] {
+        mappings[known].count += count
+      } else {
+        index[key] = mappings.count
+        mappings.append((key, count))
+      }
+    }
     var departures = 0
     var runKey: UInt64 = 0
     var runLength = 0
@@ -577,7 +661,7 @@ struct RegionJudge {
         runLength += 1
         continue
       }
-      if runLength > 0 { mappings[runKey, default: 0] += runLength }
+      if runLength > 0 { add(runKey, runLength) }
       (runKey, runLength) = (key, 1)
       if let seen = first[from] {
         if !Word.alike(seen, to) {
@@ -588,7 +672,7 @@ struct RegionJudge {
         first[from] = to
       }
     }
-    if runLength > 0 { mappings[runKey, default: 0] += runLength }
+    if runLength > 0 { add(runKey, runLength) }
     return mappings
   }
 

@@ -45,9 +45,18 @@ public enum ChangeClassifier {
     _ image: RGBAImage, reference: RGBAImage, differenceImage: RGBAImage
   ) -> ChangeClassification {
     let common = commonBox(image, reference)
-    let boxes = ChangedRegions.boxes(in: differenceImage, within: common)
     var regions = resizedRegions(image, reference)
-    regions += classify(image, reference: reference, differenceImage: differenceImage, boxes: boxes)
+    if image.size == reference.size && differenceImage.size == image.size {
+      // Every mark lies in the common area, so each box's tightened box comes from its cells.
+      let found = ChangedRegions.boxesWithMarks(in: differenceImage, within: common)
+      regions += Pair.with(image, reference) { pair in
+        judge(found.map { ($0.box, $0.marks) }, pair: pair, common: common, image, reference)
+      }
+    } else {
+      let boxes = ChangedRegions.boxes(in: differenceImage, within: common)
+      regions += classify(
+        image, reference: reference, differenceImage: differenceImage, boxes: boxes)
+    }
     return ChangeClassification(regions: regions)
   }
 
@@ -64,22 +73,34 @@ public enum ChangeClassifier {
   ) -> [ChangedRegion] {
     let common = commonBox(image, reference)
     return Pair.with(image, reference) { pair in
-      let judge = { (rectangle: [Int]) -> ChangedRegion in
-        let box = PixelBox(
-          minX: rectangle[0], minY: rectangle[1], maxX: rectangle[0] + rectangle[2] - 1,
-          maxY: rectangle[1] + rectangle[3] - 1)
-        guard box.maxX <= common.maxX, box.maxY <= common.maxY else {
-          return ChangedRegion(
-            box: box, changedPixelCount: rectangle[2] * rectangle[3],
-            kind: .resized(actual: image.size, reference: reference.size))
-        }
-        let tight = tightened(box, in: differenceImage) ?? box
-        return RegionJudge(pair: pair, box: tight).region()
-      }
-      let area = boxes.reduce(0) { $0 + $1[2] * $1[3] }
-      guard boxes.count > 1, area >= parallelArea else { return boxes.map(judge) }
-      return concurrentMap(boxes, judge)
+      judge(
+        boxes.map { ($0, nil) }, pair: pair, common: common, image, reference,
+        differenceImage: differenceImage)
     }
+  }
+
+  /// One region per box: `resized` for a box reaching beyond the common area, otherwise
+  /// judged on its tightened box (`marks`, or found in `differenceImage` when nil).
+  private static func judge(
+    _ boxes: [(box: [Int], marks: PixelBox?)], pair: Pair, common: PixelBox, _ image: RGBAImage,
+    _ reference: RGBAImage, differenceImage: RGBAImage? = nil
+  ) -> [ChangedRegion] {
+    let judge = { (item: (box: [Int], marks: PixelBox?)) -> ChangedRegion in
+      let rectangle = item.box
+      let box = PixelBox(
+        minX: rectangle[0], minY: rectangle[1], maxX: rectangle[0] + rectangle[2] - 1,
+        maxY: rectangle[1] + rectangle[3] - 1)
+      guard box.maxX <= common.maxX, box.maxY <= common.maxY else {
+        return ChangedRegion(
+          box: box, changedPixelCount: rectangle[2] * rectangle[3],
+          kind: .resized(actual: image.size, reference: reference.size))
+      }
+      let tight = item.marks ?? differenceImage.flatMap { tightened(box, in: $0) } ?? box
+      return RegionJudge(pair: pair, box: tight).region()
+    }
+    let area = boxes.reduce(0) { $0 + $1.box[2] * $1.box[3] }
+    guard boxes.count > 1, area >= parallelArea else { return boxes.map(judge) }
+    return concurrentMap(boxes, judge)
   }
 
   /// From this many pixels in the boxes together, regions are judged on every core, as the
@@ -201,15 +222,15 @@ struct Pair {
 
 /// Packed RGBA words, compared and weighed as colours.
 enum Word {
+  /// The four channels, red first.
+  @inline(__always) static func channels(_ word: UInt32) -> SIMD4<UInt8> {
+    unsafeBitCast(word.littleEndian, to: SIMD4<UInt8>.self)
+  }
+
   /// The largest difference of any channel.
   @inline(__always) static func largestDifference(_ a: UInt32, _ b: UInt32) -> Int {
-    var largest = 0
-    for shift in stride(from: UInt32(0), to: 32, by: 8) {
-      let left = Int((a >> shift) & 0xFF)
-      let right = Int((b >> shift) & 0xFF)
-      largest = max(largest, abs(left - right))
-    }
-    return largest
+    let (left, right) = (channels(a), channels(b))
+    return Int((pointwiseMax(left, right) &- pointwiseMin(left, right)).max())
   }
 
   /// Equal, or within the noise level in every channel.
@@ -220,17 +241,12 @@ enum Word {
   /// Whether every channel of `word` lies between those of `a` and `b`, give or take the
   /// noise level.
   @inline(__always) static func between(_ word: UInt32, _ a: UInt32, _ b: UInt32) -> Bool {
-    for shift in stride(from: UInt32(0), to: 32, by: 8) {
-      let value = Int((word >> shift) & 0xFF)
-      let left = Int((a >> shift) & 0xFF)
-      let right = Int((b >> shift) & 0xFF)
-      if value < min(left, right) - ChangeClassifier.noiseLevel
-        || value > max(left, right) + ChangeClassifier.noiseLevel
-      {
-        return false
-      }
-    }
-    return true
+    let value = SIMD4<Int16>(truncatingIfNeeded: channels(word))
+    let left = SIMD4<Int16>(truncatingIfNeeded: channels(a))
+    let right = SIMD4<Int16>(truncatingIfNeeded: channels(b))
+    let noise = SIMD4<Int16>(repeating: Int16(ChangeClassifier.noiseLevel))
+    return all(value .>= pointwiseMin(left, right) &- noise)
+      && all(value .<= pointwiseMax(left, right) &+ noise)
   }
 
   /// Whether the colour is fully transparent.

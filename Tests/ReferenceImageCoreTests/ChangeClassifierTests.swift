@@ -63,6 +63,24 @@ final class ChangeClassifierTests: XCTestCase {
     XCTAssertEqual(regions.first?.description.hasSuffix("recoloured #16A34A → #9333EA"), true)
   }
 
+  func testClassify_colourMappedToTwoNearColoursEqually_namesTheOneMetFirst_everyTime() throws {
+    // Half the box becomes purple, half a purple two levels off, as often each: a tie that
+    // the order the colours were met settles, never how a hash table happens to iterate.
+    let nearPurple = RGBAColor(red: 0x95, green: 0x33, blue: 0xEA)
+    let reference = try canvas(60, 40) {
+      fillRect(&$0, x: 10, y: 10, width: 40, height: 20, color: green)
+    }
+    let image = try canvas(60, 40) {
+      fillRect(&$0, x: 10, y: 10, width: 40, height: 10, color: purple)
+      fillRect(&$0, x: 10, y: 20, width: 40, height: 10, color: nearPurple)
+    }
+    for _ in 0..<20 {
+      XCTAssertEqual(
+        classify(image, reference).regions.map(\.kind),
+        [.recoloured(ColourMapping(from: green, to: purple))])
+    }
+  }
+
   func testClassify_gradientBarsRecolouredWithRounding_isRecolouredNotNoise() throws {
     // Bars shaded top to bottom, as the example's charts are; the new colours round a level
     // differently from row to row, so one old colour maps to new ones a level apart.
