@@ -1,8 +1,7 @@
-// xxHash's implementation, compiled once here; the header is xxHash 0.8.1 as released (BSD
-// 2-Clause, its licence at the top of xxhash.h), with no change.
-#define XXH_STATIC_LINKING_ONLY
-#define XXH_IMPLEMENTATION
-#include "xxhash.h"
+// xxHash's implementation, compiled here from the system's header (libxxhash-dev) with every
+// function inline: no call goes through the shared library.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include "XXHash.h"
 

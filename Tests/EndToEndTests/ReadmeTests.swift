@@ -250,7 +250,7 @@ final class ReadmeTests: XCTestCase {
     XCTAssertTrue(workflow.contains("swift run reference-shards run"))
     let manifest = try String(
       contentsOf: checkout.appendingPathComponent("Package.swift"), encoding: .utf8)
-    for library in ["CSpng", "CArchive", "CLibCrypto", "CCurl"] {
+    for library in ["CSpng", "CArchive", "CLibCrypto", "CCurl", "CLibXXHash"] {
       let declaration = try XCTUnwrap(
         manifest.firstMatch(of: try Regex("name: \"\(library)\"[^)]*\\.apt\\(\\[\"([^\"]+)\"")))
       let apt = try XCTUnwrap(declaration.output[1].substring)

@@ -3,9 +3,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// The XXH3 128-bit hash (xxHash 0.8.1, vendored in `xxhash.h`), seed 0, of `length` bytes,
-/// written to `digest` in xxHash's canonical byte order (big-endian, high half first), the form
-/// `xxhsum -H2` prints.
+/// The XXH3 128-bit hash (xxHash, from the system's header: `libxxhash-dev`), seed 0, of
+/// `length` bytes, written to `digest` in xxHash's canonical byte order (big-endian, high half
+/// first), the form `xxhsum -H2` prints.
 void ri_xxh3_128(const void *data, size_t length, uint8_t digest[16]);
 
 /// A streaming XXH3 128-bit hash, for data that is not contiguous (a PNG's IDAT chunks).
