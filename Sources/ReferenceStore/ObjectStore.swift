@@ -25,8 +25,13 @@ public protocol ObjectStore: Sendable {
 }
 
 extension ObjectStore {
-  /// Asks, then sends what is missing.
   public func putNew(_ key: ObjectKey, _ bytes: [UInt8]) throws(StoreError) -> Bool {
+    try putAskingFirst(key, bytes)
+  }
+
+  /// Asks whether the store holds the object, then sends it when it does not.
+  /// - Returns: Whether the bytes were sent.
+  public func putAskingFirst(_ key: ObjectKey, _ bytes: [UInt8]) throws(StoreError) -> Bool {
     if try has(key) { return false }
     try put(key, bytes)
     return true

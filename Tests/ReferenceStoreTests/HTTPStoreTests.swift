@@ -36,7 +36,7 @@ final class HTTPStoreTests: XCTestCase {
     XCTAssertTrue(try StoredObject.upload(bytes, to: store))
     XCTAssertFalse(try StoredObject.upload(bytes, to: store), "a second upload changes nothing")
     // A small object is sent without asking first, then checked: PUT, HEAD; the second upload
-    // is one PUT that nginx answers as a replacement of the same bytes.
+    // is one PUT that nginx refuses by its condition (412).
     let requests = try String(
       contentsOf: nginx.folder.appendingPathComponent("access.log"), encoding: .utf8
     ).split(separator: "\n").compactMap { line in

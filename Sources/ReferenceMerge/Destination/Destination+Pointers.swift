@@ -94,7 +94,6 @@ extension Destination {
   func movePointerIn(
     from privateFolder: Int32, _ privateName: String, to path: String, digest: SHA256Digest
   ) throws(MergeError) {
-
     let handle = calls.openAt(privateFolder, privateName, O_RDONLY | O_NOFOLLOW)
     guard handle >= 0 else {
       throw .io(operation: "read the staged image", path: path, message: Self.reason())

@@ -100,17 +100,16 @@ public struct HTTPStore: ObjectStore {
   static let sentWithoutAsking = 64 << 10
 
   /// A small object is sent at once with `If-None-Match: *`: `201 Created` says it was
-  /// stored, `412` (a server that honours the condition) or another success (one that
-  /// replaced identical bytes) that it was there. A larger object, or credentials withheld,
-  /// ask first; so does a write the server refuses: a store that holds the object needs no
-  /// credentials.
+  /// stored (`StoredObject.upload` then checks it), `412` (a server that honours the
+  /// condition) that it was there. Another success (identical bytes replaced, or a server that
+  /// does not say Created) is checked here and counted as already there. A larger object, or
+  /// credentials withheld, ask first; so does a write the server refuses: a store that holds
+  /// the object needs no credentials.
   public func putNew(_ key: ObjectKey, _ bytes: [UInt8]) throws(StoreError) -> Bool {
     var withheld = false
     if case .withheld = access { withheld = true }
     guard bytes.count <= Self.sentWithoutAsking, !withheld else {
-      if try has(key) { return false }
-      try put(key, bytes)
-      return true
+      return try putAskingFirst(key, bytes)
     }
     let request = HTTPRequest(
       method: "PUT", url: url(of: key),
@@ -118,7 +117,10 @@ public struct HTTPStore: ObjectStore {
     let response = try send(request, key: key, limit: Self.answerLimit)
     switch response.status {
     case 201: return true
-    case 412, 200..<300: return false
+    case 412: return false
+    case 200..<300:
+      guard try has(key) else { throw .missing(store: name, key: key) }
+      return false
     default:
       if try has(key) { return false }
       throw failure(response, key: key, writing: true)
