@@ -15,11 +15,11 @@ public struct MergeApplier: Sendable {
 
   /// What applying did.
   public struct Result: Sendable {
-    /// Files written (added or updated), in the order they were written.
+    /// Files written (added or updated), in the order they were written: made on each call,
+    /// a path of each (`items[position]`, O(log runs) each).
     public var written: [String] { writtenItems.map { items[$0].path } }
-    /// The written files' positions in `items`: a list of their paths cost a large merge a
-    /// string of each (`PathPool`), and a list of their positions 4 bytes each (2.0 MB of a
-    /// 500,000-image first merge), where they mostly follow each other.
+    /// The written files' positions in `items`, kept as stretches (`PositionRuns`) rather
+    /// than as paths.
     var writtenItems = PositionRuns()
     /// The plan's items, shared.
     private let items: MergePlan.ItemList
@@ -74,12 +74,11 @@ public struct MergeApplier: Sendable {
       result.failure = error
       let written = Set(result.writtenItems.lazy.map { Int32($0) })
       let deleted = Set(result.deleted)
-      result.notReached = plan.items.indices.filter {
-        let item = plan.items[$0]
-        return item.outcome.writesFile
-          ? !written.contains(Int32($0))
+      result.notReached = plan.items.enumerated().filter { position, item in
+        item.outcome.writesFile
+          ? !written.contains(Int32(position))
           : options.prune && item.outcome.isRemoval && !deleted.contains(item.path)
-      }.map { plan.items[$0].path }
+      }.map(\.element.path)
     }
     destination.saveDigests()
     if let stored = destination.storedReferences {
@@ -93,9 +92,10 @@ public struct MergeApplier: Sendable {
     _ plan: MergePlan, to destination: Destination, staging: MergeStaging?,
     result: inout Result, progress: (Int, Int) -> Void
   ) throws(MergeError) {
-    // Visited in place: a filtered copy of a large plan's items would be a peak of its own.
-    let writes = plan.items.indices.lazy.filter { plan.items[$0].outcome.writesFile }
-    var touchedFolders = Set(writes.map { Destination.split(plan.items[$0].path).folder })
+    // Walked in place, each time: a filtered copy of a large plan's items would be a peak of
+    // its own.
+    let writes = plan.items.enumerated().lazy.filter { $0.element.outcome.writesFile }
+    var touchedFolders = Set(writes.map { Destination.split($0.element.path).folder })
     if options.prune {
       touchedFolders.formUnion(
         plan.items.filter(\.outcome.isRemoval).map { Destination.split($0.path).folder })
@@ -122,14 +122,13 @@ public struct MergeApplier: Sendable {
 
   /// Renames staged entries into place, and reads each source once more for the others.
   private func writeImages(
-    _ writes: some Sequence<Int>, count: Int, plan: MergePlan,
+    _ writes: some Sequence<(offset: Int, element: MergePlan.Item)>, count: Int, plan: MergePlan,
     destination: Destination,
     staging: MergeStaging?, result: inout Result, progress: (Int, Int) -> Void
   ) throws(MergeError) {
     var wanted: [Int: [String: Int]] = [:]
     var done = 0
-    for position in writes {
-      let item = plan.items[position]
+    for (position, item) in writes {
       guard let chosen = item.chosen else { continue }
       let source = plan.inventories[chosen.sourceIndex].source
       // Staged while the sources were read, and checked then: one rename puts it in place.
@@ -166,50 +165,6 @@ public struct MergeApplier: Sendable {
           source: inventory.source.description, entry: missing,
           reason: "it disappeared since it was read; rerun the merge")
       }
-    }
-  }
-}
-
-/// Positions in the order they came: a position alone is 4 bytes, a run of positions that
-/// follow each other 8.
-struct PositionRuns: Sequence, Sendable {
-  /// Each position that does not follow the one before it; after it, when the next ones do,
-  /// minus how many follow.
-  private var entries: [Int32] = []
-
-  var isEmpty: Bool { entries.isEmpty }
-
-  mutating func append(_ position: Int) {
-    let position = Int32(position)
-    let count = entries.count
-    if let last = entries.last, last < 0, entries[count - 2] - last + 1 == position {
-      entries[count - 1] -= 1
-    } else if let last = entries.last, last >= 0, last + 1 == position {
-      entries.append(-1)
-    } else {
-      entries.append(position)
-    }
-  }
-
-  func makeIterator() -> some IteratorProtocol<Int> {
-    var index = 0
-    var start = 0
-    var next = 0
-    var end = 0
-    return AnyIterator {
-      if next < end {
-        next += 1
-        return next
-      }
-      guard index < entries.count else { return nil }
-      let entry = Int(entries[index])
-      index += 1
-      if entry < 0 {
-        (next, end) = (start + 1, start - entry)
-        return next
-      }
-      start = entry
-      return entry
     }
   }
 }

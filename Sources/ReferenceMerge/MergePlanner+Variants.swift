@@ -58,8 +58,7 @@ extension MergePlanner {
   ) -> [String] {
     var matching = Set<Int>()
     var near: [NearCheck] = []
-    for index in items.indices {
-      let item = items[index]
+    for (index, item) in items.enumerated() {
       guard let chosen = item.chosen, let after = item.after,
         item.outcome.writesFile || item.outcome == .unchanged,
         let (basePath, variant) = VariantPath.split(item.path, declared: declaration),

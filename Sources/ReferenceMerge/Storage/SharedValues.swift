@@ -1,11 +1,12 @@
 import Foundation
 import ReferenceContracts
 
-/// One copy of each value that many sources' inventories hold alike: the tool's version, the
-/// run's name, the worker's system and CI variables, the suites' files. A fleet's archives each
-/// read these from their own manifest, and kept them as strings, arrays and tables of their
-/// own; shared, an archive keeps only what is its own (its run id, its tests' names).
-/// The scanners of every core share one: it is locked.
+/// One copy of each value that many sources' manifests hold alike: the tool's version, the
+/// run's name, the worker's system and CI variables, the suites' files.
+///
+/// Rule: every manifest read goes through `manifest(_:)`, so an archive keeps only what is its
+/// own (its run id, its tests' names) and shares the rest with the archives read before it.
+/// Cost: one hash-set lookup a value; the scanners of every core share one, behind a lock.
 final class SharedValues: @unchecked Sendable {
   private let lock = NSLock()
   private var strings: Set<String> = []

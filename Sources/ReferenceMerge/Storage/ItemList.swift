@@ -1,14 +1,19 @@
 extension MergePlan {
-  /// The plan's items, in order, kept as runs: items that chose consecutive images of one
-  /// source's list are one 16-byte run, however many they are, and an item whose outcome is
-  /// not the one most of its run has adds 8 bytes.
+  /// The plan's items, in order, kept as runs.
   ///
-  /// A merge decides most of an archive's images alike (all added, or all unchanged), and a
-  /// source's images are sorted by path as the plan is, so its items follow each other: the
-  /// 50,000 items of `Scripts/benchmark-fleet`'s first merge are 500 runs, one an archive (as
-  /// its `--json` lists them, by source and outcome). An item
-  /// kept on its own (its own anchor: rivals, a replaced digest held apart, an item built from
-  /// values) is a run of one, as large as the item was.
+  /// Rule: items that chose consecutive images of one source's list are one run, however
+  /// many they are; an item whose outcome is not the one most of its run has is listed beside
+  /// the runs. A merge decides most of an archive's images alike (all added, or all
+  /// unchanged), and a source's images are sorted by path as the plan is, so its items follow
+  /// each other: a fleet's first merge is about one run an archive. An item kept on its own
+  /// (rivals, a replaced digest held apart, an item built from values) is a run of one.
+  ///
+  /// Cost: 16 bytes a run and 8 an item of another outcome. Walking the list (`for`, `map`,
+  /// `filter`) costs O(1) a step. The subscript finds the position's run by binary search,
+  /// O(log runs), not O(1): it stays a `RandomAccessCollection` because the planner finds an
+  /// item by path with a binary search over the sorted items (`MergePlanner.item(at:in:)`),
+  /// O(log items × log runs), and a position is what the applier and the change list keep of
+  /// an item (4 bytes). Code that visits every item walks it rather than indexing.
   public struct ItemList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
     /// Items that share an anchor and an outcome, whose images follow each other in the
     /// anchor's list.

@@ -1,20 +1,18 @@
 import Foundation
 import ReferenceImageCore
 
-/// The paths of one source's images, kept together: what a run of paths in one folder shares
-/// (the folder, and what all their names start with) once, what all the pool's paths end with
-/// once, the rest of each path's bytes one after another in one buffer. A path kept as its own
-/// string cost a merge of many archives an allocation of about 108 bytes an image; pooled with
-/// its folder once, it cost its name's bytes and 8 more. It costs what its name does not share
-/// with its run's at its start and with the pool's at its end, and 1 or 2 bytes more: the
-/// rest's end in 8 or 16 bits, its run's prefix in a run. The 500,000-image rerun of
-/// `Scripts/benchmark-fleet` (`/usr/bin/time`): peak RSS 79.4–79.8 → 76.4 MB with the ends and
-/// runs, → 70.3 MB with the names' shared start; its archives hold one test each, whose 100
-/// names share 13 of their 19 bytes (`test2214-icon`), where a folder of many tests' images
-/// may share only `test`. Later, 50.9 → 49.3 MB with the shared end (`.png`), → 48.9 MB with
-/// ends in 8 bits, and 46.9 → 46.5 MB with one buffer for the bytes.
-/// Beside each path, its image's record (digests and size), most often in the merge's
-/// `ImageSpill`.
+/// The paths of one source's images, kept together, in the order given (sorted by path).
+///
+/// Rule: what a run of paths in one folder shares (the folder, and what all their names start
+/// with) is kept once, what all the pool's paths end with (most often `.png`) once, and the
+/// rest of each path's bytes one after another in one buffer.
+///
+/// Cost: a path costs the bytes its name does not share with its run's start and the pool's
+/// end, plus 1 or 2 bytes (where its rest ends, in 8 or 16 bits while they fit). Reading a
+/// path back as a `String` finds its run by binary search and allocates; comparing two pooled
+/// paths of ASCII pools compares bytes in place (`PooledPath`), which is what sorting and
+/// searching use. Beside each path, its image's record (digests and size), most often in the
+/// merge's `ImageSpill`.
 final class PathPool: Sendable {
   /// Where a pool's image records are, one a path.
   enum Records: Sendable {

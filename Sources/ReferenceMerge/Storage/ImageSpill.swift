@@ -1,12 +1,15 @@
 import Foundation
 import ReferenceImageCore
 
-/// What the plan needs of each image a merge reads beside its path, origin and flags (its two
-/// digests and its size: 72 bytes an image, where the rest of it costs 24), kept in a file of
-/// its own (`SpillFile`) instead of in each image; and, at the same number in a second file,
-/// the pixel digest of the reference an update replaces (`MergePlan.Item.before`), which an
-/// item held in an object of 64 bytes. Sources append their images' records as they finish
-/// reading; a plan reads them in path order, source by source, so most reads are the cache's.
+/// What the plan needs of each image beside its path, origin and flags: its two digests and
+/// its size, a 72-byte `Record`, kept in a file (`SpillFile`) rather than in memory; and, at
+/// the same number in a second file, the pixel digest of the reference an update replaces
+/// (`MergePlan.Item.before`).
+///
+/// Rule: sources append their images' records as they finish reading; the plan reads them in
+/// path order, source by source, so most reads hit the file's block cache. Cost: 72 bytes of
+/// disk an image and a fixed cache in memory; where the temporary folder takes no file,
+/// callers keep the records in memory instead (`PathPool.Records.held`).
 final class ImageSpill: Sendable {
   /// One image's record.
   struct Record: Sendable, Equatable {
