@@ -199,22 +199,9 @@ final class ChartKindsEndToEndTests: XCTestCase {
 
   /// Runs the page tests' Playwright driver on the report with `steps`.
   private func drive(_ index: URL, steps: [[String: Any]]) throws -> PageResult {
-    let checkout = FixturePackage.checkout
-    let tools = try PageTools(checkout: checkout)
-    let work = try makeTemporaryFolder(self)
-    let stepsFile = work.appendingPathComponent("steps.json")
-    try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
-    var environment = ProcessInfo.processInfo.environment
-    environment["CHROMIUM"] = tools.chromium
-    let run = try runProcess(
-      tools.python,
-      [
-        checkout.appendingPathComponent(
-          "Tests/ReferenceReviewTests/__Fixtures__/review-page/review_page_driver.py"
-        ).path, index.path, stepsFile.path, work.appendingPathComponent("shots").path,
-      ], environment: environment, timeout: 300)
-    XCTAssertEqual(run.status, 0, run.all)
-    return try JSONDecoder().decode(PageResult.self, from: Data(run.output.utf8))
+    try PageTools.drive(
+      index, steps: try PageTools.steps(steps), checkout: FixturePackage.checkout,
+      work: try makeTemporaryFolder(self))
   }
 }
 

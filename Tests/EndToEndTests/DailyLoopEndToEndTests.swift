@@ -100,9 +100,7 @@ final class DailyLoopEndToEndTests: XCTestCase {
     try recordReferences()
     let owned = try bytes([smallCells])
     let shared = ["RENDER_FIXTURE_SHARED": "1"]
-    let plugin = try fixture.swiftPackage(
-      ["--allow-writing-to-package-directory", "regenerate-references", "--mode", "failed"],
-      environment: shared)
+    let plugin = try fixture.plugin(["--mode", "failed"], environment: shared)
     XCTAssertNotEqual(plugin.exitStatus, .success, plugin.all)
     XCTAssertTrue(plugin.all.contains("merge-refs exited with status 3"), plugin.all)
     XCTAssertTrue(plugin.all.contains("\(smallCells) is the reference of 2 tests"), plugin.all)

@@ -65,9 +65,16 @@ final class FixturePackage: @unchecked Sendable {
     try swift(["test", "--skip-build"] + arguments, environment: environment)
   }
 
-  /// Runs `swift package` with arguments and extra environment.
-  func swiftPackage(_ arguments: [String], environment: [String: String]) throws -> ProcessOutput {
-    try swift(["package"] + arguments, environment: environment)
+  /// The plugin's command, as README prints it: `swift package` and these words, then the
+  /// plugin's own arguments.
+  static let pluginCommand = [
+    "swift", "package", "--allow-writing-to-package-directory", "regenerate-references",
+  ]
+
+  /// Runs the plugin (`swift package --allow-writing-to-package-directory
+  /// regenerate-references`) with its arguments and extra environment.
+  func plugin(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessOutput {
+    try run(Self.pluginCommand + arguments, environment: environment)
   }
 
   /// Runs a command line with `sh -c` in the package root, as a person would type it.

@@ -65,9 +65,7 @@ final class InterruptEndToEndTests: XCTestCase {
     // checked whenever it arrived; what the interruption must do is checked every time.
     if output.contains("interrupted by SIGINT (Ctrl-C)") {
       XCTAssertTrue(output.contains("nothing landed in the package"), output)
-      let rerun =
-        (["swift", "package", "--allow-writing-to-package-directory", "regenerate-references"]
-        + arguments).joined(separator: " ")
+      let rerun = (FixturePackage.pluginCommand + arguments).joined(separator: " ")
       XCTAssertTrue(output.contains("To resume, run it again:\n  \(rerun)\n"), output)
     } else {
       print("InterruptEndToEndTests: swift package printed no diagnostic of the plugin")
@@ -80,11 +78,7 @@ final class InterruptEndToEndTests: XCTestCase {
     }
 
     // The printed command, run again (without the hanging test), finds SwiftPM's lock free.
-    let again = try fixture.swiftPackage(
-      [
-        "--allow-writing-to-package-directory", "regenerate-references", "--filter", "CheckerTests",
-      ],
-      environment: [:])
+    let again = try fixture.plugin(["--filter", "CheckerTests"])
     XCTAssertEqual(again.exitStatus, .success, again.all)
     XCTAssertFalse(again.all.contains("Another instance of SwiftPM"), again.all)
     XCTAssertTrue(again.output.contains("2 added"), again.all)
@@ -103,9 +97,7 @@ final class InterruptEndToEndTests: XCTestCase {
     let handle = try FileHandle(forWritingTo: log)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments =
-      ["swift", "package", "--allow-writing-to-package-directory", "regenerate-references"]
-      + arguments
+    process.arguments = FixturePackage.pluginCommand + arguments
     process.currentDirectoryURL = fixture.root
     process.environment = merged
     process.standardInput = FileHandle.nullDevice

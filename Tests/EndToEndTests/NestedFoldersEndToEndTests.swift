@@ -70,14 +70,6 @@ final class NestedFoldersEndToEndTests: XCTestCase {
     return swiftPMWarnings(build)
   }
 
-  private func plugin(_ arguments: [String], environment: [String: String] = [:]) throws
-    -> ProcessOutput
-  {
-    try fixture.swiftPackage(
-      ["--allow-writing-to-package-directory", "regenerate-references"] + arguments,
-      environment: environment)
-  }
-
   func testFirstDay_nestedFolders_oneExclude_noSwiftPMWarning_andAFolderBesideMovesOver() throws {
     // Without README's setup, the excluded root is missing and SwiftPM warns: the control that
     // shows these builds read the warning.
@@ -109,7 +101,7 @@ final class NestedFoldersEndToEndTests: XCTestCase {
     XCTAssertEqual(try build(), [])
 
     // Recording lands every reference in the target's one root, beside the failing test.
-    let recorded = try plugin([])
+    let recorded = try fixture.plugin([])
     XCTAssertEqual(recorded.exitStatus, .success, recorded.all)
     XCTAssertEqual(swiftPMWarnings(recorded), [], recorded.all)
     for path in [hex, ring, flat] { XCTAssertTrue(exists(path), "\(path)\n\(recorded.all)") }
@@ -146,7 +138,7 @@ final class NestedFoldersEndToEndTests: XCTestCase {
     }
     """.write(to: freshFile, atomically: true, encoding: .utf8)
     XCTAssertEqual(try build(), [])
-    let added = try plugin(["--mode", "missing"])
+    let added = try fixture.plugin(["--mode", "missing"])
     XCTAssertEqual(added.exitStatus, .success, added.all)
     XCTAssertEqual(swiftPMWarnings(added), [], added.all)
     XCTAssertTrue(exists(fresh), added.all)
@@ -154,12 +146,12 @@ final class NestedFoldersEndToEndTests: XCTestCase {
 
     // The renderer changes: a dry run lands nothing, the run after it lands both files' renders.
     let hexBefore = try Data(contentsOf: fixture.root.appendingPathComponent(hex))
-    let review = try plugin(["--dry-run"], environment: ["TILES_CHANGE": "1"])
+    let review = try fixture.plugin(["--dry-run"], environment: ["TILES_CHANGE": "1"])
     XCTAssertEqual(review.exitStatus, .success, review.all)
     XCTAssertTrue(review.output.contains("  \(hex)"), review.all)
     XCTAssertTrue(review.output.contains("  \(ring)"), review.all)
     XCTAssertEqual(try Data(contentsOf: fixture.root.appendingPathComponent(hex)), hexBefore)
-    let landed = try plugin([], environment: ["TILES_CHANGE": "1"])
+    let landed = try fixture.plugin([], environment: ["TILES_CHANGE": "1"])
     XCTAssertEqual(landed.exitStatus, .success, landed.all)
     XCTAssertNotEqual(try Data(contentsOf: fixture.root.appendingPathComponent(hex)), hexBefore)
     let changed = try fixture.test(
@@ -179,7 +171,7 @@ final class NestedFoldersEndToEndTests: XCTestCase {
       try PNGDecoder().decode(hexBefore), restored.all)
     try FileManager.default.removeItem(
       at: fixture.root.appendingPathComponent("reference-restore.txt"))
-    XCTAssertEqual(try plugin([]).exitStatus, .success)
+    XCTAssertEqual(try fixture.plugin([]).exitStatus, .success)
 
     // An orphan in a nested folder is found although a test failed, and the printed command
     // prunes it; the failed test's own folder is kept.
@@ -191,7 +183,7 @@ final class NestedFoldersEndToEndTests: XCTestCase {
         at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
       try FileManager.default.copyItem(at: fixture.root.appendingPathComponent(ring), to: url)
     }
-    let found = try plugin([])
+    let found = try fixture.plugin([])
     XCTAssertEqual(found.exitStatus, .success, found.all)
     XCTAssertTrue(found.output.contains("  \(stale)"), found.all)
     let command =

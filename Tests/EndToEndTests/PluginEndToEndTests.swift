@@ -11,16 +11,8 @@ final class PluginEndToEndTests: XCTestCase {
     try fixture.reset()
   }
 
-  private func plugin(_ arguments: [String], environment: [String: String] = [:]) throws
-    -> ProcessOutput
-  {
-    try fixture.swiftPackage(
-      ["--allow-writing-to-package-directory", "regenerate-references"] + arguments,
-      environment: environment)
-  }
-
   func testPlugin_generatesMergesAndWritesTheReviewPage() throws {
-    let first = try plugin([])
+    let first = try fixture.plugin([])
     XCTAssertEqual(first.exitStatus, .success, first.all)
     XCTAssertTrue(
       first.output.contains("12 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 0 refused"),
@@ -34,7 +26,7 @@ final class PluginEndToEndTests: XCTestCase {
 
     // Only the filtered tests run; the changed bars land, the rest stays.
     let report = fixture.root.appendingPathComponent("review/changed.html")
-    let changed = try plugin(
+    let changed = try fixture.plugin(
       ["--mode", "failed", "--filter", "BarChartTests", "--report", "review/changed.html"],
       environment: ["RENDER_FIXTURE_CHANGE": "bars"])
     XCTAssertEqual(changed.exitStatus, .success, changed.all)
@@ -57,7 +49,7 @@ final class PluginEndToEndTests: XCTestCase {
   }
 
   func testPlugin_dryRun_writesNothing() throws {
-    let run = try plugin(["--dry-run", "--mode", "missing"])
+    let run = try fixture.plugin(["--dry-run", "--mode", "missing"])
     XCTAssertEqual(run.exitStatus, .success, run.all)
     XCTAssertTrue(run.output.contains("12 added"), run.all)
     XCTAssertTrue(run.output.contains("(dry run: nothing written)"), run.all)
@@ -73,7 +65,7 @@ final class PluginEndToEndTests: XCTestCase {
     try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
     try Data("not a zip".utf8).write(to: sources.appendingPathComponent("broken.zip"))
     let statusFile = fixture.root.appendingPathComponent(".build/status.txt")
-    let run = try plugin(["--sources", sources.path, "--status-file", statusFile.path])
+    let run = try fixture.plugin(["--sources", sources.path, "--status-file", statusFile.path])
     XCTAssertEqual(run.exitStatus, .writeFailed, run.all)
     XCTAssertTrue(run.all.contains("merge-refs exited with status 3"), run.all)
     XCTAssertTrue(run.output.contains("0 added, 0 updated"), run.all)
@@ -81,14 +73,14 @@ final class PluginEndToEndTests: XCTestCase {
   }
 
   func testPlugin_badMode_isAUsageErrorNamingTheValue() throws {
-    let run = try plugin(["--mode", "sometimes"])
+    let run = try fixture.plugin(["--mode", "sometimes"])
     XCTAssertNotEqual(run.exitStatus, .success)
     XCTAssertTrue(run.error.contains("--mode must be all, missing or failed, not 'sometimes'"))
   }
 
   func testPlugin_repeat_randomRenderIsUnstableAndLandsNowhere() throws {
     let status = fixture.root.appendingPathComponent(".build/repeat-status")
-    let run = try plugin(
+    let run = try fixture.plugin(
       ["--repeat", "2", "--filter", "BarChartTests", "--status-file", status.path],
       environment: ["RENDER_FIXTURE_CHANGE": "random"])
     XCTAssertEqual(
@@ -109,17 +101,17 @@ final class PluginEndToEndTests: XCTestCase {
   /// another folder is found; the printed command, pasted, prunes exactly that run's orphan. A
   /// filtered run proves nothing and looks for none.
   func testPlugin_skippedTests_orphansFoundOutsideTheirFolders_filteredRunLooksForNone() throws {
-    XCTAssertEqual(try plugin([]).exitStatus, .success)
+    XCTAssertEqual(try fixture.plugin([]).exitStatus, .success)
     let folder = fixture.root.appendingPathComponent(
       "Tests/ChartTests/__References__/BarChartTests")
     let orphan = folder.appendingPathComponent("stale.png")
     try FileManager.default.copyItem(at: folder.appendingPathComponent("bars.png"), to: orphan)
-    let filtered = try plugin(["--filter", "BarChartTests"])
+    let filtered = try fixture.plugin(["--filter", "BarChartTests"])
     XCTAssertEqual(filtered.exitStatus, .success, filtered.all)
     XCTAssertTrue(filtered.output.contains("ran selected tests only"), filtered.all)
     XCTAssertTrue(FileManager.default.fileExists(atPath: orphan.path))
 
-    let whole = try plugin([])
+    let whole = try fixture.plugin([])
     XCTAssertEqual(whole.exitStatus, .success, whole.all)
     XCTAssertFalse(whole.output.contains("orphans were not looked for"), whole.all)
     XCTAssertTrue(whole.output.contains("SwiftTestingTests.ScopedSettings/recordedByScope()"))
@@ -165,12 +157,7 @@ final class PluginEndToEndTests: XCTestCase {
     try? FileManager.default.removeItem(
       at: loop.root.appendingPathComponent("Tests/SwatchTests/__References__"))
     let archives = try wholeBundleArchives(loop)
-    let plugin = { (arguments: [String]) in
-      try loop.swiftPackage(
-        ["--allow-writing-to-package-directory", "regenerate-references"] + arguments,
-        environment: [:])
-    }
-    let landed = try plugin(["--sources", archives])
+    let landed = try loop.plugin(["--sources", archives])
     XCTAssertEqual(landed.exitStatus, .success, landed.all)
     let folder = loop.root.appendingPathComponent(
       "Tests/SwatchTests/__References__/SwatchTests")
@@ -178,7 +165,7 @@ final class PluginEndToEndTests: XCTestCase {
     try FileManager.default.copyItem(
       at: folder.appendingPathComponent("swatch-00.png"), to: orphan)
 
-    let found = try plugin(["--sources", archives, "--dry-run"])
+    let found = try loop.plugin(["--sources", archives, "--dry-run"])
 
     XCTAssertEqual(found.exitStatus, .success, found.all)
     XCTAssertTrue(
@@ -205,13 +192,13 @@ final class PluginEndToEndTests: XCTestCase {
   /// `--prune` deletes nothing.
   func testPlugin_xcTestArchivesBesideSwiftTestingTests_proveNoOrphans() throws {
     let archives = try wholeBundleArchives(fixture)
-    XCTAssertEqual(try plugin(["--sources", archives]).exitStatus, .success)
+    XCTAssertEqual(try fixture.plugin(["--sources", archives]).exitStatus, .success)
     let folder = fixture.root.appendingPathComponent(
       "Tests/ChartTests/__References__/BarChartTests")
     let unproven = folder.appendingPathComponent("stale.png")
     try FileManager.default.copyItem(at: folder.appendingPathComponent("bars.png"), to: unproven)
 
-    let pruned = try plugin(["--sources", archives, "--prune"])
+    let pruned = try fixture.plugin(["--sources", archives, "--prune"])
 
     XCTAssertEqual(pruned.exitStatus, .success, pruned.all)
     XCTAssertTrue(

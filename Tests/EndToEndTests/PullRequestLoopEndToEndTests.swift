@@ -217,20 +217,9 @@ final class PullRequestLoopEndToEndTests: XCTestCase {
   /// Opens the review page, accepts the first card (swatch 7) and rejects the second
   /// (swatch 33), and downloads the decision file.
   private func driveReview(_ index: URL, scratch: URL) throws -> ReviewResult {
-    let tools = try PageTools(checkout: checkout)
-    let steps = scratch.appendingPathComponent("review-steps.json")
-    try Data(#"[{"press": ["a", "r"]}, {"export": "decided"}]"#.utf8).write(to: steps)
-    var environment = ProcessInfo.processInfo.environment
-    environment["CHROMIUM"] = tools.chromium
-    let run = try runProcess(
-      tools.python,
-      [
-        checkout.appendingPathComponent(
-          "Tests/ReferenceReviewTests/__Fixtures__/review-page/review_page_driver.py"
-        ).path, index.path, steps.path, scratch.appendingPathComponent("shots").path,
-      ], environment: environment, timeout: 300)
-    XCTAssertEqual(run.status, 0, run.all)
-    return try JSONDecoder().decode(ReviewResult.self, from: Data(run.output.utf8))
+    try PageTools.drive(
+      index, steps: Data(#"[{"press": ["a", "r"]}, {"export": "decided"}]"#.utf8),
+      checkout: checkout, work: scratch)
   }
 
   struct ReviewResult: Decodable {

@@ -203,11 +203,7 @@ final class SwiftTestingCasesEndToEndTests: XCTestCase {
 
   /// A filter that selects no test is an error naming it, never a successful run of nothing.
   func testPluginFilterMatchingNoTest_failsNamingTheFilter() throws {
-    let run = try fixture.swiftPackage(
-      [
-        "--allow-writing-to-package-directory", "regenerate-references", "--mode", "failed",
-        "--filter", "NoSuchTest",
-      ], environment: [:])
+    let run = try fixture.plugin(["--mode", "failed", "--filter", "NoSuchTest"])
     XCTAssertNotEqual(run.exitStatus, .success, run.all)
     XCTAssertTrue(run.all.contains("--filter 'NoSuchTest' selects no test of"), run.all)
     XCTAssertFalse(run.all.contains("no archive was written"), run.all)

@@ -515,8 +515,6 @@ final class ReviewPageTests: XCTestCase {
   private static let disputed = "Tests/ChartTests/__References__/Suite9/disputed.png"
   private static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
-  private static let driver = packageRoot.appendingPathComponent(
-    "Tests/ReferenceReviewTests/__Fixtures__/review-page/review_page_driver.py")
 
   /// A real report: `merge-refs --dry-run --report` on a package holding the before images and
   /// an archive of the after images. Of every 20 cards, 6 are one identical change (a group), 6
@@ -728,25 +726,14 @@ final class ReviewPageTests: XCTestCase {
   }
 
   /// Runs the driver on `report` with `steps` and decodes what it printed.
+  /// REVIEW_PAGE_SHOTS=FOLDER keeps the screenshots there, to look at them.
   func drive(_ report: Report, steps: [[String: Any]]) throws -> DriverResult {
-    let tools = try PageTools(checkout: Self.packageRoot)
-    let work = try makeTemporaryFolder(self)
-    let stepsFile = work.appendingPathComponent("steps.json")
-    // REVIEW_PAGE_SHOTS=FOLDER keeps the screenshots there, to look at them.
-    let shots = ProcessInfo.processInfo.environment["REVIEW_PAGE_SHOTS"].map {
-      URL(fileURLWithPath: $0)
-    }
-    try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
-    var environment = ProcessInfo.processInfo.environment
-    environment["CHROMIUM"] = tools.chromium
-    let run = try runProcess(
-      tools.python,
-      [
-        Self.driver.path, report.index.path,
-        stepsFile.path, (shots ?? work.appendingPathComponent("shots")).path,
-      ], environment: environment, timeout: 300)
-    XCTAssertEqual(run.exitStatus, .success, run.all)
-    return try JSONDecoder().decode(DriverResult.self, from: Data(run.output.utf8))
+    try PageTools.drive(
+      report.index, steps: try PageTools.steps(steps), checkout: Self.packageRoot,
+      work: try makeTemporaryFolder(self),
+      shots: ProcessInfo.processInfo.environment["REVIEW_PAGE_SHOTS"].map {
+        URL(fileURLWithPath: $0)
+      })
   }
 
   // MARK: Screenshots
