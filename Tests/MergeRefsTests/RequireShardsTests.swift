@@ -116,10 +116,15 @@ final class RequireShardsTests: XCTestCase {
     let result = try merge()
     XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
-    XCTAssertTrue(
-      result.output.contains(
-        "::error::the shards come from different commits: abc (shards 0), "
-          + "def (shards 1)"), result.output)
+    assertWholeOutput(
+      result.output,
+      """
+      0 sources: 0 images
+      error: the shards come from different commits: abc (shards 0), def (shards 1); merge the artifacts of one workflow run
+      0 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 1 refused (nothing written)
+      ::error::the shards come from different commits: abc (shards 0), def (shards 1); merge the artifacts of one workflow run
+
+      """)
     let summary = try String(
       contentsOf: root.appendingPathComponent("summary.md"), encoding: .utf8)
     XCTAssertTrue(summary.contains("not merged (exit 3)"), summary)
@@ -130,7 +135,17 @@ final class RequireShardsTests: XCTestCase {
     let result = try merge()
     XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
-    XCTAssertTrue(result.output.contains("1 test ran more than once: M.C/testA"), result.all)
+    assertWholeOutput(
+      result.output,
+      """
+      0 sources: 0 images
+      error: shard 1 ran 1 test its plan did not give it: M.C/testA
+      error: 1 test ran more than once: M.C/testA
+      0 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 2 refused (nothing written)
+      ::error::shard 1 ran 1 test its plan did not give it: M.C/testA
+      ::error::1 test ran more than once: M.C/testA
+
+      """)
   }
 
   func testRequireShards_archiveOfAnotherRun_exit3() throws {
@@ -140,11 +155,17 @@ final class RequireShardsTests: XCTestCase {
     XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
     // Refused from the records alone, before any archive is read for the merge.
-    XCTAssertTrue(
-      result.output.contains(
-        "\(strayZip.path) is not listed in its shard.json: it comes from another run"),
-      result.all)
-    XCTAssertTrue(result.output.contains("0 sources: 0 images"), result.all)
+    assertWholeOutput(
+      result.output,
+      """
+      0 sources: 0 images
+      error: shard 1: \(strayZip.path) is not listed in its shard.json: it comes from another run; remove it or rerun the shard
+      error: shard 1 ran 1 test its plan did not give it: M.Gone/testOld
+      0 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 2 refused (nothing written)
+      ::error::shard 1: \(strayZip.path) is not listed in its shard.json: it comes from another run; remove it or rerun the shard
+      ::error::shard 1 ran 1 test its plan did not give it: M.Gone/testOld
+
+      """)
   }
 
   func testRequireShards_sourceThatIsNoShardFolder_exit3() throws {
@@ -154,8 +175,15 @@ final class RequireShardsTests: XCTestCase {
     let result = try merge([loose.path])
     XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
-    XCTAssertTrue(
-      result.output.contains("\(loose.path) is not a shard's output folder"), result.all)
+    assertWholeOutput(
+      result.output,
+      """
+      0 sources: 0 images
+      error: --require-shards: \(loose.path) is not a shard's output folder (no shard.json); pass only the folders `reference-shards run` wrote
+      0 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 1 refused (nothing written)
+      ::error::--require-shards: \(loose.path) is not a shard's output folder (no shard.json); pass only the folders `reference-shards run` wrote
+
+      """)
   }
 
   func testWithoutRequireShards_shardFoldersAreSourcesOfTheirArchives() throws {
@@ -178,13 +206,16 @@ final class RequireShardsTests: XCTestCase {
     let result = try merge()
     XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
-    XCTAssertTrue(
-      result.output.contains(
-        "shard 0: \(shardFolder(0).path)/archives/worker-0.zip is listed in its shard.json but "
-          + "missing"), result.all)
     // Refused from the record and the folder's listing, before any archive is hashed or read.
-    XCTAssertTrue(result.output.contains("0 sources: 0 images"), result.all)
-    XCTAssertTrue(result.output.contains(", 1 refused"), result.all)
+    assertWholeOutput(
+      result.output,
+      """
+      0 sources: 0 images
+      error: shard 0: \(zip.path) is listed in its shard.json but missing from the folder: the artifact lost a file; download it again or rerun the shard
+      0 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 1 refused (nothing written)
+      ::error::shard 0: \(zip.path) is listed in its shard.json but missing from the folder: the artifact lost a file; download it again or rerun the shard
+
+      """)
   }
 
   /// Three platforms ran one plan, each with a shard 0: a lost archive names the shard by its
@@ -215,20 +246,36 @@ final class RequireShardsTests: XCTestCase {
     try FileManager.default.removeItem(at: lost)
     let result = try MergeRefs.run(["--require-shards"] + folders.map(\.path) + [package.path])
     XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
-    XCTAssertTrue(
-      result.output.contains(
-        "shard 0 of macos: \(lost.path) is listed in its shard.json but missing"), result.all)
-    XCTAssertTrue(result.output.contains(", 1 refused"), result.all)
+    assertWholeOutput(
+      result.output,
+      """
+      0 sources: 0 images
+      error: shard 0 of macos: \(lost.path) is listed in its shard.json but missing from the folder: the artifact lost a file; download it again or rerun the shard
+      0 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 1 refused (nothing written)
+
+      """)
   }
 
   func testRequireShards_changedArchive_exit3() throws {
     try writeShards()
-    try writeArchive("worker-0.zip", shard: 0, tests: ["M.C/testA"], imagePath: image, seed: 7)
+    let recorded = try ShardRecord.read(
+      from: shardFolder(0).appendingPathComponent(ShardRecord.fileName)
+    ).archives[0].sha256.prefix(12)
+    let zip = try writeArchive(
+      "worker-0.zip", shard: 0, tests: ["M.C/testA"], imagePath: image, seed: 7)
+    let actual = try FileSystem.sha256(of: zip).prefix(12)
     let result = try merge()
     XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
-    XCTAssertTrue(
-      result.output.contains("worker-0.zip is not the file its shard.json lists"), result.all)
+    assertWholeOutput(
+      result.output,
+      """
+      0 sources: 0 images
+      error: shard 0: \(zip.path) is not the file its shard.json lists (SHA-256 \(actual), recorded \(recorded)): it was changed or replaced; rerun the shard
+      0 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 1 refused (nothing written)
+      ::error::shard 0: \(zip.path) is not the file its shard.json lists (SHA-256 \(actual), recorded \(recorded)): it was changed or replaced; rerun the shard
+
+      """)
   }
 
   func testRequireShards_extraArchive_exit3() throws {
@@ -239,7 +286,17 @@ final class RequireShardsTests: XCTestCase {
     let result = try merge()
     XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
     XCTAssertFalse(landed)
-    XCTAssertTrue(result.output.contains("extra.zip is not listed in its shard.json"), result.all)
+    assertWholeOutput(
+      result.output,
+      """
+      0 sources: 0 images
+      error: shard 1: \(shardFolder(1).path)/archives/extra.zip is not listed in its shard.json: it comes from another run; remove it or rerun the shard
+      error: 1 test ran more than once: M.C/testB
+      0 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 2 refused (nothing written)
+      ::error::shard 1: \(shardFolder(1).path)/archives/extra.zip is not listed in its shard.json: it comes from another run; remove it or rerun the shard
+      ::error::1 test ran more than once: M.C/testB
+
+      """)
   }
 
   func testRequireShards_recordClaimsARunItsFilesDoNotHold_exit3() throws {
@@ -253,8 +310,15 @@ final class RequireShardsTests: XCTestCase {
     try record.encoded().write(to: file)
     let result = try merge()
     XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
-    XCTAssertTrue(result.output.contains("1 planned test did not run"), result.all)
-    XCTAssertTrue(result.output.contains("M.C/testB"), result.all)
+    assertWholeOutput(
+      result.output,
+      """
+      0 sources: 0 images
+      error: 1 planned test did not run (crashed, or not selected): M.C/testB
+      0 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 1 refused (nothing written)
+      ::error::1 planned test did not run (crashed, or not selected): M.C/testB
+
+      """)
   }
 
   func testRequireShards_imageCountEdited_exit3() throws {
@@ -265,7 +329,15 @@ final class RequireShardsTests: XCTestCase {
     try record.encoded().write(to: file)
     let result = try merge()
     XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
-    XCTAssertTrue(result.output.contains("holds 1 image, but its shard.json says 5"), result.all)
+    assertWholeOutput(
+      result.output,
+      """
+      0 sources: 0 images
+      error: shard 0: \(shardFolder(0).path)/archives/worker-0.zip holds 1 image, but its shard.json says 5: the record was edited; rerun the shard
+      0 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 1 refused (nothing written)
+      ::error::shard 0: \(shardFolder(0).path)/archives/worker-0.zip holds 1 image, but its shard.json says 5: the record was edited; rerun the shard
+
+      """)
   }
 
   // MARK: Skipped, failing and missing shards keep every reference
@@ -343,8 +415,14 @@ final class RequireShardsTests: XCTestCase {
       "--require-shards", "--prune", shardFolder(0).path, package.path,
     ])
     XCTAssertEqual(result.exitStatus, .refusedInput, result.all)
-    XCTAssertFalse(result.output.contains("orphans (no test"), result.all)
-    XCTAssertTrue(result.output.contains("0 orphans"), result.all)
+    assertWholeOutput(
+      result.output,
+      """
+      0 sources: 0 images
+      error: shard 1 of 2 has no record: the upload is missing or the job did not finish; rerun the missing shard
+      0 added, 0 updated, 0 unchanged, 0 conflicts, 0 orphans, 1 refused (nothing written)
+
+      """)
     XCTAssertTrue(FileManager.default.fileExists(atPath: owned.path))
   }
 }

@@ -93,3 +93,27 @@ extension ProcessOutput {
   /// status no case defines (a crash, or another program's own code).
   public var exitStatus: ExitStatus? { ExitStatus(rawValue: status) }
 }
+
+/// Checks a program's whole output against the expected text, line by line: where the output
+/// is the contract (a refusal, a summary), every line of it is checked, not fragments. A
+/// failure names the first line that differs and prints the whole output.
+public func assertWholeOutput(
+  _ actual: String, _ expected: String, _ context: @autoclosure () -> String = "",
+  file: StaticString = #filePath, line: UInt = #line
+) {
+  guard actual != expected else { return }
+  let actualLines = actual.components(separatedBy: "\n")
+  let expectedLines = expected.components(separatedBy: "\n")
+  let first =
+    zip(actualLines, expectedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+    ?? min(actualLines.count, expectedLines.count)
+  let shown = { (lines: [String]) in first < lines.count ? lines[first] : "(no line)" }
+  XCTFail(
+    """
+    output differs at line \(first + 1)\(context().isEmpty ? "" : " (\(context()))"):
+      expected: \(shown(expectedLines))
+      actual:   \(shown(actualLines))
+    whole output:
+    \(actual)
+    """, file: file, line: line)
+}
