@@ -88,4 +88,24 @@ public struct AttachmentExport: Sendable {
   public func payload(_ name: String) throws(ImportError) -> [UInt8] {
     try FlatFolder(url: url, limits: limits, listedBy: Self.manifestName).read(name)
   }
+
+  /// Its placed PNG attachments by render context and its attached archives of this package
+  /// (`ImportedSources.sources`), placed by the `__Snapshots__` folders of `destination`.
+  public func sources(destination: URL) throws(ImportError) -> [ImportedSource] {
+    try ImportedSources.sources(
+      of: try attachments(), reader: .attachmentExport(url, limits: limits),
+      placedIn: destination)
+  }
+}
+
+extension AttachmentReader {
+  /// An export's files, by the names its manifest lists.
+  public static func attachmentExport(_ url: URL, limits: ImportLimits) -> AttachmentReader {
+    AttachmentReader(container: url) { attachment throws(ImportError) in
+      guard case .file(let name) = attachment.payload else {
+        throw AttachmentReader.foreign(attachment, in: url)
+      }
+      return try AttachmentExport(url: url, limits: limits).payload(name)
+    }
+  }
 }
