@@ -38,8 +38,9 @@ public struct ResultBundle: Sendable {
     try ObjectStore(bundle: url, limits: limits).payload(id)
   }
 
-  /// Its placed PNG attachments by render context and its attached archives of this package
-  /// (`ImportedSources.sources`), placed by the `__Snapshots__` folders of `destination`.
+  /// Its sources: each attached archive of this package, then its PNG attachments by render
+  /// context, placed by the `__Snapshots__` folders of `destination`; what lands nowhere is
+  /// listed with why by the first image source (an empty one when none lands).
   public func sources(destination: URL) throws(ImportError) -> [ImportedSource] {
     try ImportedSources.sources(
       of: try attachments(), reader: .resultBundle(url, limits: limits),
