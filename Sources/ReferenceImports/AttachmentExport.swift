@@ -88,4 +88,25 @@ public struct AttachmentExport: Sendable {
   public func payload(_ name: String) throws(ImportError) -> [UInt8] {
     try FlatFolder(url: url, limits: limits, listedBy: Self.manifestName).read(name)
   }
+
+  /// Its sources: each attached archive of this package, then its PNG attachments by render
+  /// context, placed by the `__Snapshots__` folders of `destination`; what lands nowhere is
+  /// listed with why by the first image source (an empty one when none lands).
+  public func sources(destination: URL) throws(ImportError) -> [ImportedSource] {
+    try ImportedSources.sources(
+      of: try attachments(), reader: .attachmentExport(url, limits: limits),
+      placedIn: destination)
+  }
+}
+
+extension AttachmentReader {
+  /// An export's files, by the names its manifest lists.
+  public static func attachmentExport(_ url: URL, limits: ImportLimits) -> AttachmentReader {
+    AttachmentReader(container: url) { attachment throws(ImportError) in
+      guard case .file(let name) = attachment.payload else {
+        throw AttachmentReader.foreign(attachment, in: url)
+      }
+      return try AttachmentExport(url: url, limits: limits).payload(name)
+    }
+  }
 }

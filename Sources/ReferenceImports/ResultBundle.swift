@@ -19,6 +19,13 @@ public struct ResultBundle: Sendable {
     _ = try ObjectStore(bundle: url, limits: limits)
   }
 
+  /// Whether a folder is a bundle: named `.xcresult`, or holding `Info.plist` and `Data`.
+  public static func recognizes(_ url: URL) -> Bool {
+    url.pathExtension == "xcresult"
+      || FileStatus.of(url.appendingPathComponent("Info.plist").path) == .regularFile
+        && FileStatus.of(url.appendingPathComponent("Data").path) == .directory
+  }
+
   /// Every attachment reachable from the root, in the graph's order, with its provenance.
   /// Objects off the attachment path (logs, coverage, diagnostics) are never read.
   public func attachments() throws(ImportError) -> [ImportedAttachment] {
@@ -29,6 +36,15 @@ public struct ResultBundle: Sendable {
   /// The bytes of an attachment payload, checked against its content id.
   public func payload(_ id: String) throws(ImportError) -> [UInt8] {
     try ObjectStore(bundle: url, limits: limits).payload(id)
+  }
+
+  /// Its sources: each attached archive of this package, then its PNG attachments by render
+  /// context, placed by the `__Snapshots__` folders of `destination`; what lands nowhere is
+  /// listed with why by the first image source (an empty one when none lands).
+  public func sources(destination: URL) throws(ImportError) -> [ImportedSource] {
+    try ImportedSources.sources(
+      of: try attachments(), reader: .resultBundle(url, limits: limits),
+      placedIn: destination)
   }
 
   private static func rootID(of url: URL) throws(ImportError) -> String {
@@ -54,6 +70,27 @@ public struct ResultBundle: Sendable {
     else { throw refuse("no rootId: not a result bundle Xcode 11 or later wrote") }
     guard ObjectStore.isValidID(root) else { throw refuse("rootId is not an object id") }
     return root
+  }
+}
+
+extension AttachmentReader {
+  /// A bundle's payloads, read from its object store alone (its `Info.plist` was read when it
+  /// was listed) and checked against their content id.
+  public static func resultBundle(_ url: URL, limits: ImportLimits) -> AttachmentReader {
+    AttachmentReader(
+      container: url,
+      payload: { attachment throws(ImportError) in
+        guard case .object(let id) = attachment.payload else {
+          throw AttachmentReader.foreign(attachment, in: url)
+        }
+        return try ObjectStore(bundle: url, limits: limits).payload(id)
+      },
+      prefix: { attachment, count throws(ImportError) in
+        guard case .object(let id) = attachment.payload else {
+          throw AttachmentReader.foreign(attachment, in: url)
+        }
+        return try ObjectStore(bundle: url, limits: limits).payloadPrefix(id, count: count)
+      })
   }
 }
 

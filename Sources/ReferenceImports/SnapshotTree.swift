@@ -85,6 +85,46 @@ public struct SnapshotTree: Sendable {
     }
   }
 
+  /// The tree as one source: its PNGs at their paths; its other files are listed, not read.
+  public func source() throws(ImportError) -> ImportedSource {
+    let (files, outside) = try files()
+    let images = files.filter(\.isPNG).map { file in
+      ImportedSource.PlacedImage(
+        path: file.path,
+        attachment: ImportedAttachment(
+          name: (file.path as NSString).lastPathComponent, typeIdentifier: "public.png",
+          payload: .treeFile(path: file.path), provenance: AttachmentProvenance(test: "")))
+    }
+    var notes: [String] = []
+    let others = files.count - images.count
+    if others > 0 { notes.append("\(others) snapshots that are not PNG, not read") }
+    if outside > 0 { notes.append("\(outside) files outside __Snapshots__ folders, not read") }
+    return ImportedSource(url: url, content: .images(images), label: "", notLanded: notes)
+  }
+
+  /// Where trees from several workers disagree about swift-snapshot-testing's counters for
+  /// one test (`test.1.png`, `test.2.png` are numbered in call order, so a worker that made
+  /// one call more or less numbers every later render differently): a note per test, none
+  /// when they agree.
+  /// - Parameter trees: Each tree's folder and the paths of its images.
+  public static func counterDisagreements(_ trees: [(url: URL, paths: [String])]) -> [String] {
+    let counters = trees.map { (tree: $0.url, counters: Self.counters($0.paths)) }
+    guard counters.count > 1 else { return [] }
+    var notes: [String] = []
+    let tests = Set(counters.flatMap(\.counters.keys)).sorted()
+    for test in tests {
+      let seen = counters.compactMap { tree in tree.counters[test].map { (tree.tree, $0) } }
+      guard seen.count > 1, Set(seen.map(\.1)).count > 1 else { continue }
+      let each = seen.map {
+        "\($0.0.path) has \($0.1.sorted().map(String.init).joined(separator: ", "))"
+      }
+      notes.append(
+        "the workers' counters disagree for \(test): \(each.joined(separator: "; ")) "
+          + "(swift-snapshot-testing numbers unnamed snapshots in call order; name them)")
+    }
+    return notes
+  }
+
   /// The counters a tree uses per test: `SnapTests/testTitle` → {1, 2} for
   /// `__Snapshots__/SnapTests/testTitle.1.png` and `.2.png`. Named snapshots are not counted.
   static func counters(_ paths: [String]) -> [String: Set<Int>] {
@@ -98,5 +138,17 @@ public struct SnapshotTree: Sendable {
       counters["\(parts[parts.count - 2])/\(test)", default: []].insert(counter)
     }
     return counters
+  }
+}
+
+extension AttachmentReader {
+  /// A tree's files, by their paths in it, refusing a link anywhere on the path.
+  public static func snapshotTree(_ url: URL, limits: ImportLimits) -> AttachmentReader {
+    AttachmentReader(container: url) { attachment throws(ImportError) in
+      guard case .treeFile(let path) = attachment.payload else {
+        throw AttachmentReader.foreign(attachment, in: url)
+      }
+      return try SnapshotTree(url: url, limits: limits).read(path)
+    }
   }
 }

@@ -147,6 +147,30 @@ public struct SwiftTestingAttachments: Sendable {
     try FlatFolder(url: url, limits: limits, listedBy: "the event stream").read(name)
   }
 
+  /// The renders of failed comparisons, a source per test (a conflict names the test), each
+  /// with the references it was compared with; the folder's other files are listed with why
+  /// they do not land.
+  public func sources() throws(ImportError) -> [ImportedSource] {
+    let listed = try attachments()
+    var sorting = ImportedSources.Sorting(
+      reader: .swiftTestingAttachments(url, streams: streams, limits: limits))
+    sorting.context = \.description
+    sorting.notLanded += listed.unnamed.map {
+      "\(EntryPathText.escaped($0)): no valueAttached record of the event stream names it, "
+        + "so its test is unknown"
+    }
+    // A render lands only over the reference it was compared with, as an archive's does:
+    // the folder holds that reference beside it, or none when there was none.
+    let references = FailureImagePlacement.references(among: listed.attachments)
+    sorting.comparedWith = { attachment in
+      FailureImagePlacement.comparisonKey(attachment).map { references[$0] ?? [] }
+    }
+    for attachment in listed.attachments {
+      try sorting.take(attachment, place: FailureImagePlacement.place)
+    }
+    return sorting.sources()
+  }
+
   private struct Record: Decodable {
     var kind: String
     var payload: Payload?
@@ -176,5 +200,19 @@ public struct SwiftTestingAttachments: Sendable {
 
   private struct TestCase: Decodable {
     var displayName: String?
+  }
+}
+
+extension AttachmentReader {
+  /// A Swift Testing folder's files, by the names its event streams give them.
+  public static func swiftTestingAttachments(_ url: URL, streams: [String], limits: ImportLimits)
+    -> AttachmentReader
+  {
+    AttachmentReader(container: url) { attachment throws(ImportError) in
+      guard case .file(let name) = attachment.payload else {
+        throw AttachmentReader.foreign(attachment, in: url)
+      }
+      return try SwiftTestingAttachments(url: url, streams: streams, limits: limits).payload(name)
+    }
   }
 }

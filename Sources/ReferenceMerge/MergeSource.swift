@@ -1,7 +1,6 @@
 import Foundation
 import ReferenceArchive
 import ReferenceContracts
-import ReferenceImports
 
 /// One source of images for `merge-refs`, of any `MergeSourceKind`: a coordinator archive, an
 /// archive nested inside an artifact zip, a folder (an unpacked archive, or the staging folder
@@ -17,9 +16,11 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
 
   /// The kinds a command-line argument may be, asked in this order: the first that opens it
   /// says what sources it is. Folders that other tools wrote are recognised before a folder
-  /// is taken for a staging folder, and run records before a file is taken for a zip.
+  /// is taken for a staging folder (a result bundle before an export, a Swift Testing folder
+  /// before a tree), and run records before a file is taken for a zip.
   public static let kinds: [any MergeSourceKind.Type] = [
-    ImportedSource.self, StagingFolder.self, RunRecordFile.self, ArchiveFile.self,
+    ResultBundleSource.self, AttachmentExportSource.self, SwiftTestingAttachmentsSource.self,
+    SnapshotTreeSource.self, StagingFolder.self, RunRecordFile.self, ArchiveFile.self,
   ]
 
   /// A command-line argument being opened, with what its kind may need to know.
@@ -75,13 +76,9 @@ public struct MergeSource: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The sources with what only several of them together show (workers whose
-  /// swift-snapshot-testing counters disagree), said by the first source it concerns.
+  /// swift-snapshot-testing counters disagree), said by the first source it concerns: each
+  /// kind's `crossChecked`.
   public static func crossChecked(_ sources: [MergeSource]) -> [MergeSource] {
-    let imported = sources.compactMap { $0.kind as? ImportedSource }
-    var checked = ImportedSources.crossChecked(imported)[...]
-    return sources.map { source in
-      guard source.kind is ImportedSource, let next = checked.popFirst() else { return source }
-      return MergeSource(next)
-    }
+    kinds.reduce(sources) { checked, kind in kind.crossChecked(checked) }
   }
 }

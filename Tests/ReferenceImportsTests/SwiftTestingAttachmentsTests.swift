@@ -65,7 +65,7 @@ final class SwiftTestingAttachmentsTests: XCTestCase {
       ], in: root)
     let sources = try MergeSource.expand(attachments.path, destination: root)
     XCTAssertEqual(sources.count, 1)
-    guard let source = sources[0].kind as? ImportedSource,
+    guard let source = sources[0].kind as? SwiftTestingAttachmentsSource,
       case .images(let images) = source.content
     else { return XCTFail("\(sources)") }
     XCTAssertEqual(images.map(\.path), [bars])
@@ -96,7 +96,7 @@ final class SwiftTestingAttachmentsTests: XCTestCase {
       ], in: root)
     let sources = try MergeSource.expand(attachments.path, destination: root)
     let placed = sources.compactMap { source -> ImportedSource.PlacedImage? in
-      guard let imported = source.kind as? ImportedSource,
+      guard let imported = source.kind as? SwiftTestingAttachmentsSource,
         case .images(let images) = imported.content
       else { return nil }
       return images.first
@@ -115,7 +115,7 @@ final class SwiftTestingAttachmentsTests: XCTestCase {
     let attachments = try folder(
       ["run.zip": archive], records: [record("run.zip", test: test)], in: root)
     let sources = try MergeSource.expand(attachments.path, destination: root)
-    guard let source = sources.first?.kind as? ImportedSource,
+    guard let source = sources.first?.kind as? SwiftTestingAttachmentsSource,
       case .archive(let attachment) = source.content
     else { return XCTFail("\(sources)") }
     XCTAssertEqual(attachment.provenance.test, "ChartTests.Chart/bars()")

@@ -97,6 +97,9 @@ final class MergeSourceKindTests: XCTestCase {
   func testTheCommandLineKinds_areTheArchiveFolderRecordAndImports() {
     XCTAssertEqual(
       MergeSource.kinds.map { String(describing: $0) },
-      ["ImportedSource", "StagingFolder", "RunRecordFile", "ArchiveFile"])
+      [
+        "ResultBundleSource", "AttachmentExportSource", "SwiftTestingAttachmentsSource",
+        "SnapshotTreeSource", "StagingFolder", "RunRecordFile", "ArchiveFile",
+      ])
   }
 }

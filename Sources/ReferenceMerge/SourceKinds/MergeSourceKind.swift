@@ -3,8 +3,8 @@ import ReferenceArchive
 
 /// One kind of source `merge-refs` reads: this package's zip archives (`ArchiveFile`,
 /// `NestedArchive`), a run's staging folder or an unpacked archive (`StagingFolder`), a run
-/// record (`RunRecordFile`), and what other tools left (`ImportedSource`: result bundles,
-/// attachment exports, `__Snapshots__` trees, Swift Testing attachment folders).
+/// record (`RunRecordFile`), and what other tools left (`ImportedSourceKind`: result bundles,
+/// attachment exports, Swift Testing attachment folders, `__Snapshots__` trees).
 ///
 /// The planner sees a source only through this protocol. A new kind (a GitLab artifact, a
 /// hosted store) is one conformer, named in `MergeSource.kinds`.
@@ -49,6 +49,11 @@ public protocol MergeSourceKind: Sendable, Hashable, CustomStringConvertible {
   func forEachComparedReference(
     limits: ArchiveLimits, _ body: (String, [[UInt8]]) throws(MergeError) -> Void
   ) throws(MergeError)
+
+  /// The sources, in their order, with what only several sources of this kind together show
+  /// said by one of them (workers whose swift-snapshot-testing counters disagree); most kinds
+  /// return them as they are.
+  static func crossChecked(_ sources: [MergeSource]) -> [MergeSource]
 }
 
 extension MergeSourceKind {
@@ -61,6 +66,8 @@ extension MergeSourceKind {
   public func forEachComparedReference(
     limits: ArchiveLimits, _ body: (String, [[UInt8]]) throws(MergeError) -> Void
   ) throws(MergeError) {}
+
+  public static func crossChecked(_ sources: [MergeSource]) -> [MergeSource] { sources }
 
   /// Whether another kind's value is this one: sources are keys (staging, plans).
   func isEqual(to other: any MergeSourceKind) -> Bool {
