@@ -17,9 +17,9 @@ public struct MergeApplier: Sendable {
   public struct Result: Sendable {
     /// Files written (added or updated), in the order they were written.
     public var written: [String] { writtenItems.map { items[$0].path } }
-    /// The written files' positions in `items`: a list of their paths cost a large merge a
-    /// string of each (`PathPool`), and a list of their positions 4 bytes each (2.0 MB of a
-    /// 500,000-image first merge), where they mostly follow each other.
+    /// The written files' positions in `items`, as runs: a list of their paths would cost a
+    /// large merge a string of each (`PathPool`), and a list of their positions 4 bytes each,
+    /// where they mostly follow each other.
     var writtenItems = PositionRuns()
     /// The plan's items, shared.
     private let items: MergePlan.ItemList

@@ -41,15 +41,12 @@ public struct MergePlan: Sendable {
   /// Most items chose an image the plan read: they hold its source's list (`SourceImages`),
   /// which the source's items share, and its index there, not a copy of it; the few that have
   /// more (an update's replaced digest, rivals and the like) hold an object with the list and
-  /// the rest. An item that held its image cost a merge of many archives 192 bytes an image,
-  /// beside the sources' own lists while planning; this one costs 16 (a test asserts it;
-  /// `valgrind --tool=massif` of `Scripts/benchmark-fleet`'s merges: the items' array, 9.6 MB
-  /// before and 1.6 MB at 32 bytes at 50,000 images; 16.0 MB at 32 bytes at 500,000). An
-  /// update's digest in `Details` cost it about 220 bytes; alone, it costs 56 (the same merge
-  /// with every reference changed: 11.0 MB of its peak before). The plan keeps its items as
-  /// runs of items alike (`ItemList`), where each took 16 bytes: the 500,000-image rerun of
-  /// `Scripts/benchmark-fleet`, 8.0 MB of a 32.4 MB heap peak by `heaptrack`; peak RSS 67.8 →
-  /// 60.7 MB by `/usr/bin/time`.
+  /// the rest. An item costs 16 bytes (a test asserts it), where holding its image would cost
+  /// a merge of many archives about 192 bytes an image beside the sources' own lists; an
+  /// update's replaced digest costs 56 more, where `Details` would cost about 220. The plan
+  /// keeps its items as runs of items alike (`ItemList`), so a fleet's merge, whose items are
+  /// mostly alike, pays far less than 16 bytes an item. The merge's peak memory at fleet size
+  /// is in `Documentation/Benchmarks.md` ("Fleet").
   public struct Item: Sendable {
     /// The chosen image's source's list, and what else the item has.
     private(set) var anchor: Anchor

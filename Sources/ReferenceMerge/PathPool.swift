@@ -4,15 +4,12 @@ import ReferenceImageCore
 /// The paths of one source's images, kept together: what a run of paths in one folder shares
 /// (the folder, and what all their names start with) once, what all the pool's paths end with
 /// once, the rest of each path's bytes one after another in one buffer. A path kept as its own
-/// string cost a merge of many archives an allocation of about 108 bytes an image; pooled with
-/// its folder once, it cost its name's bytes and 8 more. It costs what its name does not share
+/// string would cost a merge of many archives an allocation of about 108 bytes an image, and
+/// pooled only with its folder, its name's bytes and 8 more. It costs what its name does not share
 /// with its run's at its start and with the pool's at its end, and 1 or 2 bytes more: the
-/// rest's end in 8 or 16 bits, its run's prefix in a run. The 500,000-image rerun of
-/// `Scripts/benchmark-fleet` (`/usr/bin/time`): peak RSS 79.4–79.8 → 76.4 MB with the ends and
-/// runs, → 70.3 MB with the names' shared start; its archives hold one test each, whose 100
-/// names share 13 of their 19 bytes (`test2214-icon`), where a folder of many tests' images
-/// may share only `test`. Later, 50.9 → 49.3 MB with the shared end (`.png`), → 48.9 MB with
-/// ends in 8 bits, and 46.9 → 46.5 MB with one buffer for the bytes.
+/// rest's end in 8 or 16 bits, its run's prefix in a run. How much a run shares depends on the
+/// names: a fleet's archives hold one test each, whose names share most of their bytes
+/// (`test2214-icon`), where a folder of many tests' images may share only `test`.
 /// Beside each path, its image's record (digests and size), most often in the merge's
 /// `ImageSpill`.
 final class PathPool: Sendable {
@@ -30,12 +27,12 @@ final class PathPool: Sendable {
     }
   }
 
-  /// The paths' bytes in one buffer (an array each cost a pool about 56 bytes, and a fleet
-  /// has thousands of pools): each run's prefix (its folder with the trailing slash, "" for
-  /// the package root, and what its names share), one after another, runs of the same prefix
-  /// sharing one; from `restStart`, the rest of each path's bytes, in the order of the paths;
-  /// from `suffixStart`, what every path ends with beyond its run's prefix (most often
-  /// `.png`), kept once.
+  /// The paths' bytes in one buffer (an array each would cost a pool about 56 bytes, and a fleet
+  /// has thousands of pools): each run's prefix (its folder with the trailing slash, "" for the
+  /// package root, and what its names share), one after another, runs of the same prefix sharing
+  /// one; from `restStart`, the rest of each path's bytes, in the order of the paths; from
+  /// `suffixStart`, what every path ends with beyond its run's prefix (most often `.png`), kept
+  /// once.
   private let bytes: [UInt8]
   private let restStart: Int
   private let suffixStart: Int

@@ -6,11 +6,8 @@ extension SourceInventory {
   /// Once a source is read, its images' paths are its `PathPool`'s, in the pool's order, so
   /// an image is its pool and its position: the list keeps of each only its two flags and
   /// which of the source's origins it has (3 bytes), and makes the image when it is asked.
-  /// Kept as images, they cost a merge of many archives 24 bytes each. The 500,000-image
-  /// rerun of `Scripts/benchmark-fleet` (`heaptrack merge-refs --require-shards
-  /// --require-complete shards/shard-* destination`): the images 12.6 MB of a 55.0 MB heap
-  /// peak before, the lists 1.8 MB of 45.4 MB after; peak RSS (`/usr/bin/time`) 90.6 → 80.9
-  /// MB, and 40.2 → 39.1 MB at 50,000 images.
+  /// Kept as images, they would cost a merge of many archives 24 bytes each, a large part of a
+  /// fleet rerun's heap.
   public struct ImageList: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
     private enum Storage: Sendable {
       /// Images as they are: a source's before it is pooled, and tests'.
