@@ -29,8 +29,8 @@ package struct ReviewDifference: Sendable {
   }()
 
   /// The difference image as a palette PNG, a quarter of the bytes to compress; as RGBA when
-  /// a pixel is outside the palette. The palette makes the whole difference step about a
-  /// third of what it costs as RGBA (`Documentation/Benchmarks.md`, "Review page").
+  /// a pixel is outside the palette. The palette makes the whole difference step cost less
+  /// than half of what it costs as RGBA (`Documentation/Benchmarks.md`, "Review page").
   static func encode(_ difference: RGBAImage) throws(PNGError) -> [UInt8] {
     let red = DifferenceColor.differing
     var outside = false
