@@ -34,9 +34,8 @@ extension ArchiveManifest {
 
     /// Reads the facts of a manifest, as `ArchiveManifest.decode(_:source:)` reads a whole
     /// one: strictly from the bytes, leaving to `JSONDecoder` every document the strict reader
-    /// does not vouch for. With `JSONDecoder` alone, the evidence took 9.1% of the samples of
-    /// an up-to-date rerun of 50,000 images (`perf record`, `Scripts/benchmark-fleet`'s
-    /// fleet), 6.9% in the decoder.
+    /// does not vouch for. An up-to-date rerun of a fleet reads every manifest's facts, and
+    /// `JSONDecoder` alone would make that reading a large share of its time.
     package static func read(_ data: Data, source: String) throws(ManifestError) -> Facts {
       guard let facts = strictlyRead(data) else {
         return try ArchiveManifest.decode(Facts.self, from: data, source: source)

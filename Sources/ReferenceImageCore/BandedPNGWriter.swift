@@ -5,16 +5,15 @@ import Foundation
 /// Writes an 8-bit RGBA PNG with the `Up` filter on every row, deflating bands of rows on every
 /// core with `ri_fast_deflate`, while another core hashes the pixels for the digest chunk.
 ///
-/// `perf record -g Benchmarks --encode-only --setting fast` on the 4 Mpx screenshot showed where
-/// libspng's single-threaded encoding spent its time: zlib's deflate and adler32 53%, libspng's
-/// own filtering 25%, the pixel SHA-256 13%. Here the filter is a loop the compiler vectorises,
-/// the deflate is one probe per position instead of zlib's hash chains (about 3× less CPU at
-/// level 3's file size, see `FastDeflate.c`), and the rest runs in parallel.
+/// libspng's single-threaded encoding spends its time in zlib's deflate and adler32 above all,
+/// then in its own filtering and the pixel SHA-256. Here the filter is a loop the compiler
+/// vectorises, the deflate is one probe per position instead of zlib's hash chains (a fraction
+/// of the CPU at level 3's file size, see `FastDeflate.c`), and the rest runs in parallel.
 ///
 /// The output stays deterministic: the bands depend only on the image's size, never on the
 /// number of cores. Each band ends byte-aligned with an empty stored block, as zlib's sync
 /// flush, so the bands concatenate into one valid zlib stream. A band's matches never reach
-/// into the band before it: with zlib that saved 0.1% of the 4 Mpx screenshot's file.
+/// into the band before it: reaching back would save almost nothing.
 struct BandedPNGWriter {
   /// About this much filtered data per band: enough for each to amortise priming its window,
   /// and bands enough to keep every core busy.

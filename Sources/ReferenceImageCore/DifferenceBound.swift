@@ -18,7 +18,8 @@ public enum DifferenceBound: Sendable, Hashable, CustomStringConvertible {
       let clamped = min(max(accuracy, 0), 1)
       // 0.999 is stored as a binary fraction, so (1 - 0.999) × 1000 may land just below 1 and
       // allow one pixel too few. The slack covers that representation error, which grows with
-      // the pixel count (a fixed 1e-9 was lost at 100 megapixels: 0.9999 allowed 9999 of 10⁸).
+      // the pixel count (a fixed 1e-9 alone is lost at 100 megapixels: 0.9999 would allow 9999
+      // of 10⁸).
       let total = Double(totalPixelCount)
       let slack = 1e-9 + total * 1e-15
       return Int(((1 - clamped) * total + slack).rounded(.down))

@@ -15,26 +15,24 @@ public struct PNGEncoder: Sendable {
     /// built for speed (`BandedPNGWriter`, `FastDeflate.c`). The default, because generation
     /// runs encode thousands of images.
     ///
-    /// `Benchmarks --encode-only --hard-cases` (run by `Scripts/benchmark-generation`) on a
-    /// 4 Mpx screenshot-like image, 2 cores: 16.9 ms for 631,605 bytes, where libspng's
-    /// single-threaded encoding at zlib level 3 took 63.3 ms for 663,182 bytes in the same run
-    /// (3.75×), and `.small` 252 ms for 567,552 bytes. On noise, a flat image and text the
-    /// speed-up was 4.9–6.6×; on real renders of 0.04–1.1 Mpx 1.7–4.2× (a small image has few
-    /// bands to share out); the files 73% smaller (flat) to 7% larger. All figures, with commands,
-    /// are in `Documentation/Benchmarks.md`. Adaptive filtering is what makes `.small` slow:
-    /// libspng scores all five filters on every row.
+    /// Several times faster than libspng's single-threaded encoding at zlib level 3, for files
+    /// of about the same size (much smaller on flat images, a little larger on some); a small
+    /// image gains least, having few bands to share out. The figures, with the commands that
+    /// measure them (`Scripts/benchmark-generation`), are in `Documentation/Benchmarks.md`
+    /// ("Encoding"). Adaptive filtering is what makes `.small` slow: libspng scores all five
+    /// filters on every row.
     case fast
     /// zlib level 6 with adaptive filtering, as libpng and most tools write by default.
     case small
-    /// The same bytes as `.fast`. It once meant zlib level 1 where `.fast` was level 3; the fast
-    /// deflate is both faster and smaller than that, so the two settings met.
+    /// The same bytes as `.fast`, kept for callers that name it: the fast deflate is both
+    /// faster and smaller than zlib at its fastest level, so there is nothing faster to offer.
     case fastest
     /// The smallest file this encoder knows how to write for the pixels, for references that
     /// are committed: the colour type reduced where no pixel changes (a palette for at most 256
     /// colours, grey, no alpha when opaque), row filters chosen for size and libdeflate's
-    /// strongest level (`CompactPNGWriter`). About a hundred times `.fast`'s time on an
-    /// 800 × 600 screenshot, for 41% fewer bytes there and files within 6% of zopflipng's on
-    /// the example references; the figures are in `Documentation/Benchmarks.md`.
+    /// strongest level (`CompactPNGWriter`). About a hundred times `.fast`'s time, for files
+    /// close to zopflipng's; the figures are in `Documentation/Benchmarks.md` ("Compact
+    /// references").
     case compact
 
     /// The zlib level of libspng's encoder for this setting.

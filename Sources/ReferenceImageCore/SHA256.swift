@@ -109,7 +109,7 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
   /// A digest from 64 lowercase hex digits (the form `SHA256.hex` prints), else nil.
   public init?(hex: String) {
     // Read in place, word by word: a merge reads two digests per manifest record, and an array
-    // per digest was a heap allocation each.
+    // per digest would be a heap allocation each.
     var hex = hex
     guard let digest = hex.withUTF8({ SHA256Digest(hexDigits: $0) }) else { return nil }
     self = digest
@@ -125,7 +125,7 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
 
   /// The `index`th 16 lowercase hex digits of `digits` as a word, else nil: eight digits at
   /// a time, as `hexWord` reads them one by one (a merge reads two digests for every image of
-  /// every manifest: 3% of a 500,000-image rerun's samples one by one).
+  /// every manifest, so digit by digit would show in a fleet rerun's time).
   static func word(_ digits: UnsafeBufferPointer<UInt8>, _ index: Int) -> UInt64? {
     let raw = UnsafeRawBufferPointer(digits)
     let first = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 16, as: UInt64.self))

@@ -10,10 +10,9 @@ import ReferenceImageCore
 final class MergeStaging: @unchecked Sendable {
   // An entry's file is named after its source's number and its path's key (`PathKey`), so
   // finding it again needs nothing kept per entry: a list of every staged entry (32 bytes and
-  // a 4-byte size each, sorted when applying starts) was 19 MB of a 500,000-image first merge's
-  // heap peak of 85 MB (`valgrind --tool=massif`). Two paths of one source that share a key
-  // are both left unfound (`collided`), so they are read again from their source: a shared key
-  // costs time, never a wrong file.
+  // a 4-byte size each) would be one of the largest parts of a fleet's first merge's peak.
+  // Two paths of one source that share a key are both left unfound (`collided`), so they are
+  // read again from their source: a shared key costs time, never a wrong file.
 
   /// The name prefix of staging folders; it starts like every temporary file of this package.
   static let prefix = FileSystem.temporaryPrefix + "staging-"

@@ -4,11 +4,9 @@ import ReferenceImageCore
 extension MergeSummary {
   /// The changed paths, in path order. A summary made from a plan makes each change from the
   /// plan's item when it is read, so the list costs 4 bytes a change or, when fewer, an item
-  /// that is no change (a merge that changes every reference but one: 2.0 MB at 500,000
-  /// images, now 4 bytes), and none when every item is one (a first merge): held as changes,
-  /// it was 5.6 MB of the peak of a merge
-  /// of 50,000 new images, and with an outcome kept beside each position 4.0 MB of a
-  /// 500,000-image first merge's (`valgrind --tool=massif`).
+  /// that is no change (a merge that changes every reference but one costs 4 bytes), and none
+  /// when every item is one (a first merge). Changes held as values, or an outcome kept beside
+  /// each position, would grow with the merge and be a visible part of its peak.
   /// A summary read back from `--json` holds the changes it read.
   public struct ChangeList: RandomAccessCollection, Decodable, Sendable,
     ExpressibleByArrayLiteral

@@ -240,8 +240,8 @@ public struct MergeSummary: Decodable, Sendable {
   /// Makes a plan item's change. Built once per source and shared by every change it holds: a
   /// merge of many archives otherwise held two new strings per changed path, and two new arrays
   /// for the one holder most changes have. The names and workers are the source list's
-  /// strings (`sources`, the inventories' first), not strings of their own: made again, they
-  /// were 1.4 MB of the 500,000-image rerun's heap peak (`heaptrack`).
+  /// strings (`sources`, the inventories' first), not strings of their own, so a change costs
+  /// no string per path.
   private static func changeMaker(
     _ plan: MergePlan, sources: [Source], unreached: Set<String>,
     formatter: ISO8601DateFormatter

@@ -57,7 +57,7 @@ struct ReaderQueue {
 extension ReaderQueue {
   /// Merges lists of images each sorted by path (k-way), calling `body` with each path's
   /// places in path order, a path's places in list order. It holds one place per list: an
-  /// array of every place, sorted, cost a merge of many archives 8 bytes an image.
+  /// array of every place, sorted, would cost a merge of many archives 8 bytes an image.
   /// - Parameters:
   ///   - counts: How many images each list holds.
   ///   - path: The path of the image at a place.

@@ -146,15 +146,14 @@ struct RunLedger {
   private func sharedReferences(
     _ inventories: [SourceInventory], counts: (Int, String) -> Bool
   ) -> [MergePlan.SharedReference] {
-    // Candidates first: a path whose uses name two tests. A table of every path's string cost
-    // a merge of many archives about 130 bytes an image, a table of each key's first test 50,
-    // and a sorted list of every use by path key (`PathKey`) 16 and the sort's 8
-    // (`valgrind --tool=massif`, 500,000 images: 12 MB, one of the peak's two largest parts). The
-    // rendered images are met path by path instead, from the inventories' sorted lists; only
-    // the uses recorded beside them (`referenceUses`: compared, not rendered) are listed by
-    // key. A key two paths share may make a candidate that is not shared; the owners gathered
-    // by path below tell them apart. A shared path is never missed: its images meet, and its
-    // recorded uses share its key.
+    // Candidates first: a path whose uses name two tests. A table of every path's string would cost
+    // a merge of many archives about 130 bytes an image, a table of each key's first test 50, and a
+    // sorted list of every use by path key (`PathKey`) 16 and the sort's 8, one of the largest
+    // parts of a fleet merge's peak. The rendered images are met path by path instead, from the
+    // inventories' sorted lists; only the uses recorded beside them (`referenceUses`: compared, not
+    // rendered) are listed by key. A key two paths share may make a candidate that is not shared;
+    // the owners gathered by path below tell them apart. A shared path is never missed: its images
+    // meet, and its recorded uses share its key.
     var recorded: [Use] = []
     forEachOwner(inventories, counts: counts, rendered: false) { _, _, use, _ in
       recorded.append(use)

@@ -8,11 +8,9 @@ public struct SourceInventory: Sendable {
   /// One image of the source: 24 bytes beside its name's in the source's `PathPool` and its
   /// 72-byte record (digests and size) in the merge's `ImageSpill` file (a test asserts the
   /// size). With its path as a string of its own and its test and failure in fields of their
-  /// own, it cost a merge of many archives 128 bytes and about 108 for the string
-  /// (`valgrind --tool=massif` of the 50,000-image rerun of `Scripts/benchmark-fleet`: 11.7 MB
-  /// before, 6.2 MB after, the pools included); with its record, 96 bytes (the 500,000-image
-  /// rerun's images: 48.2 MB, then 16.2 MB with the record spilled). A source's list keeps 3
-  /// bytes of it and makes it when asked (`ImageList`).
+  /// own, it would cost a merge of many archives 128 bytes and about 108 for the string; with
+  /// its record in memory, 96 bytes. A source's list keeps 3 bytes of it and makes it when
+  /// asked (`ImageList`).
   public struct Image: Sendable, Hashable {
     /// The package-relative path, pooled with its source's others once the source is read
     /// (`PathPool`), and with it the image's record: its digests and size.

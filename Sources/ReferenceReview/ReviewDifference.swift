@@ -29,9 +29,8 @@ package struct ReviewDifference: Sendable {
   }()
 
   /// The difference image as a palette PNG, a quarter of the bytes to compress; as RGBA when
-  /// a pixel is outside the palette. On 800×600 screenshots the whole difference step then
-  /// costs 0.6–0.9× decoding the two PNGs on one core, against 2.0–2.2× with RGBA at level 1
-  /// (`Benchmarks --review-difference`, run by `Scripts/benchmark-merge --report`).
+  /// a pixel is outside the palette. The palette makes the whole difference step cost less
+  /// than half of what it costs as RGBA (`Documentation/Benchmarks.md`, "Review page").
   static func encode(_ difference: RGBAImage) throws(PNGError) -> [UInt8] {
     let red = DifferenceColor.differing
     var outside = false

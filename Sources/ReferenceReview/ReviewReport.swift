@@ -8,13 +8,13 @@ import ReferenceMerge
 ///
 /// Written as a stream: a folder (`index.html`, `review.css`, the `review-*.js` scripts that
 /// index.html loads, `review-data.js`, `images/`) or, for a path ending in `.html`, one
-/// self-contained file with the same page and the images as data URIs. Before and after are the
-/// PNG bytes of the destination file and the archive entry, copied (read through the merge's
-/// `ReviewImages`, a megabyte ahead of the cards); difference images are made a batch at a time
-/// on every core, decoding into the memory of images earlier cards are done with, and written as
-/// they are made, so memory holds a few images per core whatever the number of changes: a peak
-/// of 58 MB for 2,000 updated 800×600 images (`Scripts/benchmark-merge --report`). The page's own files travel inside the program: the
-/// `EmbedReviewPage` build plugin turns `ReviewPage/` into Swift literals, so a copied
+/// self-contained file with the same page and the images as data URIs. Before and after are the PNG
+/// bytes of the destination file and the archive entry, copied (read through the merge's
+/// `ReviewImages`, a megabyte ahead of the cards); difference images are made a batch at a time on
+/// every core, decoding into the memory of images earlier cards are done with, and written as they
+/// are made, so memory holds a few images per core whatever the number of changes
+/// (`Documentation/Benchmarks.md`, "Review page"). The page's own files travel inside the program:
+/// the `EmbedReviewPage` build plugin turns `ReviewPage/` into Swift literals, so a copied
 /// `merge-refs` writes reports too.
 ///
 /// A report knows whether the merge writes what it shows (`changes`): pending (a dry run),

@@ -108,8 +108,8 @@ public struct ShardCheck: Sendable {
   /// The archives that hold tests no shard planned.
   private func outsidePlan(_ archives: [Archive], planned: Set<String>) -> [ShardProblem] {
     archives.compactMap { archive in
-      // Each test looked up in the plan: `Set.subtracting` walked the whole plan for every
-      // archive: 7.5% of an up-to-date rerun of 5,000 archives (`perf record`).
+      // Each test looked up in the plan, never the whole plan walked per archive
+      // (`Set.subtracting` does): a fleet checks thousands of archives against one plan.
       let outside = Set(archive.tests.filter { !planned.contains($0) }).sorted()
       return outside.isEmpty ? nil : .archiveOutsidePlan(archive: archive.name, tests: outside)
     }

@@ -27,8 +27,9 @@ struct ShardInputs: Sendable {
       }
     }
     // Each folder's evidence (every archive hashed, its manifest read) on every core, the
-    // folders' results in their order: read one folder after another, it was 11% of an
-    // up-to-date rerun of 500,000 images on one core while the merge's reading used all.
+    // folders' results in their order: read one folder after another, it would be a long
+    // stretch of one busy core in an up-to-date rerun of a fleet, while the merge's own
+    // reading uses them all.
     let folders = ConcurrentSlots.perform(paths.count) { index in
       ShardFolder.records(in: [paths[index]], readingEvidence: requireAll)
     }

@@ -204,7 +204,10 @@ final class ReadmeTests: XCTestCase {
     XCTAssertTrue(try readme().contains("](\(file))"), "README links \(file)")
     XCTAssertTrue(try article("RegeneratingInCI").contains(file))
     let documents =
-      ["README.md", "CONTRIBUTING.md", "Documentation/Benchmarks.md"]
+      [
+        "README.md", "CONTRIBUTING.md", "Documentation/Benchmarks.md",
+        "Documentation/BenchmarksHistory.md",
+      ]
       + (try FileManager.default.contentsOfDirectory(
         atPath: checkout.appendingPathComponent(
           "Sources/ReferenceImageTesting/ReferenceImageTesting.docc"

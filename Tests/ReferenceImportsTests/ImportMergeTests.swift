@@ -4,7 +4,8 @@ import SyntheticBundles
 import TestSupport
 import XCTest
 
-/// `merge-refs Run.xcresult .` and `merge-refs ExportFolder .`, as the README prints them.
+/// `merge-refs Run.xcresult .` and the same for an attachment export folder, as the
+/// LandingFromXcode article prints them.
 final class ImportMergeTests: XCTestCase {
   private let snapshots = "Tests/AppTests/__Snapshots__/SnapTests"
 

@@ -133,9 +133,8 @@ package final class Destination: @unchecked Sendable {
   /// Checks that a path can be written safely: a valid entry path, no symbolic link on the
   /// way, and not a link itself.
   /// - Parameter knownRegularFile: Whether the path, valid, was read as a regular file beneath
-  ///   the root (no link on the way), so it needs no check again: an up-to-date rerun of
-  ///   500,000 images validated every path twice (`EntryPath.validate`: 3.8% of its samples,
-  ///   both times).
+  ///   the root (no link on the way), so it needs no check again: validating every path a
+  ///   second time (`EntryPath.validate`) would show in an up-to-date rerun's time.
   /// - Throws: `MergeError.refusedEntry` naming the link.
   package func checkWritable(_ path: String, knownRegularFile: Bool = false) throws(MergeError) {
     if storedReferences != nil { try checkPointer(path) }
@@ -154,7 +153,7 @@ package final class Destination: @unchecked Sendable {
 
   /// The kind of file at a path. A path with a known digest is a regular file, so checking a
   /// path the planner read costs no system call; a table of what else was learned about each
-  /// path cost a rerun of many archives 150 bytes an image.
+  /// path would cost a rerun of many archives 150 bytes an image.
   private func knownKind(_ path: String) throws(MergeError) -> FileStatus.Kind? {
     lock.lock()
     let known = digests[ExactPath(path)]

@@ -24,9 +24,8 @@ final class DigestCache: @unchecked Sendable {
 
   /// The cache file's name inside `.build`.
   static let fileName = "merge-refs-digests"
-  /// How many learned entries `save()` sorts in memory at once: 16,384 (1.2 MB). Runs of
-  /// 65,536 were the largest allocation of a 50,000-image first merge's peak
-  /// (`valgrind --tool=massif`).
+  /// How many learned entries `save()` sorts in memory at once: 16,384 (1.2 MB), small beside
+  /// the rest of a first merge's peak; a longer run would be the peak's largest allocation.
   static let defaultRunLength = 1 << 14
 
   private let calls: FileCalls

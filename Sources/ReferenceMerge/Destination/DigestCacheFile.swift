@@ -3,8 +3,8 @@ import ReferenceImageCore
 
 /// The digest cache's file: a 16-byte header (a magic word, the record size), then one 72-byte
 /// record per path key, sorted by key. Fixed-size sorted records are found where they lie, a
-/// read of one block each, so a rerun does not hold a table of every file: that table was 36 MB
-/// of a 500,000-image rerun's peak (`valgrind --tool=massif`).
+/// read of one block each, so a rerun does not hold a table of every file (which would grow by
+/// about 72 bytes an image, the largest part of a fleet rerun's peak).
 ///
 /// The file belongs to one machine's `.build` folder, so numbers are in the machine's byte
 /// order; a file from another machine (or of an older format) fails the magic word and is an

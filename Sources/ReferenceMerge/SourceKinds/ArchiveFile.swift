@@ -4,9 +4,8 @@ import ReferenceContracts
 
 /// A zip file: a coordinator archive, or any zip of PNGs at package-relative paths.
 public struct ArchiveFile: MergeSourceKind {
-  /// The zip's path, not a `URL` object: a fleet merges thousands of archives (the
-  /// 500,000-image rerun of `Scripts/benchmark-fleet`, 5,000 archives: peak RSS 70.3 → 67.9 MB
-  /// by `/usr/bin/time`).
+  /// The zip's path, not a `URL` object: a fleet merges thousands of archives, and a `URL`
+  /// each is memory that shows at that size.
   public let path: String
 
   /// The zip at a file URL.

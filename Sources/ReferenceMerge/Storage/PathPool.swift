@@ -28,12 +28,12 @@ final class PathPool: Sendable {
     }
   }
 
-  /// The paths' bytes in one buffer (an array each cost a pool about 56 bytes, and a fleet
-  /// has thousands of pools): each run's prefix (its folder with the trailing slash, "" for
-  /// the package root, and what its names share), one after another, runs of the same prefix
-  /// sharing one; from `restStart`, the rest of each path's bytes, in the order of the paths;
-  /// from `suffixStart`, what every path ends with beyond its run's prefix (most often
-  /// `.png`), kept once.
+  /// The paths' bytes in one buffer (an array each would cost a pool about 56 bytes, and a fleet
+  /// has thousands of pools): each run's prefix (its folder with the trailing slash, "" for the
+  /// package root, and what its names share), one after another, runs of the same prefix sharing
+  /// one; from `restStart`, the rest of each path's bytes, in the order of the paths; from
+  /// `suffixStart`, what every path ends with beyond its run's prefix (most often `.png`), kept
+  /// once.
   private let bytes: [UInt8]
   private let restStart: Int
   private let suffixStart: Int
