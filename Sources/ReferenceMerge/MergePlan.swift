@@ -160,6 +160,12 @@ public struct MergePlan: Sendable {
     item.chosen.flatMap { earlierRuns[$0.sourceIndex] }
   }
 
+  /// The item at a path and its position in `items`, by binary search of the items sorted by
+  /// path: O(log items × log runs), no table of paths.
+  public func item(at path: String) -> (position: Int, item: Item)? {
+    MergePlanner.position(of: path, in: items).map { ($0, items[$0]) }
+  }
+
   /// Items with one outcome.
   public func items(_ outcome: Outcome) -> [Item] { items.filter { $0.outcome == outcome } }
 

@@ -120,7 +120,12 @@ extension MergePlanner {
 
   /// The item at a path, by binary search of items sorted by path.
   static func item(at path: String, in items: MergePlan.ItemList) -> MergePlan.Item? {
-    index(of: SoughtPath(path), in: items).map { items[$0] }
+    position(of: path, in: items).map { items[$0] }
+  }
+
+  /// The position of the item at a path, by binary search of items sorted by path.
+  static func position(of path: String, in items: MergePlan.ItemList) -> Int? {
+    index(of: SoughtPath(path), in: items)
   }
 
   /// The index of the item at a path, by binary search of items sorted by path.

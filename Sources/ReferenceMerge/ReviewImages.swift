@@ -94,10 +94,31 @@ public struct ReviewImages: Sendable {
     in wanted: [Int: Set<String>], batchBytes: Int,
     _ body: ([SourceImage]) throws(Failure) -> Void
   ) throws(Failure) {
+    try forEachImage(
+      of: wanted.filter { !$0.value.isEmpty }.keys.sorted(),
+      wants: { wanted[$0]?.contains($1) ?? false }, batchBytes: batchBytes, body)
+  }
+
+  /// Reads the images of the given sources that `wants` asks for, as `forEachImage(in:)`
+  /// does: for a caller whose table of wanted paths would cost a string an image (a report of
+  /// a whole fleet), where it can answer from what it holds.
+  /// - Parameters:
+  ///   - sourceIndices: The sources to read, in the order to read them.
+  ///   - wants: Whether the entry at a path of the source at an index is wanted; asked on the
+  ///     reading thread.
+  ///   - batchBytes: The bytes of images after which a batch is handed over.
+  ///   - body: Receives each batch, on the calling thread; an error it throws stops the reading.
+  /// - Throws: What `body` throws.
+  public func forEachImage<Failure: Error>(
+    of sourceIndices: [Int], wants: @escaping @Sendable (Int, String) -> Bool, batchBytes: Int,
+    _ body: ([SourceImage]) throws(Failure) -> Void
+  ) throws(Failure) {
     let queue = BatchQueue()
     let (sources, limits) = (sources, limits)
     let reader = Thread {
-      Self.read(wanted, of: sources, limits: limits, batchBytes: batchBytes, into: queue)
+      Self.read(
+        sourceIndices, wants: wants, of: sources, limits: limits, batchBytes: batchBytes,
+        into: queue)
     }
     reader.start()
     // Also when `body` throws: the reader stops, and is gone before this returns.
@@ -113,17 +134,17 @@ public struct ReviewImages: Sendable {
 
   /// The reading thread's work: the wanted entries, batch by batch, until done or cancelled.
   private static func read(
-    _ wanted: [Int: Set<String>], of sources: [MergeSource], limits: ArchiveLimits,
-    batchBytes: Int, into queue: BatchQueue
+    _ sourceIndices: [Int], wants: (Int, String) -> Bool, of sources: [MergeSource],
+    limits: ArchiveLimits, batchBytes: Int, into queue: BatchQueue
   ) {
     var batch: [SourceImage] = []
     var bytes = 0
-    for (index, paths) in wanted.sorted(by: { $0.key < $1.key }) where !paths.isEmpty {
+    for index in sourceIndices {
       guard sources.indices.contains(index) else { continue }
       try? SourceReader(limits: limits).forEachEntry(
-        of: sources[index], wantsData: { paths.contains($0) }
+        of: sources[index], wantsData: { wants(index, $0) }
       ) { (entry) throws(MergeError) in
-        guard paths.contains(entry.path) else { return }
+        guard wants(index, entry.path) else { return }
         batch.append(SourceImage(sourceIndex: index, path: entry.path, bytes: entry.bytes))
         bytes += entry.bytes.count
         guard bytes >= batchBytes else { return }

@@ -42,28 +42,40 @@ struct ReviewJobs {
     }
   }
 
-  /// Added and updated paths, read back from their sources.
+  /// Added and updated paths, read back from their sources. A read entry finds its item by
+  /// binary search of the plan's sorted items, and a card made is marked by the item's
+  /// position: a fleet's report holds no table of its paths.
   private mutating func changes(_ body: (ReviewCardMaker.Job) throws(ReviewError) -> Void)
     throws(ReviewError)
   {
-    var bySource: [Int: [String: MergePlan.Item]] = [:]
+    var sourceIndices = Set<Int>()
     for item in plan.items where item.outcome.writesFile {
-      guard let chosen = item.chosen else { continue }
-      bySource[chosen.sourceIndex, default: [:]][item.path] = item
+      if let chosen = item.chosen { sourceIndices.insert(chosen.sourceIndex) }
     }
-    var seen = Set<String>()
-    try reader.forEachImage(in: bySource.mapValues { Set($0.keys) }, batchBytes: readAhead) {
-      (batch) throws(ReviewError) in
+    let plan = plan
+    /// The item an entry of a source lands as, and its position.
+    @Sendable func landing(_ sourceIndex: Int, _ path: String) -> (
+      position: Int, item: MergePlan.Item
+    )? {
+      guard let found = plan.item(at: path), found.item.outcome.writesFile,
+        found.item.chosen?.sourceIndex == sourceIndex
+      else { return nil }
+      return found
+    }
+    var seen = [Bool](repeating: false, count: plan.items.count)
+    try reader.forEachImage(
+      of: sourceIndices.sorted(), wants: { landing($0, $1) != nil }, batchBytes: readAhead
+    ) { (batch) throws(ReviewError) in
       for image in batch {
-        guard let item = bySource[image.sourceIndex]?[image.path],
-          seen.insert(image.path).inserted
+        guard let (position, item) = landing(image.sourceIndex, image.path), !seen[position]
         else { continue }
+        seen[position] = true
         try body(job(item, meta: meta(item), after: image.bytes))
       }
     }
     // Entries a source no longer yields (changed or removed since planning) keep their card.
-    for item in plan.items where item.outcome.writesFile {
-      if !seen.contains(item.path) { try body(job(item, meta: meta(item), after: nil)) }
+    for (position, item) in plan.items.enumerated() where item.outcome.writesFile {
+      if !seen[position] { try body(job(item, meta: meta(item), after: nil)) }
     }
   }
 
