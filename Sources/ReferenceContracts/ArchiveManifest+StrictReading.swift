@@ -119,7 +119,8 @@ extension ArchiveManifest.Image {
   fileprivate static let fields = Reader.Fields(Field.allCases)
 
   fileprivate init(reading reader: inout Reader) throws(Unsure) {
-    var path, test, testCase, pngSHA256, pixelSHA256: String?
+    var path, test, testCase: String?
+    var pngSHA256, pixelSHA256: SHA256Digest?
     var width, height, byteCount: Int?
     var failedComparison: ArchiveManifest.FailedComparison?
     var comparison: ComparisonRecord?
@@ -132,8 +133,8 @@ extension ArchiveManifest.Image {
       case .width: width = try reader.int()
       case .height: height = try reader.int()
       case .byteCount: byteCount = try reader.int()
-      case .pngSHA256: pngSHA256 = try reader.string()
-      case .pixelSHA256: pixelSHA256 = try reader.string()
+      case .pngSHA256: pngSHA256 = try reader.sha256Digest()
+      case .pixelSHA256: pixelSHA256 = try reader.sha256Digest()
       case .failedComparison:
         failedComparison = try reader.optional { (reader) throws(Unsure) in
           try ArchiveManifest.FailedComparison(reading: &reader)
@@ -161,13 +162,14 @@ extension ArchiveManifest.FailedComparison {
   fileprivate static let fields = Reader.Fields(Field.allCases)
 
   fileprivate init(reading reader: inout Reader) throws(Unsure) {
-    var referencePixelSHA256, comparison, verdict, file: String?
+    var referencePixelSHA256: SHA256Digest?
+    var comparison, verdict, file: String?
     var differingPixels, totalPixels, line: Int?
     try reader.object(Self.fields) { (field, reader) throws(Unsure) in
       switch field {
       case .referencePixelSHA256:
         referencePixelSHA256 = try reader.optional { (reader) throws(Unsure) in
-          try reader.string()
+          try reader.sha256Digest()
         }
       case .comparison: comparison = try reader.string()
       case .verdict: verdict = try reader.string()
@@ -194,7 +196,8 @@ extension ArchiveManifest.UnchangedImage {
   fileprivate static let fields = Reader.Fields(Field.allCases)
 
   fileprivate init(reading reader: inout Reader) throws(Unsure) {
-    var path, test, testCase, pixelSHA256, pngSHA256: String?
+    var path, test, testCase: String?
+    var pixelSHA256, pngSHA256: SHA256Digest?
     var width, height: Int?
     var comparison: ComparisonRecord?
     try reader.object(Self.fields) { (field, reader) throws(Unsure) in
@@ -205,8 +208,8 @@ extension ArchiveManifest.UnchangedImage {
         testCase = try reader.optional { (reader) throws(Unsure) in try reader.string() }
       case .width: width = try reader.int()
       case .height: height = try reader.int()
-      case .pixelSHA256: pixelSHA256 = try reader.string()
-      case .pngSHA256: pngSHA256 = try reader.string()
+      case .pixelSHA256: pixelSHA256 = try reader.sha256Digest()
+      case .pngSHA256: pngSHA256 = try reader.sha256Digest()
       case .comparison:
         comparison = try reader.optional { (reader) throws(Unsure) in
           try ComparisonRecord(reading: &reader)

@@ -39,10 +39,10 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     public var height: Int
     /// The size of the PNG file in bytes.
     public var byteCount: Int
-    /// SHA-256 of the PNG file's bytes.
-    public var pngSHA256: String
-    /// SHA-256 of the decoded RGBA8 pixels (row-major, no padding).
-    public var pixelSHA256: String
+    /// SHA-256 of the PNG file's bytes, written as 64 lowercase hex digits.
+    public var pngSHA256: SHA256Digest
+    /// SHA-256 of the decoded RGBA8 pixels (row-major, no padding), written as hex.
+    public var pixelSHA256: SHA256Digest
     /// For an image kept because its comparison failed (a verify run, or mode `failed`): what
     /// it was compared with and where the assertion is; nil for images recorded otherwise.
     public var failedComparison: FailedComparison?
@@ -52,8 +52,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
 
     /// Creates an image record.
     public init(
-      path: String, test: String, width: Int, height: Int, byteCount: Int, pngSHA256: String,
-      pixelSHA256: String, failedComparison: FailedComparison? = nil,
+      path: String, test: String, width: Int, height: Int, byteCount: Int,
+      pngSHA256: SHA256Digest, pixelSHA256: SHA256Digest, failedComparison: FailedComparison? = nil,
       comparison: ComparisonRecord? = nil, testCase: String? = nil
     ) {
       self.path = path
@@ -76,8 +76,9 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
   /// pixels, so `merge-refs` lands it only over that reference), the verdict's numbers for a
   /// reviewer, and the assertion's place for annotations.
   public struct FailedComparison: Codable, Sendable, Equatable, Hashable {
-    /// SHA-256 of the reference's RGBA8 pixels; nil when there was no reference.
-    public var referencePixelSHA256: String?
+    /// SHA-256 of the reference's RGBA8 pixels, written as hex; nil when there was no
+    /// reference.
+    public var referencePixelSHA256: SHA256Digest?
     /// The comparison's name, such as `exact` or `perceptual(threshold: 0.1)`.
     public var comparison: String
     /// The verdict in one sentence, with its numbers ("37 of 9,600 pixels differ beyond the
@@ -96,8 +97,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
 
     /// Creates a record.
     public init(
-      referencePixelSHA256: String?, comparison: String, verdict: String, differingPixels: Int?,
-      totalPixels: Int, file: String, line: Int
+      referencePixelSHA256: SHA256Digest?, comparison: String, verdict: String,
+      differingPixels: Int?, totalPixels: Int, file: String, line: Int
     ) {
       self.referencePixelSHA256 = referencePixelSHA256
       self.comparison = comparison
@@ -123,10 +124,11 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
     public var width: Int
     /// The height in pixels.
     public var height: Int
-    /// SHA-256 of the rendered RGBA8 pixels, equal to the reference's pixel digest.
-    public var pixelSHA256: String
-    /// SHA-256 of the reference file's bytes as the run found them.
-    public var pngSHA256: String
+    /// SHA-256 of the rendered RGBA8 pixels, equal to the reference's pixel digest; written as
+    /// hex.
+    public var pixelSHA256: SHA256Digest
+    /// SHA-256 of the reference file's bytes as the run found them, written as hex.
+    public var pngSHA256: SHA256Digest
     /// The comparison and bound the test's assertion uses, as in `images[].comparison`: a
     /// variant's file its run left unchanged is redundant when this comparison finds it equal
     /// to its fallback, which the merge cannot tell from the pixel digests alone. Nil in
@@ -135,8 +137,8 @@ public struct ArchiveManifest: Codable, Sendable, Equatable {
 
     /// Creates a record of an unchanged image.
     public init(
-      path: String, test: String, width: Int, height: Int, pixelSHA256: String,
-      pngSHA256: String, testCase: String? = nil, comparison: ComparisonRecord? = nil
+      path: String, test: String, width: Int, height: Int, pixelSHA256: SHA256Digest,
+      pngSHA256: SHA256Digest, testCase: String? = nil, comparison: ComparisonRecord? = nil
     ) {
       self.path = path
       self.test = test

@@ -1,4 +1,5 @@
 import Foundation
+import ReferenceImageCore
 
 /// A reader of JSON bytes that reads only what `JSONDecoder` surely reads the same way, and
 /// gives up (`Unsure`) on everything else: the caller then asks `JSONDecoder`, so a value this
@@ -290,6 +291,19 @@ struct StrictJSONReader {
     let text = try string()
     guard let seconds = Self.secondsSince1970(iso8601: Array(text.utf8)) else { throw Unsure() }
     return Date(timeIntervalSince1970: TimeInterval(seconds))
+  }
+
+  /// Reads a SHA-256 digest, written as 64 lowercase hex digits (read in place when plain):
+  /// any other text is left to `JSONDecoder`, which refuses it naming the field.
+  mutating func sha256Digest() throws(Unsure) -> SHA256Digest {
+    let scanned = try scanString()
+    let raw = UnsafeRawBufferPointer(rebasing: bytes[scanned.range])
+    let digest =
+      scanned.isPlainASCII
+      ? SHA256Digest(hexDigits: raw.assumingMemoryBound(to: UInt8.self))
+      : SHA256Digest(hex: try Self.validString(raw))
+    guard let digest else { throw Unsure() }
+    return digest
   }
 
   /// Reads a string that must be one of an enumeration's raw values.

@@ -102,15 +102,14 @@ struct InventoryScanner {
   /// file byte for byte.
   private func wantsData(_ path: String, _ reading: Reading) -> Bool {
     guard reading.held[path] == nil else { return false }
-    guard reading.differing[path] == nil, let record = reading.records[path], let destination,
-      let recorded = SHA256Digest(hex: record.pngSHA256)
+    guard reading.differing[path] == nil, let record = reading.records[path], let destination
     else { return true }
     let actual = destination.pngDigest(path)
-    guard actual == recorded else {
+    guard actual == record.pngSHA256 else {
       reading.differing[path] = .some(actual)
       return true
     }
-    reading.held[path] = recorded
+    reading.held[path] = record.pngSHA256
     return false
   }
 
@@ -134,7 +133,7 @@ struct InventoryScanner {
       try checkKind(entry, source: source)
       reading.images[entry.path] = .init(
         path: entry.path, pngSHA256: pngSHA256,
-        pixelSHA256: recordedDigest(record.pixelSHA256),
+        pixelSHA256: record.pixelSHA256,
         width: record.width, height: record.height, test: record.owner, destinationHeldIt: true)
       return
     }
@@ -233,15 +232,10 @@ struct InventoryScanner {
   private func attachRecords(_ reading: Reading) throws(MergeError) {
     let source = reading.source
     for record in reading.manifest?.images ?? [] {
-      if let image = reading.images[record.path],
-        image.pixelSHA256 != recordedDigest(record.pixelSHA256)
-      {
+      if let image = reading.images[record.path], image.pixelSHA256 != record.pixelSHA256 {
         throw refuse(source, record.path, "its pixels do not match its manifest record")
       }
       guard let failure = record.failedComparison else { continue }
-      if let digest = failure.referencePixelSHA256, SHA256Digest(hex: digest) == nil {
-        throw refuse(source, record.path, "its compared reference digest is not SHA-256 hex")
-      }
       reading.images[record.path]?.failedComparison = .init(
         failure, test: record.owner, comparison: record.comparison)
     }
@@ -307,8 +301,8 @@ struct InventoryScanner {
         throw refuse(source, record.path, "the path appears twice")
       }
       var image = SourceInventory.Image(
-        path: record.path, pngSHA256: recordedDigest(record.pngSHA256),
-        pixelSHA256: recordedDigest(record.pixelSHA256), width: record.width,
+        path: record.path, pngSHA256: record.pngSHA256,
+        pixelSHA256: record.pixelSHA256, width: record.width,
         height: record.height, test: record.owner, isArchived: false)
       // Asked now, while the digest cache answers: the plan asks only after it is let go.
       image.destinationHeldIt =
@@ -396,14 +390,14 @@ struct InventoryScanner {
     _ path: String, pngSHA256: SHA256Digest, size: (width: Int, height: Int),
     source: MergeSource, record: ArchiveManifest.Image
   ) throws(MergeError) -> SourceInventory.Image {
-    guard SHA256Digest(hex: record.pngSHA256) == pngSHA256 else {
+    guard record.pngSHA256 == pngSHA256 else {
       throw refuse(source, path, "its bytes do not match its manifest record (corrupt?)")
     }
     guard size == (record.width, record.height) else {
       throw refuse(source, path, "its size does not match its manifest record")
     }
     return .init(
-      path: path, pngSHA256: pngSHA256, pixelSHA256: recordedDigest(record.pixelSHA256),
+      path: path, pngSHA256: pngSHA256, pixelSHA256: record.pixelSHA256,
       width: size.width, height: size.height, test: record.owner)
   }
 
@@ -424,13 +418,6 @@ struct InventoryScanner {
     return .init(
       path: entry.path, pngSHA256: pngSHA256, pixelSHA256: SHA256Digest(of: pixels.pixels),
       width: pixels.width, height: pixels.height, test: nil)
-  }
-
-  /// A manifest record's digest. Records are not checked when the manifest is read, so text
-  /// that is not lowercase hex stands for the digest of the text itself: equal texts still
-  /// match each other and no real digest, as when digests were compared as text.
-  private func recordedDigest(_ text: String) -> SHA256Digest {
-    SHA256Digest(hex: text) ?? SHA256Digest(of: Array(text.utf8))
   }
 
   private func refuse(_ source: MergeSource) -> @Sendable (String, String) -> MergeError {
