@@ -46,8 +46,8 @@ enum ArchiveMergeSeeds {
       let image = try PNGDecoder().decode(png)
       return ArchiveManifest.Image(
         path: path, test: "SeedTests.test\(name.filter(\.isLetter))", width: image.width,
-        height: image.height, byteCount: png.count, pngSHA256: SHA256.hex(png),
-        pixelSHA256: SHA256.hex(image.pixels))
+        height: image.height, byteCount: png.count, pngSHA256: SHA256Digest(of: png),
+        pixelSHA256: SHA256Digest(of: image.pixels))
     }
     let manifestBytes = try ArchiveManifest(
       toolVersion: "ReferenceImages fuzz seed", runID: "00000000-seed-\(name)",

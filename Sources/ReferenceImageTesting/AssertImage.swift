@@ -96,15 +96,54 @@ struct ImageAssertion {
 
   func run() {
     coordinator.registerIfNeeded()
-    let test = context.testName(coordinator: coordinator)
-    let testCase = context.testCase
-    if context.isSwiftTesting { coordinator.testStarted(test, isXCTest: false) }
+    let owner = startTest()
     let settings = ReferenceImageSettings.current
     let mode = settings.mode ?? coordinator.environment.mode
     // A bad mode is reported before the name is looked at: it is the first thing to fix.
     if case .invalid(let value) = mode {
       return context.fail(GenerationMode.invalidMessage(value))
     }
+    guard let places = resolvePlaces(settings: settings, mode: mode),
+      let use = claim(places.location, owner: owner)
+    else { return }
+    let pixelHash = RenderedPixelHash(image)
+    let (decision, comparedResult) = decide(mode: mode, places: places, pixelHash: pixelHash)
+    coordinator.recordUse(use(decision.verdict))
+    if decision == .pass, let result = comparedResult,
+      let tolerated = ToleranceDrift.Pass(path: places.compared.relativePath, result: result)
+    {
+      coordinator.noteToleratedPass(tolerated)
+    }
+    perform(
+      decision, at: places.location, comparedWith: places.compared, owner: owner,
+      knownPixelSHA256: pixelHash.computed,
+      variantNote: places.chain.map { "; " + $0.note } ?? "",
+      landable: places.chain?.rendersCanLand ?? true)
+  }
+
+  /// Where an assertion's render belongs and what it is compared with.
+  private struct Places {
+    /// The render's own file, where it is stored, claimed and named: its variant's, or the
+    /// reference itself without variants.
+    let location: ReferenceLocation
+    /// The most specific file of its chain that exists: what it is compared with.
+    let compared: ReferenceLocation
+    /// The variant chain, when the package declares variants.
+    let chain: VariantChain?
+  }
+
+  /// The assertion's owner: the test, with its case's arguments when it has some. A Swift
+  /// Testing test is noted as started here (XCTest's observer sees its own tests start).
+  private func startTest() -> ImageOwner {
+    let test = context.testName(coordinator: coordinator)
+    let testCase = context.testCase
+    if context.isSwiftTesting { coordinator.testStarted(test, isXCTest: false) }
+    return ImageOwner(test: test, testCase: testCase)
+  }
+
+  /// The reference's location and its variant chain; nil, with the test failed, when they
+  /// cannot be resolved.
+  private func resolvePlaces(settings: ReferenceImageSettings, mode: GenerationMode) -> Places? {
     let base: ReferenceLocation
     let chain: VariantChain?
     do {
@@ -116,40 +155,57 @@ struct ImageAssertion {
         base: base, name: name, requested: settings.variant ?? coordinator.environment.variant,
         generating: mode.storesImages)
     } catch {
-      return context.fail("\(error)")
+      context.fail("\(error)")
+      return nil
     }
     if let chain { coordinator.noteVariant(chain.running) }
     // A render is stored, claimed and named as its variant's own file; it is compared with the
     // most specific file of its chain that exists.
     let location = chain?.own ?? base
-    let compared = chain?.compared ?? location
+    return Places(location: location, compared: chain?.compared ?? location, chain: chain)
+  }
+
+  /// Claims the reference for the owner: one reference, one owner.
+  /// - Returns: The owner's use of the reference with a given verdict, for the manifest; nil,
+  ///   with the test failed, when another owner has the reference.
+  private func claim(_ location: ReferenceLocation, owner: ImageOwner)
+    -> ((ArchiveManifest.ReferenceUse.Verdict) -> ArchiveManifest.ReferenceUse)?
+  {
     let file = context.packageRelativeFile(packageRoot: location.packageRoot)
+    let line = Int(context.line)
     let use = { (verdict: ArchiveManifest.ReferenceUse.Verdict) in
       ArchiveManifest.ReferenceUse(
-        path: location.relativePath, test: test, file: file, line: Int(context.line),
-        verdict: verdict, testCase: testCase)
+        path: location.relativePath, test: owner.test, file: file, line: line,
+        verdict: verdict, testCase: owner.testCase)
     }
     do {
       try coordinator.claim(use(.failed), packageRoot: location.packageRoot)
     } catch {
       // Recorded all the same, so that the merge names both tests too.
       coordinator.recordUse(use(.failed))
-      return context.fail("\(error)")
+      context.fail("\(error)")
+      return nil
     }
-    let pixelHash = RenderedPixelHash(image)
-    // The comparison's result, when the decision compares: a pass that tolerated differences
-    // is noted for the run's closing line.
+    return use
+  }
+
+  /// Decides what becomes of the render (`ImageDecision`).
+  /// - Returns: The decision, and the comparison's result when the decision compared: a pass
+  ///   that tolerated differences is noted for the run's closing line.
+  private func decide(mode: GenerationMode, places: Places, pixelHash: RenderedPixelHash)
+    -> (ImageDecision, ReferenceImageCore.ComparisonResult?)
+  {
     var comparedResult: ReferenceImageCore.ComparisonResult?
     // Read only when the decision asks for it: mode `all` records and never compares, so it
     // neither decodes the reference, nor compares the render with it, nor fetches a pointer's
     // object from the store.
     func readReference() -> ReferenceState {
       let state = ReferenceState.read(
-        at: compared, comparing: image, by: comparison, bound: bound, pixelHash: pixelHash,
-        stores: stores)
+        at: places.compared, comparing: image, by: comparison, bound: bound,
+        pixelHash: pixelHash, stores: stores)
       if case .compared(_, let result) = state { comparedResult = result }
       // Only a verify run: a generation run (a plugin's dry run too) writes nothing in the tree.
-      if case .missing = state, !mode.storesImages { Self.makeTargetRoot(of: location) }
+      if case .missing = state, !mode.storesImages { Self.makeTargetRoot(of: places.location) }
       return state
     }
     let decision = ImageDecision(
@@ -157,19 +213,11 @@ struct ImageAssertion {
       reference: readReference(),
       // Only the variant's own file can be recorded unchanged: a render equal to a fallback is
       // archived, so the merge decides with it whether the variant needs a file.
-      unchangedReference: compared == location
-        ? UnchangedReference.read(at: location, matching: image, pixelHash: pixelHash) : nil,
+      unchangedReference: places.compared == places.location
+        ? UnchangedReference.read(at: places.location, matching: image, pixelHash: pixelHash)
+        : nil,
       reencodes: coordinator.environment.reencodes)
-    coordinator.recordUse(use(decision.verdict))
-    if decision == .pass, let result = comparedResult,
-      let tolerated = ToleranceDrift.Pass(path: compared.relativePath, result: result)
-    {
-      coordinator.noteToleratedPass(tolerated)
-    }
-    perform(
-      decision, at: location, comparedWith: compared, owner: .init(test: test, testCase: testCase),
-      knownPixelSHA256: pixelHash.computed, variantNote: chain.map { "; " + $0.note } ?? "",
-      landable: chain?.rendersCanLand ?? true)
+    return (decision, comparedResult)
   }
 
   /// Makes the reference root of the target a missing reference belongs in

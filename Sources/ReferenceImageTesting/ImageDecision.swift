@@ -131,7 +131,7 @@ extension ImageDecision.Failure {
     case .mismatch(let reference, let result, _):
       // Hashed only here, for a failure: passing comparisons never pay for it.
       return .init(
-        referencePixelSHA256: SHA256.hex(reference.pixels), comparison: comparison.name,
+        referencePixelSHA256: SHA256Digest(of: reference.pixels), comparison: comparison.name,
         verdict: result.description, differingPixels: result.differences?.differingPixelCount,
         totalPixels: result.differences?.totalPixelCount ?? total, file: file, line: line)
     case .unreadableReference(.unreadableReference(_, let reason)):

@@ -100,7 +100,7 @@ final class ImageStager: @unchecked Sendable {
         entry: { png, pixelSHA256 in
           ArchiveManifest.Image(
             path: location.relativePath, test: owner.test, width: image.width,
-            height: image.height, byteCount: png.count, pngSHA256: SHA256.hex(png),
+            height: image.height, byteCount: png.count, pngSHA256: SHA256Digest(of: png),
             pixelSHA256: pixelSHA256, failedComparison: failedComparison, comparison: comparison,
             testCase: owner.testCase)
         })
@@ -158,15 +158,19 @@ final class ImageStager: @unchecked Sendable {
   private func encodeAndWrite(
     _ image: RGBAImage, location: ReferenceLocation, knownPixelSHA256: [UInt8]?,
     staging: StagingFolder,
-    entry: (_ png: [UInt8], _ pixelSHA256: String) -> ArchiveManifest.Image
+    entry: (_ png: [UInt8], _ pixelSHA256: SHA256Digest) -> ArchiveManifest.Image
   ) {
     do {
       // The encoder hashes the pixels for the PNG's digest chunk, unless the assertion did
       // already; the manifest reuses that hash.
       let (png, digest) = try PNGEncoder().encodeWithDigest(
         image, knownPixelSHA256: knownPixelSHA256)
+      guard let pixelSHA256 = SHA256Digest(hex: digest.pixelSHA256) else {
+        throw ReferenceImageError.writeFailed(
+          path: location.relativePath, reason: "the encoder's pixel digest is not SHA-256 hex")
+      }
       try staging.write(png: png, relativePath: location.relativePath)
-      let record = entry(png, digest.pixelSHA256)
+      let record = entry(png, pixelSHA256)
       locked { $0.images[location.relativePath] = record }
     } catch {
       let message = "error: ReferenceImages could not stage \(location.relativePath): \(error)"

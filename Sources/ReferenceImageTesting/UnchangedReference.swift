@@ -7,9 +7,9 @@ import ReferenceImageCore
 struct UnchangedReference: Equatable {
   /// SHA-256 of the reference file's bytes, so `merge-refs` can tell whether the file is still
   /// the one this run compared with.
-  var pngSHA256: String
+  var pngSHA256: SHA256Digest
   /// SHA-256 of the RGBA8 pixels the image and the reference share.
-  var pixelSHA256: String
+  var pixelSHA256: SHA256Digest
 
   /// Reads the reference at `location` as verify reads it (the pixel digest is trusted only
   /// when its IDAT digest matches the file), never decoding it.
@@ -32,18 +32,20 @@ struct UnchangedReference: Equatable {
     case .pointer(let pointer)?:
       // The object's key is the SHA-256 of the PNG it names: what the merge checks the
       // pointer still names.
-      guard pixelHash.isNamed(by: pointer.pixels) else { return nil }
-      return UnchangedReference(
-        pngSHA256: pointer.object.hex, pixelSHA256: pointer.pixels.pixelSHA256)
+      guard pixelHash.isNamed(by: pointer.pixels),
+        let pixelSHA256 = SHA256Digest(hex: pointer.pixels.pixelSHA256)
+      else { return nil }
+      return UnchangedReference(pngSHA256: pointer.object.digest, pixelSHA256: pixelSHA256)
     case nil:
       return nil
     }
     // A render with other pixels is archived: its SHA-256 is left to the encoder, which
     // computes it on the pool beside the bands, not on the test's thread.
-    guard let digest = PNGPixelDigest.read(fromPNG: file), pixelHash.isNamed(by: digest)
+    guard let digest = PNGPixelDigest.read(fromPNG: file), pixelHash.isNamed(by: digest),
+      let pixelSHA256 = SHA256Digest(hex: digest.pixelSHA256)
     else { return nil }
     // The SHA-256 of the pixels comes from the chunk, which the seal ties to the fast digest
     // that just matched: the render is not hashed with SHA-256.
-    return UnchangedReference(pngSHA256: SHA256.hex(file), pixelSHA256: digest.pixelSHA256)
+    return UnchangedReference(pngSHA256: SHA256Digest(of: file), pixelSHA256: pixelSHA256)
   }
 }

@@ -17,7 +17,7 @@ struct InventoryScanner {
   var sharedValues: SharedValues?
 
   /// One source's reading in progress: what its entries and manifest have taught so far.
-  private final class Reading {
+  final class Reading {
     let source: MergeSource
     /// Whether a manifest may come after some images (see `expectsManifest`).
     let manifestExpected: Bool
@@ -102,15 +102,14 @@ struct InventoryScanner {
   /// file byte for byte.
   private func wantsData(_ path: String, _ reading: Reading) -> Bool {
     guard reading.held[path] == nil else { return false }
-    guard reading.differing[path] == nil, let record = reading.records[path], let destination,
-      let recorded = SHA256Digest(hex: record.pngSHA256)
+    guard reading.differing[path] == nil, let record = reading.records[path], let destination
     else { return true }
     let actual = destination.pngDigest(path)
-    guard actual == recorded else {
+    guard actual == record.pngSHA256 else {
       reading.differing[path] = .some(actual)
       return true
     }
-    reading.held[path] = recorded
+    reading.held[path] = record.pngSHA256
     return false
   }
 
@@ -134,7 +133,7 @@ struct InventoryScanner {
       try checkKind(entry, source: source)
       reading.images[entry.path] = .init(
         path: entry.path, pngSHA256: pngSHA256,
-        pixelSHA256: recordedDigest(record.pixelSHA256),
+        pixelSHA256: record.pixelSHA256,
         width: record.width, height: record.height, test: record.owner, destinationHeldIt: true)
       return
     }
@@ -167,84 +166,6 @@ struct InventoryScanner {
     guard reading.batch.isFull else { return }
     try reading.batch.submit(
       into: &reading.images, refusing: refuse(reading.source), staging: stager(reading.source))
-  }
-
-  /// Reads the manifest, refusing a second one and records whose paths break the entry rules.
-  private func takeManifest(_ entry: ArchiveEntry, into reading: Reading) throws(MergeError) {
-    let source = reading.source
-    guard reading.manifest == nil else { throw refuse(source, entry.path, "a second manifest") }
-    var decoded = try MergeError.catching { () throws(ManifestError) in
-      try ArchiveManifest.decode(Data(entry.bytes), source: source.description)
-    }
-    shareTestNames(&decoded)
-    // Record paths name files to land and folders to search for orphans: the same rules as
-    // entry paths hold for them.
-    for path in decoded.images.lazy.map(\.path) {
-      try validateRecord(path, source: source)
-    }
-    for path in decoded.verifiedReferences {
-      try validateRecord(path, source: source)
-    }
-    reading.manifest = decoded
-    reading.records = Dictionary(decoded.images.map { ($0.path, $0) }) { first, _ in first }
-    // Sized once: grown by doubling, the tables rehashed every path several times.
-    reading.images.reserveCapacity(decoded.images.count + (decoded.unchangedImages?.count ?? 0))
-    reading.held.reserveCapacity(decoded.images.count)
-  }
-
-  /// Refuses a manifest record's path that breaks the entry rules.
-  private func validateRecord(_ path: String, source: MergeSource) throws(MergeError) {
-    if let reason = EntryPath.validate(path) {
-      throw refuse(source, path, "a manifest record: \(reason)")
-    }
-  }
-
-  /// The images met before the manifest: vouched for by their records, or, for those the
-  /// manifest does not list, read again and decoded.
-  private func settleEarlyEntries(_ reading: Reading) throws(MergeError) {
-    let source = reading.source
-    var undecoded: [String: SHA256Digest] = [:]
-    for (path, seen) in reading.early.sorted(by: { $0.key < $1.key }) {
-      if let record = reading.records[path] {
-        reading.images[path] = try vouched(
-          path, pngSHA256: seen.pngSHA256, size: (seen.width, seen.height), source: source,
-          record: record)
-      } else {
-        undecoded[path] = seen.pngSHA256
-      }
-    }
-    guard !undecoded.isEmpty else { return }
-    try SourceReader(limits: limits).forEachEntry(of: source) { (entry) throws(MergeError) in
-      guard let pngSHA256 = undecoded.removeValue(forKey: entry.path) else { return }
-      guard SHA256Digest(of: entry.bytes) == pngSHA256 else {
-        throw refuse(source, entry.path, "it changed while it was read; rerun the merge")
-      }
-      // Staged, if it differs, in the first pass already.
-      reading.images[entry.path] = try image(
-        entry, pngSHA256: pngSHA256, source: source, record: nil)
-    }
-    if let path = undecoded.keys.min() {
-      throw refuse(source, path, "it disappeared while it was read; rerun the merge")
-    }
-  }
-
-  /// Checks each image against its manifest record and attaches the record's failed
-  /// comparison.
-  private func attachRecords(_ reading: Reading) throws(MergeError) {
-    let source = reading.source
-    for record in reading.manifest?.images ?? [] {
-      if let image = reading.images[record.path],
-        image.pixelSHA256 != recordedDigest(record.pixelSHA256)
-      {
-        throw refuse(source, record.path, "its pixels do not match its manifest record")
-      }
-      guard let failure = record.failedComparison else { continue }
-      if let digest = failure.referencePixelSHA256, SHA256Digest(hex: digest) == nil {
-        throw refuse(source, record.path, "its compared reference digest is not SHA-256 hex")
-      }
-      reading.images[record.path]?.failedComparison = .init(
-        failure, test: record.owner, comparison: record.comparison)
-    }
   }
 
   /// The inventory, with the manifest trimmed to what the plan needs beside the images.
@@ -293,44 +214,6 @@ struct InventoryScanner {
     return SourceInventory.ImageList(pooling: sorted.lazy.map(\.value), in: pool)
   }
 
-  /// Adds the images the run recorded unchanged instead of archiving them: candidates with no
-  /// entry, which the plan counts unchanged only while the destination holds their pixels.
-  private func addUnchanged(
-    _ records: [ArchiveManifest.UnchangedImage], to images: inout [String: SourceInventory.Image],
-    source: MergeSource
-  ) throws(MergeError) {
-    for record in records {
-      if let reason = EntryPath.validate(record.path) {
-        throw refuse(source, record.path, "a manifest record: \(reason)")
-      }
-      guard images[record.path] == nil else {
-        throw refuse(source, record.path, "the path appears twice")
-      }
-      var image = SourceInventory.Image(
-        path: record.path, pngSHA256: recordedDigest(record.pngSHA256),
-        pixelSHA256: recordedDigest(record.pixelSHA256), width: record.width,
-        height: record.height, test: record.owner, isArchived: false)
-      // Asked now, while the digest cache answers: the plan asks only after it is let go.
-      image.destinationHeldIt =
-        destination?.holds(record.path, digest: image.pngSHA256) ?? false
-      images[record.path] = image
-    }
-  }
-
-  /// Makes records that name the same test share one string: a run's tests each produce
-  /// many images, and the inventory keeps every record's test name.
-  private func shareTestNames(_ manifest: inout ArchiveManifest) {
-    var names: [String: String] = [:]
-    for index in manifest.images.indices {
-      let name = manifest.images[index].test
-      if let shared = names[name] {
-        manifest.images[index].test = shared
-      } else {
-        names[name] = name
-      }
-    }
-  }
-
   /// Whether a manifest may come after some images. When it cannot (a zip whose directory
   /// lists none; a folder, whose manifest is read first), images are decoded as they are read
   /// and the source is read once; otherwise they wait for the manifest to vouch for them.
@@ -363,81 +246,11 @@ struct InventoryScanner {
     }
   }
 
-  /// The rules every image entry follows: a safe path, a regular file, a `.png` name.
-  private func check(_ entry: ArchiveEntry, source: MergeSource) throws(MergeError) {
-    if let reason = EntryPath.validate(entry.path) { throw refuse(source, entry.path, reason) }
-    try checkKind(entry, source: source)
-  }
-
-  /// The rules beside the path's: a regular file with a `.png` name.
-  private func checkKind(_ entry: ArchiveEntry, source: MergeSource) throws(MergeError) {
-    switch entry.kind {
-    case .regularFile: break
-    case .symbolicLink: throw refuse(source, entry.path, "it is a symbolic link")
-    case .hardLink: throw refuse(source, entry.path, "it is a hard link")
-    case .directory, .special: throw refuse(source, entry.path, "it is a device or special file")
-    }
-    guard entry.path.lowercased().hasSuffix(".png") else {
-      throw refuse(source, entry.path, "not a PNG (the manifest is the only other entry allowed)")
-    }
-  }
-
-  private func headerSize(
-    _ entry: ArchiveEntry, source: MergeSource
-  ) throws(MergeError) -> (width: Int, height: Int) {
-    do { return try decoder.size(of: entry.bytes) } catch {
-      throw refuse(source, entry.path, "not a valid PNG: \(error)")
-    }
-  }
-
-  /// An image whose bytes must be exactly those its manifest record hashed; the record's pixel
-  /// hash then holds without decoding.
-  private func vouched(
-    _ path: String, pngSHA256: SHA256Digest, size: (width: Int, height: Int),
-    source: MergeSource, record: ArchiveManifest.Image
-  ) throws(MergeError) -> SourceInventory.Image {
-    guard SHA256Digest(hex: record.pngSHA256) == pngSHA256 else {
-      throw refuse(source, path, "its bytes do not match its manifest record (corrupt?)")
-    }
-    guard size == (record.width, record.height) else {
-      throw refuse(source, path, "its size does not match its manifest record")
-    }
-    return .init(
-      path: path, pngSHA256: pngSHA256, pixelSHA256: recordedDigest(record.pixelSHA256),
-      width: size.width, height: size.height, test: record.owner)
-  }
-
-  private func image(
-    _ entry: ArchiveEntry, pngSHA256: SHA256Digest, source: MergeSource,
-    record: ArchiveManifest.Image?
-  ) throws(MergeError) -> SourceInventory.Image {
-    if let record {
-      // The header is still checked, cheaply.
-      return try vouched(
-        entry.path, pngSHA256: pngSHA256, size: try headerSize(entry, source: source),
-        source: source, record: record)
-    }
-    let pixels: RGBAImage
-    do { pixels = try decoder.decode(entry.bytes) } catch {
-      throw refuse(source, entry.path, "not a valid PNG: \(error)")
-    }
-    return .init(
-      path: entry.path, pngSHA256: pngSHA256, pixelSHA256: SHA256Digest(of: pixels.pixels),
-      width: pixels.width, height: pixels.height, test: nil)
-  }
-
-  /// A manifest record's digest. Records are not checked when the manifest is read, so text
-  /// that is not lowercase hex stands for the digest of the text itself: equal texts still
-  /// match each other and no real digest, as when digests were compared as text.
-  private func recordedDigest(_ text: String) -> SHA256Digest {
-    SHA256Digest(hex: text) ?? SHA256Digest(of: Array(text.utf8))
-  }
-
-  private func refuse(_ source: MergeSource) -> @Sendable (String, String) -> MergeError {
+  func refuse(_ source: MergeSource) -> @Sendable (String, String) -> MergeError {
     { entry, reason in .refusedEntry(source: source.description, entry: entry, reason: reason) }
   }
 
-  private func refuse(_ source: MergeSource, _ entry: String, _ reason: String) -> MergeError {
+  func refuse(_ source: MergeSource, _ entry: String, _ reason: String) -> MergeError {
     .refusedEntry(source: source.description, entry: entry, reason: reason)
   }
 

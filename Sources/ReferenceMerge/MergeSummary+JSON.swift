@@ -200,7 +200,9 @@ extension MergeSummary {
     if let pixels = record.differingPixels { json.member("differingPixels", pixels) }
     json.member("file", record.file)
     json.member("line", record.line)
-    if let digest = record.referencePixelSHA256 { json.member("referencePixelSHA256", digest) }
+    if let digest = record.referencePixelSHA256 {
+      json.member("referencePixelSHA256", digest.hex)
+    }
     if let test = failure.test { json.member("test", test) }
     json.member("totalPixels", record.totalPixels)
     json.member("verdict", record.verdict)

@@ -122,7 +122,7 @@ public struct SourceInventory: Sendable {
     /// The test whose assertion failed.
     public let test: String?
     /// The pixel digest of the reference it was compared with; nil when there was none.
-    public let referencePixels: SHA256Digest?
+    public var referencePixels: SHA256Digest? { record.referencePixelSHA256 }
     /// The comparison and bound the test used (the image record's), so the review counts as
     /// the test did; nil in archives of older versions, which are judged exactly.
     public let comparison: ComparisonRecord?
@@ -134,7 +134,6 @@ public struct SourceInventory: Sendable {
       self.record = record
       self.test = test
       self.comparison = comparison
-      referencePixels = record.referencePixelSHA256.flatMap(SHA256Digest.init(hex:))
     }
 
     private enum CodingKeys: String, CodingKey { case test }

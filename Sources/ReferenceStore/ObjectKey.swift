@@ -6,21 +6,27 @@ import ReferenceImageCore
 /// download checkable (`StoredObject.check`). A key is only ever hex, so it can name a file
 /// in a folder store or a URL's last component without any path climbing out.
 public struct ObjectKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-  /// The 64 lowercase hex digits.
-  public let hex: String
+  /// The SHA-256 of the object's bytes.
+  public let digest: SHA256Digest
+
+  /// A key from its digest.
+  public init(_ digest: SHA256Digest) {
+    self.digest = digest
+  }
 
   /// A key from its text; nil unless it is exactly 64 lowercase hex digits.
   public init?(_ text: some StringProtocol) {
-    guard text.utf8.count == 64,
-      text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
-    else { return nil }
-    hex = String(text)
+    guard let digest = SHA256Digest(hex: String(text)) else { return nil }
+    self.digest = digest
   }
 
   /// The key of some bytes.
   public init(of bytes: [UInt8]) {
-    hex = SHA256.hex(bytes)
+    digest = SHA256Digest(of: bytes)
   }
+
+  /// The 64 lowercase hex digits.
+  public var hex: String { digest.hex }
 
   public var description: String { hex }
 

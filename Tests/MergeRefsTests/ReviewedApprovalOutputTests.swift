@@ -61,7 +61,7 @@ final class ReviewedApprovalOutputTests: XCTestCase {
     XCTAssertEqual(summary.sources.map(\.name), [archive.path])
     let change = try XCTUnwrap(summary.changes.first { $0.path == oldA })
     XCTAssertEqual(
-      change.failedComparison?.record.referencePixelSHA256,
+      change.failedComparison?.record.referencePixelSHA256?.hex,
       SHA256.hex(try noiseImage(seed: 1).pixels))
     XCTAssertEqual(change.failedComparison?.record.line, 12)
     XCTAssertNil(

@@ -94,8 +94,8 @@ public struct ArchiveBuilder {
     unchanged.append(
       .init(
         path: path, test: owner(of: path), width: pixels.width,
-        height: pixels.height, pixelSHA256: SHA256.hex(pixels.pixels),
-        pngSHA256: SHA256.hex(reference), comparison: comparison))
+        height: pixels.height, pixelSHA256: SHA256Digest(of: pixels.pixels),
+        pngSHA256: SHA256Digest(of: reference), comparison: comparison))
     verifiedReferences.append(path)
   }
 
@@ -103,7 +103,7 @@ public struct ArchiveBuilder {
     .init(
       path: image.path, test: owner(of: image.path),
       width: image.pixels.width, height: image.pixels.height, byteCount: image.png.count,
-      pngSHA256: SHA256.hex(image.png), pixelSHA256: SHA256.hex(image.pixels.pixels),
+      pngSHA256: SHA256Digest(of: image.png), pixelSHA256: SHA256Digest(of: image.pixels.pixels),
       failedComparison: failedComparisons[image.path], comparison: comparisons[image.path])
   }
 

@@ -62,7 +62,7 @@ extension MergeScenario {
     let compared: [String: Pixels] = ["old-a": .seed(1), "old-b": .seed(2)]
     var failed: [String: ArchiveManifest.FailedComparison] = [:]
     for (name, _) in Self.verifyRenders {
-      let reference = try compared[name].map { SHA256.hex(try $0.image().pixels) }
+      let reference = try compared[name].map { SHA256Digest(of: try $0.image().pixels) }
       failed[path(name)] = .init(
         referencePixelSHA256: reference, comparison: "exact",
         verdict: reference == nil ? "no reference" : "differs",

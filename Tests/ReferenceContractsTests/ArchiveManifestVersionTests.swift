@@ -1,5 +1,6 @@
 import Foundation
 import ReferenceContracts
+import ReferenceImageCore
 import XCTest
 
 /// Version 2 of the manifest names every test as `swift test list` does; version 1 archives are
@@ -14,7 +15,7 @@ final class ArchiveManifestVersionTests: XCTestCase {
       images: [
         .init(
           path: "Tests/T/__References__/a.png", test: test, width: 1, height: 1, byteCount: 1,
-          pngSHA256: "p", pixelSHA256: "x")
+          pngSHA256: SHA256Digest(of: [1]), pixelSHA256: SHA256Digest(of: [2]))
       ],
       verifiedReferences: [],
       referenceUses: [

@@ -18,7 +18,7 @@ final class DigestVersionTests: XCTestCase {
     XCTAssertNil(pixelHash.computed, "a passing verify never computes the SHA-256")
     let unchanged = try XCTUnwrap(
       UnchangedReference.read(at: location, matching: image, pixelHash: pixelHash))
-    XCTAssertEqual(unchanged.pixelSHA256, SHA256.hex(image.pixels), "the chunk's SHA-256")
+    XCTAssertEqual(unchanged.pixelSHA256.hex, SHA256.hex(image.pixels), "the chunk's SHA-256")
     XCTAssertNil(pixelHash.computed, "nor does recording it unchanged")
   }
 
@@ -53,7 +53,8 @@ final class DigestVersionTests: XCTestCase {
     XCTAssertTrue(result.passed)
     XCTAssertEqual(
       UnchangedReference.read(at: location, matching: image),
-      UnchangedReference(pngSHA256: SHA256.hex(old), pixelSHA256: SHA256.hex(image.pixels)),
+      UnchangedReference(
+        pngSHA256: SHA256Digest(of: old), pixelSHA256: SHA256Digest(of: image.pixels)),
       "generation records an unchanged version 1 reference, as before")
     var changed = image
     changed[0, 0] = .red

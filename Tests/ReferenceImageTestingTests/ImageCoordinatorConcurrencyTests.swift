@@ -181,7 +181,7 @@ final class ImageCoordinatorConcurrencyTests: XCTestCase {
         continue
       }
       XCTAssertEqual(png, expected, "\(path) differs from a serial encode", file: file, line: line)
-      XCTAssertEqual(record.pngSHA256, SHA256.hex(png), path, file: file, line: line)
+      XCTAssertEqual(record.pngSHA256.hex, SHA256.hex(png), path, file: file, line: line)
     }
   }
 }

@@ -32,8 +32,8 @@ final class ImageCoordinatorTests: XCTestCase {
     for record in manifest.images {
       let png = try XCTUnwrap(contents.files[record.path])
       let image = try XCTUnwrap(stored[record.path])
-      XCTAssertEqual(record.pngSHA256, SHA256.hex(png), record.path)
-      XCTAssertEqual(record.pixelSHA256, SHA256.hex(image.pixels), record.path)
+      XCTAssertEqual(record.pngSHA256.hex, SHA256.hex(png), record.path)
+      XCTAssertEqual(record.pixelSHA256.hex, SHA256.hex(image.pixels), record.path)
       XCTAssertEqual(record.byteCount, png.count)
       XCTAssertEqual([record.width, record.height], [image.width, image.height])
       XCTAssertEqual(try PNGDecoder().decode(png), image, record.path)
@@ -49,7 +49,8 @@ final class ImageCoordinatorTests: XCTestCase {
     let coordinator = makeCoordinator(output: output)
     let image = try sampleImage(seed: 1)
     let location = try package.location("same")
-    let reference = UnchangedReference(pngSHA256: "abc", pixelSHA256: SHA256.hex(image.pixels))
+    let reference = UnchangedReference(
+      pngSHA256: SHA256Digest(of: Array("abc".utf8)), pixelSHA256: SHA256Digest(of: image.pixels))
     let comparison = ComparisonRecord(.tolerance(3), bound: .maximumDifferingPixels(5))
     try coordinator.recordUnchanged(
       image, at: location, owner: ImageOwner(test: "T.same"), reference: reference,
@@ -66,7 +67,7 @@ final class ImageCoordinatorTests: XCTestCase {
       [
         .init(
           path: location.relativePath, test: "T.same", width: image.width,
-          height: image.height, pixelSHA256: reference.pixelSHA256, pngSHA256: "abc",
+          height: image.height, pixelSHA256: reference.pixelSHA256, pngSHA256: reference.pngSHA256,
           comparison: comparison)
       ])
   }

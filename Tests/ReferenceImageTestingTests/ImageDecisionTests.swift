@@ -83,7 +83,9 @@ final class ImageDecisionTests: XCTestCase {
   }
 
   func testDecision_allMode_recordsAnUnchangedReferenceInsteadOfStoring() {
-    let unchanged = UnchangedReference(pngSHA256: "png", pixelSHA256: "pixels")
+    let unchanged = UnchangedReference(
+      pngSHA256: SHA256Digest(of: Array("png".utf8)),
+      pixelSHA256: SHA256Digest(of: Array("pixels".utf8)))
     for state in states.values {
       var reads = 0
       let decision = ImageDecision(
@@ -101,7 +103,9 @@ final class ImageDecisionTests: XCTestCase {
 
   func testDecision_allModeReencoding_storesWithoutLookingForAMatch() {
     var looks = 0
-    let unchanged = UnchangedReference(pngSHA256: "png", pixelSHA256: "pixels")
+    let unchanged = UnchangedReference(
+      pngSHA256: SHA256Digest(of: Array("png".utf8)),
+      pixelSHA256: SHA256Digest(of: Array("pixels".utf8)))
     let decision = ImageDecision(
       mode: .all, reference: .missing,
       unchangedReference: { () -> UnchangedReference? in
@@ -204,7 +208,8 @@ final class ImageDecisionTests: XCTestCase {
     try write(png, to: try package.location("same"))
     XCTAssertEqual(
       try read("same"),
-      UnchangedReference(pngSHA256: SHA256.hex(png), pixelSHA256: SHA256.hex(image.pixels)))
+      UnchangedReference(
+        pngSHA256: SHA256Digest(of: png), pixelSHA256: SHA256Digest(of: image.pixels)))
     var changed = image
     changed[0, 0] = RGBAColor(red: 1, green: 2, blue: 3)
     try write(try PNGEncoder().encode(changed), to: try package.location("changed"))

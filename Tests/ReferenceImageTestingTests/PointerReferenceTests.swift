@@ -138,7 +138,8 @@ final class PointerReferenceTests: FailureCapturingTestCase {
     XCTAssertEqual(
       unchanged,
       UnchangedReference(
-        pngSHA256: setup.pointer.object.hex, pixelSHA256: setup.pointer.pixels.pixelSHA256))
+        pngSHA256: setup.pointer.object.digest,
+        pixelSHA256: SHA256Digest(hex: setup.pointer.pixels.pixelSHA256)!))
     XCTAssertNil(UnchangedReference.read(at: setup.location, matching: try sampleImage(seed: 4)))
   }
 }

@@ -25,12 +25,13 @@ final class RunEndingTests: XCTestCase {
       mode: .all, startedAt: Date(), endedAt: Date(), completion: .finished, tests: tests,
       images: (0..<images).map {
         .init(
-          path: "i\($0).png", test: "T.t", width: 1, height: 1, byteCount: 1, pngSHA256: "p",
-          pixelSHA256: "x")
+          path: "i\($0).png", test: "T.t", width: 1, height: 1, byteCount: 1,
+          pngSHA256: SHA256Digest(of: [1]), pixelSHA256: SHA256Digest(of: [2]))
       },
       unchangedImages: (0..<unchanged).map {
         .init(
-          path: "u\($0).png", test: "T.t", width: 1, height: 1, pixelSHA256: "x", pngSHA256: "p")
+          path: "u\($0).png", test: "T.t", width: 1, height: 1,
+          pixelSHA256: SHA256Digest(of: [2]), pngSHA256: SHA256Digest(of: [1]))
       },
       verifiedReferences: [], referenceUses: uses)
   }

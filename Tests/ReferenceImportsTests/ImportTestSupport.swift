@@ -48,8 +48,8 @@ func coordinatorArchive(_ images: [(path: String, png: [UInt8])], in folder: URL
     let pixels = try PNGDecoder().decode(image.png)
     return ArchiveManifest.Image(
       path: image.path, test: "AppTests.testRender()", width: pixels.width,
-      height: pixels.height, byteCount: image.png.count, pngSHA256: SHA256.hex(image.png),
-      pixelSHA256: SHA256.hex(pixels.pixels))
+      height: pixels.height, byteCount: image.png.count, pngSHA256: SHA256Digest(of: image.png),
+      pixelSHA256: SHA256Digest(of: pixels.pixels))
   }
   let manifest = ArchiveManifest(
     toolVersion: "ReferenceImages test", runID: UUID().uuidString, run: nil,

@@ -33,6 +33,11 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
     for (name, data) in manifests {
       XCTAssertEqual(try compare(data, name), .readStrictly, name)
       XCTAssertNotNil(ArchiveManifest.Facts.strictlyRead(data), name)
+      // The fuzz seeds' manifests were written by `encoded()` (`ArchiveMergeSeeds`): read and
+      // written again, they are the same bytes, whatever type holds each field.
+      if name.contains("/Fuzz/") {
+        XCTAssertEqual(try ArchiveManifest.decode(data, source: name).encoded(), data, name)
+      }
     }
   }
 
@@ -177,6 +182,30 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
     XCTAssertEqual(try compare(Data(newer.utf8), "version 3"), .readStrictly)
     XCTAssertThrowsError(try ArchiveManifest.decode(Data(newer.utf8), source: "new.zip")) {
       XCTAssertTrue("\($0)".contains("format version 3 is newer"), "\($0)")
+    }
+  }
+
+  /// A digest is 64 lowercase hex digits: other text is refused where the manifest is read,
+  /// naming the file and the field, on both paths, so no later reader meets it.
+  func testDigestTextNotHex_isRefusedWhereTheManifestIsRead_namingTheFileAndTheField() throws {
+    let base = try String(decoding: ArchiveManifest.encodedForEdges(), as: UTF8.self)
+    let fields = [
+      "pngSHA256": SHA256Digest(of: [1]), "pixelSHA256": SHA256Digest(of: [2]),
+      "referencePixelSHA256": SHA256Digest(of: [3]), "unchangedImages": SHA256Digest(of: [4]),
+    ]
+    for (field, digest) in fields {
+      for text in ["p", "", digest.hex.uppercased(), String(digest.hex.dropLast()), "\(digest)0"] {
+        let data = Data(base.replacingOnce("\"\(digest)\"", with: "\"\(text)\"").utf8)
+        XCTAssertNotEqual(data, Data(base.utf8), field)
+        XCTAssertNil(ArchiveManifest.strictlyRead(data), "\(field): \(text)")
+        XCTAssertEqual(try compare(data, "\(field): \(text)"), .refused)
+        XCTAssertThrowsError(try ArchiveManifest.decode(data, source: "run-1.zip")) {
+          let message = "\($0)"
+          XCTAssertTrue(message.hasPrefix("run-1.zip: unreadable manifest: "), message)
+          XCTAssertTrue(message.contains(field), message)
+          XCTAssertTrue(message.contains("not a SHA-256 digest"), message)
+        }
+      }
     }
   }
 
@@ -336,9 +365,8 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
       .randomElement(using: &random)!
   }
 
-  private func digest(_ random: inout SplitMix64) -> String {
-    Bool.random(using: &random)
-      ? SHA256Digest(of: [UInt8.random(in: 0...255, using: &random)]).hex : text(&random)
+  private func digest(_ random: inout SplitMix64) -> SHA256Digest {
+    SHA256Digest(of: [UInt8.random(in: 0...255, using: &random)])
   }
 
   private func comparison(_ random: inout SplitMix64) -> ComparisonRecord {
@@ -590,6 +618,21 @@ final class ArchiveManifestStrictReadingTests: XCTestCase {
     ("a raw tab", { $0.replacingOnce("Tests/", with: "T\t/") }),
     ("composed and decomposed", { $0.replacingOnce("Tests/", with: "é/e\u{301}/") }),
     (
+      "a digest in capitals",
+      { $0.replacingOnce(SHA256Digest(of: [1]).hex, with: SHA256Digest(of: [1]).hex.uppercased()) }
+    ),
+    ("a digest cut short", { $0.replacingOnce(SHA256Digest(of: [2]).hex + "\"", with: "\"") }),
+    ("a digest that is not hex", { $0.replacingOnce(SHA256Digest(of: [3]).hex, with: "p") }),
+    (
+      "a digest with an escape",
+      {
+        let hex = SHA256Digest(of: [4]).hex
+        let escaped = "\\u00" + String(hex.utf8.first!, radix: 16) + hex.dropFirst()
+        return $0.replacingOnce(hex, with: escaped)
+      }
+    ),
+    ("a null digest", { $0.replacingOnce("\"\(SHA256Digest(of: [5]))\"", with: "null") }),
+    (
       "an unknown completion",
       {
         $0.replacingOnce("\"completion\" : \"finished\"", with: "\"completion\" : \"done\"")
@@ -640,17 +683,17 @@ extension ArchiveManifest {
       images: [
         .init(
           path: "Tests/T/__References__/a.png", test: "M.C/testA", width: 16, height: 16,
-          byteCount: 100, pngSHA256: SHA256Digest(of: [1]).hex,
-          pixelSHA256: SHA256Digest(of: [2]).hex,
+          byteCount: 100, pngSHA256: SHA256Digest(of: [1]),
+          pixelSHA256: SHA256Digest(of: [2]),
           failedComparison: .init(
-            referencePixelSHA256: SHA256Digest(of: [3]).hex, comparison: "exact",
+            referencePixelSHA256: SHA256Digest(of: [3]), comparison: "exact",
             verdict: "no", differingPixels: 3, totalPixels: 256, file: "F.swift", line: 9),
           comparison: comparison, testCase: "x: 1")
       ],
       unchangedImages: [
         .init(
           path: "Tests/T/__References__/b.png", test: "M.C/testA", width: 16, height: 16,
-          pixelSHA256: SHA256Digest(of: [4]).hex, pngSHA256: SHA256Digest(of: [5]).hex)
+          pixelSHA256: SHA256Digest(of: [4]), pngSHA256: SHA256Digest(of: [5]))
       ],
       verifiedReferences: ["Tests/T/__References__/c.png"],
       referenceUses: [

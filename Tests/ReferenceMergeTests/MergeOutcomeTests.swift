@@ -94,6 +94,34 @@ final class MergeOutcomeTests: XCTestCase {
     XCTAssertEqual(try merge.modificationDate("same"), oldDate)
   }
 
+  /// A record's digest that is not 64 lowercase hex digits is refused where the manifest is
+  /// read, naming the source and the field, for an archive and a folder alike: nothing is
+  /// written, and no later step meets the text.
+  func testMerge_manifestDigestNotHex_refusedWhereTheManifestIsRead() throws {
+    for field in ["pngSHA256", "pixelSHA256"] {
+      let merge = try MergeScenario(self)
+      let archive = try merge.archive("run.zip", ["a": .seed(1)]) { $0.includesManifest = false }
+      let folder = try merge.folderSource("run", ["b": .seed(2)])
+      let manifest = folder.appendingPathComponent(ArchiveManifest.entryName)
+      var text = try String(contentsOf: manifest, encoding: .utf8)
+      let value = try XCTUnwrap(text.range(of: "\"\(field)\" : \""))
+      text.replaceSubrange(
+        value.upperBound..<text.index(value.upperBound, offsetBy: 64), with: "not hex")
+      try Data(text.utf8).write(to: manifest)
+      let before = try merge.package()
+
+      let verdict = merge.run()
+
+      XCTAssertEqual(verdict.status, .refusedInput, field)
+      XCTAssertEqual(verdict.problems, ["refusedSource"], field)
+      let message = "\(verdict.conclusion.problems)"
+      XCTAssertTrue(message.contains("\(folder.path)/: unreadable manifest: "), message)
+      XCTAssertTrue(message.contains(field) && message.contains("not a SHA-256 digest"), message)
+      XCTAssertFalse(message.contains(archive.path), message)
+      assertTreesEqual(try merge.package(), before)
+    }
+  }
+
   func testMerge_manifestRecordOfOtherContent_refusedWhereverTheManifestIs() throws {
     for manifestFirst in [true, false] {
       let merge = try MergeScenario(self)

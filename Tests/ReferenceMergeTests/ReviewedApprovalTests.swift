@@ -163,7 +163,7 @@ final class ReviewedApprovalTests: XCTestCase {
     let comparison = { (name: String) in
       verdict.item(name)?.chosen?.image.failedComparison?.record
     }
-    XCTAssertEqual(comparison("old-a")?.referencePixelSHA256, try digest(.seed(1)).hex)
+    XCTAssertEqual(comparison("old-a")?.referencePixelSHA256, try digest(.seed(1)))
     XCTAssertEqual(comparison("old-a")?.line, 12)
     XCTAssertNotNil(comparison("new-a"))
     XCTAssertNil(comparison("new-a")?.referencePixelSHA256)
