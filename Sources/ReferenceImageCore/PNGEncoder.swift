@@ -93,15 +93,15 @@ public struct PNGEncoder: Sendable {
   package func encodeWithDigest(
     _ image: RGBAImage, knownPixelSHA256: [UInt8]?
   ) throws(PNGError) -> (png: [UInt8], digest: PNGPixelDigest) {
-    let (plain, pixelSHA256) = try encodeWithoutDigest(image, knownPixelSHA256: knownPixelSHA256)
+    let (plain, pixelBytes) = try encodeWithoutDigest(image, knownPixelSHA256: knownPixelSHA256)
+    let pixelSHA256 = SHA256Digest(rawBytes: pixelBytes)
     guard let png = PNGPixelDigest.inserting(pixelSHA256: pixelSHA256, of: image, into: plain)
     else {
       throw .libspng(
         step: "adding the pixel digest", code: Int32(SPNG_EINTERNAL.rawValue),
         message: "libspng wrote a file without image data")
     }
-    let digest = PNGPixelDigest(
-      width: image.width, height: image.height, pixelSHA256: SHA256.hexString(pixelSHA256))
+    let digest = PNGPixelDigest(width: image.width, height: image.height, pixelSHA256: pixelSHA256)
     return (png, digest)
   }
 

@@ -21,9 +21,9 @@ public struct PNGPixelDigest: Sendable, Hashable {
   public var width: Int
   /// The height in IHDR.
   public var height: Int
-  /// The SHA-256 of the decoded RGBA8 pixels, as 64 lowercase hex digits; the same value as
-  /// `RGBAImage.pixelSHA256` and the archive manifest's `pixelSHA256`.
-  public var pixelSHA256: String
+  /// The SHA-256 of the decoded RGBA8 pixels; the same value as the archive manifest's
+  /// `pixelSHA256`, and as `RGBAImage.pixelSHA256` in hex.
+  public var pixelSHA256: SHA256Digest
   /// The XXH3-128 of the decoded RGBA8 pixels, from a version 2 chunk; nil for version 1.
   public var pixelXXH3: XXH3Digest?
 
@@ -31,9 +31,9 @@ public struct PNGPixelDigest: Sendable, Hashable {
   /// - Parameters:
   ///   - width: The width in IHDR.
   ///   - height: The height in IHDR.
-  ///   - pixelSHA256: The pixels' SHA-256 as 64 lowercase hex digits.
+  ///   - pixelSHA256: The pixels' SHA-256.
   ///   - pixelXXH3: The pixels' XXH3-128, when known.
-  public init(width: Int, height: Int, pixelSHA256: String, pixelXXH3: XXH3Digest? = nil) {
+  public init(width: Int, height: Int, pixelSHA256: SHA256Digest, pixelXXH3: XXH3Digest? = nil) {
     self.width = width
     self.height = height
     self.pixelSHA256 = pixelSHA256
@@ -66,7 +66,7 @@ public struct PNGPixelDigest: Sendable, Hashable {
       let data = digestData(in: chunks, of: png)
     else { return nil }
     let size = chunks.size(in: png)
-    let sha256 = SHA256.hexString(Array(data[33..<65]))
+    let sha256 = SHA256Digest(rawBytes: Array(data[33..<65]))
     switch data[0] {
     case 1:
       guard Array(data[1..<33]) == idatSHA256(of: chunks, in: png) else { return nil }
@@ -89,7 +89,7 @@ public struct PNGPixelDigest: Sendable, Hashable {
   public func matches(_ image: RGBAImage) -> Bool {
     guard image.width == width && image.height == height else { return false }
     if let pixelXXH3 { return XXH3Digest(of: image.pixels) == pixelXXH3 }
-    return image.pixelSHA256 == pixelSHA256
+    return SHA256Digest(of: image.pixels) == pixelSHA256
   }
 
   /// Two digests are equal when they name the same pixels: the XXH3-128 is derived from the
@@ -108,22 +108,21 @@ public struct PNGPixelDigest: Sendable, Hashable {
   /// A PNG with a fresh version 2 digest chunk for `image`'s pixels, placed just before the
   /// first IDAT; any earlier `riDG` chunk is dropped. Every other byte, IDAT included, is kept.
   /// - Parameters:
-  ///   - pixelSHA256: The 32-byte SHA-256 of `image`'s pixels.
+  ///   - pixelSHA256: The SHA-256 of `image`'s pixels.
   ///   - image: The pixels `png` decodes to; their XXH3-128 is computed here.
   ///   - png: A PNG file.
   /// - Returns: The new file, or `nil` when `png` is not a well-formed chunk sequence with
   ///   image data.
   package static func inserting(
-    pixelSHA256: [UInt8], of image: RGBAImage, into png: [UInt8]
+    pixelSHA256: SHA256Digest, of image: RGBAImage, into png: [UInt8]
   ) -> [UInt8]? {
-    precondition(pixelSHA256.count == 32, "a SHA-256 has 32 bytes")
     let pixelXXH3 = XXH3Digest(of: image.pixels)
     return png.withUnsafeBytes { bytes -> [UInt8]? in
       guard let chunks = PNGChunks(bytes),
         let firstIDAT = chunks.chunks.firstIndex(where: { $0.type == PNGChunks.idat })
       else { return nil }
       var data = [formatVersion] + [UInt8](repeating: 0, count: 16) + pixelXXH3.bytes
-      data += pixelSHA256
+      data += pixelSHA256.rawBytes
       data.replaceSubrange(1..<17, with: seal(of: chunks, in: bytes, sealing: data[...]).bytes)
       var output = Array(bytes[0..<8])
       output.reserveCapacity(bytes.count + data.count + 12)
@@ -181,6 +180,7 @@ public struct PNGPixelDigest: Sendable, Hashable {
 
 extension RGBAImage {
   /// The SHA-256 of the pixel bytes (RGBA8, row-major, no padding) as 64 lowercase hex digits:
-  /// what `PNGPixelDigest.pixelSHA256` and the archive manifest's `pixelSHA256` hold.
+  /// the `hex` of what `PNGPixelDigest.pixelSHA256` and the archive manifest's `pixelSHA256`
+  /// hold.
   public var pixelSHA256: String { SHA256.hex(pixels) }
 }

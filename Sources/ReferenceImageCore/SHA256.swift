@@ -172,8 +172,8 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
     return value
   }
 
-  /// 64 lowercase hex digits.
-  public var hex: String {
+  /// The digest's 32 raw bytes, as `init(rawBytes:)` takes them.
+  package var rawBytes: [UInt8] {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(32)
     for word in [word0, word1, word2, word3] {
@@ -181,8 +181,11 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
         bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
       }
     }
-    return SHA256.hexString(bytes)
+    return bytes
   }
+
+  /// 64 lowercase hex digits.
+  public var hex: String { SHA256.hexString(rawBytes) }
 
   /// 64 lowercase hex digits, as `hex`.
   public var description: String { hex }

@@ -165,12 +165,8 @@ final class ImageStager: @unchecked Sendable {
       // already; the manifest reuses that hash.
       let (png, digest) = try PNGEncoder().encodeWithDigest(
         image, knownPixelSHA256: knownPixelSHA256)
-      guard let pixelSHA256 = SHA256Digest(hex: digest.pixelSHA256) else {
-        throw ReferenceImageError.writeFailed(
-          path: location.relativePath, reason: "the encoder's pixel digest is not SHA-256 hex")
-      }
       try staging.write(png: png, relativePath: location.relativePath)
-      let record = entry(png, pixelSHA256)
+      let record = entry(png, digest.pixelSHA256)
       locked { $0.images[location.relativePath] = record }
     } catch {
       let message = "error: ReferenceImages could not stage \(location.relativePath): \(error)"

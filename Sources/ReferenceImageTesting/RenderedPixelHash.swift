@@ -41,6 +41,6 @@ final class RenderedPixelHash {
   func isNamed(by digest: PNGPixelDigest) -> Bool {
     guard digest.width == image.width && digest.height == image.height else { return false }
     if let pixelXXH3 = digest.pixelXXH3 { return pixelXXH3 == xxh3 }
-    return digest.pixelSHA256 == SHA256.hexString(bytes)
+    return digest.pixelSHA256 == SHA256Digest(rawBytes: bytes)
   }
 }

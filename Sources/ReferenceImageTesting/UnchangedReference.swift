@@ -32,20 +32,19 @@ struct UnchangedReference: Equatable {
     case .pointer(let pointer)?:
       // The object's key is the SHA-256 of the PNG it names: what the merge checks the
       // pointer still names.
-      guard pixelHash.isNamed(by: pointer.pixels),
-        let pixelSHA256 = SHA256Digest(hex: pointer.pixels.pixelSHA256)
-      else { return nil }
-      return UnchangedReference(pngSHA256: pointer.object.digest, pixelSHA256: pixelSHA256)
+      guard pixelHash.isNamed(by: pointer.pixels) else { return nil }
+      return UnchangedReference(
+        pngSHA256: pointer.object.digest, pixelSHA256: pointer.pixels.pixelSHA256)
     case nil:
       return nil
     }
     // A render with other pixels is archived: its SHA-256 is left to the encoder, which
     // computes it on the pool beside the bands, not on the test's thread.
-    guard let digest = PNGPixelDigest.read(fromPNG: file), pixelHash.isNamed(by: digest),
-      let pixelSHA256 = SHA256Digest(hex: digest.pixelSHA256)
-    else { return nil }
+    guard let digest = PNGPixelDigest.read(fromPNG: file), pixelHash.isNamed(by: digest) else {
+      return nil
+    }
     // The SHA-256 of the pixels comes from the chunk, which the seal ties to the fast digest
     // that just matched: the render is not hashed with SHA-256.
-    return UnchangedReference(pngSHA256: SHA256Digest(of: file), pixelSHA256: pixelSHA256)
+    return UnchangedReference(pngSHA256: SHA256Digest(of: file), pixelSHA256: digest.pixelSHA256)
   }
 }

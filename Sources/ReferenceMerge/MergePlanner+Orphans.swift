@@ -195,8 +195,8 @@ extension MergePlanner {
     guard !addedFolders.isEmpty else { return nil }
     var common: Set<ExactPath>?
     for path in paths {
-      guard case .image(_, _, let hex)? = destination.pixelIdentity(path),
-        let pixels = SHA256Digest(hex: hex), let folders = addedFolders[pixels]
+      guard case .image(_, _, let pixels)? = destination.pixelIdentity(path),
+        let folders = addedFolders[pixels]
       else { return nil }
       common = common.map { $0.intersection(folders) } ?? folders
       if common?.isEmpty == true { return nil }

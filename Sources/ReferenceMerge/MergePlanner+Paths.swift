@@ -68,7 +68,7 @@ extension MergePlanner {
     }
     let now: SHA256Digest?
     switch destination.pixelIdentity(item.path) {
-    case .image(_, _, let pixelSHA256): now = SHA256Digest(hex: pixelSHA256)
+    case .image(_, _, let pixelSHA256): now = pixelSHA256
     case nil: now = nil
     case .gitLFSPointer, .undecodable: return nil  // refused or reported by their own rules
     }
@@ -155,8 +155,7 @@ extension MergePlanner {
     }
     if SHA256Digest(of: bytes) == image.pngSHA256 { return (.unchanged, image.pixelSHA256) }
     switch Destination.pixelIdentity(of: bytes) {
-    case .image(let width, let height, let pixelSHA256):
-      let before = SHA256Digest(hex: pixelSHA256)
+    case .image(let width, let height, let before):
       let samePixels = width == image.width && height == image.height && before == image.pixelSHA256
       return (samePixels ? .unchanged : .updated, before)
     case .gitLFSPointer(let pointer):
@@ -172,11 +171,11 @@ extension MergePlanner {
   private func outcome(of image: SourceInventory.Image, pointer: ReferencePointer)
     -> (MergePlan.Outcome, before: SHA256Digest?)
   {
-    if SHA256Digest(hex: pointer.object.hex) == image.pngSHA256 {
+    if pointer.object.digest == image.pngSHA256 {
       return (.unchanged, image.pixelSHA256)
     }
     let pixels = pointer.pixels
-    let before = SHA256Digest(hex: pixels.pixelSHA256)
+    let before = pixels.pixelSHA256
     let samePixels =
       pixels.width == image.width && pixels.height == image.height && before == image.pixelSHA256
     return (samePixels ? .unchanged : .updated, before)

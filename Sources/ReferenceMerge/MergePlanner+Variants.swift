@@ -116,9 +116,7 @@ extension MergePlanner {
       if bytes == render.pngSHA256 {
         return Fallback(pixels: render.pixelSHA256, origin: .file(path))
       }
-      guard case .image(_, _, let pixelSHA256) = destination.pixelIdentity(path),
-        let pixels = SHA256Digest(hex: pixelSHA256)
-      else { return nil }
+      guard case .image(_, _, let pixels) = destination.pixelIdentity(path) else { return nil }
       return Fallback(pixels: pixels, origin: .file(path))
     }
     return nil

@@ -64,7 +64,7 @@ public struct ReviewImages: Sendable {
     guard let bytes = reference(at: path) else { return nil }
     let image = try? PNGDecoder.Recycler.shared.decode(bytes)
     let digest =
-      PNGPixelDigest.read(fromPNG: bytes).flatMap { SHA256Digest(hex: $0.pixelSHA256) }
+      PNGPixelDigest.read(fromPNG: bytes)?.pixelSHA256
       ?? image.map { decoded in decoded.pixels.withUnsafeBytes { SHA256Digest(of: $0) } }
     return DecodedReference(bytes: bytes, image: image, pixelSHA256: digest)
   }

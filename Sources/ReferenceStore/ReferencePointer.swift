@@ -65,7 +65,7 @@ public struct ReferencePointer: Hashable, Sendable {
   public var text: String {
     """
     reference-pointer \(Self.formatVersion)
-    pixel-sha256 \(pixels.pixelSHA256)
+    pixel-sha256 \(pixels.pixelSHA256.hex)
     pixel-xxh3 \(pixels.pixelXXH3?.description ?? "")
     size \(pixels.width)x\(pixels.height)
     object \(object.hex)
@@ -101,8 +101,7 @@ public struct ReferencePointer: Hashable, Sendable {
     guard try field("reference-pointer") == String(Self.formatVersion) else {
       throw bad("its format version is not \(Self.formatVersion); is this package older?")
     }
-    let sha256 = try field("pixel-sha256")
-    guard SHA256Digest(hex: sha256) != nil else {
+    guard let sha256 = SHA256Digest(hex: try field("pixel-sha256")) else {
       throw bad("pixel-sha256 is not 64 lowercase hex digits")
     }
     guard let xxh3 = Self.xxh3(try field("pixel-xxh3")) else {
@@ -160,7 +159,7 @@ extension ReferencePointer {
     if let pointer = ReferencePointer(png: png) { return pointer }
     let image = try PNGDecoder().decode(png)
     let digest = PNGPixelDigest(
-      width: image.width, height: image.height, pixelSHA256: SHA256.hex(image.pixels),
+      width: image.width, height: image.height, pixelSHA256: SHA256Digest(of: image.pixels),
       pixelXXH3: XXH3Digest(of: image.pixels))
     return ReferencePointer(pixels: digest, object: ObjectKey(of: png), objectSize: png.count)
   }

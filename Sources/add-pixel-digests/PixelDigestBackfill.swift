@@ -65,7 +65,7 @@ public enum PixelDigestBackfill {
     if PNGPixelDigest.read(fromPNG: bytes)?.pixelXXH3 != nil { return .hasDigest }
     do {
       let image = try PNGDecoder().decode(bytes)
-      let pixelSHA256 = image.pixels.withUnsafeBytes(SHA256.digest)
+      let pixelSHA256 = SHA256Digest(of: image.pixels)
       guard
         let newBytes = PNGPixelDigest.inserting(pixelSHA256: pixelSHA256, of: image, into: bytes)
       else {

@@ -39,7 +39,7 @@ final class PNGEncoderTests: XCTestCase {
           width: image.width, height: image.height, pixels: image.pixels.map { $0 })
         XCTAssertEqual(try PNGEncoder(setting: setting).encode(copy), png, "\(name) \(setting)")
         XCTAssertEqual(
-          PNGPixelDigest.read(fromPNG: png)?.pixelSHA256, SHA256.hex(image.pixels), name)
+          PNGPixelDigest.read(fromPNG: png)?.pixelSHA256.hex, SHA256.hex(image.pixels), name)
         var libspng = PNGEncoder(setting: setting)
         libspng.usesLibspngOnly = true
         let before = try libspng.encode(image)

@@ -12,8 +12,8 @@ final class PNGPixelDigestTests: XCTestCase {
         let digest = try XCTUnwrap(PNGPixelDigest.read(fromPNG: png), "\(name) \(setting)")
         XCTAssertEqual(digest, written, "\(name) \(setting)")
         XCTAssertEqual([digest.width, digest.height], [image.width, image.height], name)
-        XCTAssertEqual(digest.pixelSHA256, SHA256.hex(image.pixels), name)
-        XCTAssertEqual(digest.pixelSHA256, image.pixelSHA256, name)
+        XCTAssertEqual(digest.pixelSHA256.hex, SHA256.hex(image.pixels), name)
+        XCTAssertEqual(digest.pixelSHA256.hex, image.pixelSHA256, name)
         XCTAssertTrue(digest.matches(image), name)
         XCTAssertTrue(digest.matches(try PNGDecoder().decode(png)), name)
       }
@@ -79,7 +79,7 @@ final class PNGPixelDigestTests: XCTestCase {
     let image = try PNGEncoderTests.screenshotLike()
     let version1 = try Self.version1(of: PNGEncoder().encode(image), pixels: image)
     let digest = try XCTUnwrap(PNGPixelDigest.read(fromPNG: version1))
-    XCTAssertEqual(digest.pixelSHA256, SHA256.hex(image.pixels))
+    XCTAssertEqual(digest.pixelSHA256.hex, SHA256.hex(image.pixels))
     XCTAssertNil(digest.pixelXXH3, "version 1 has no fast digest")
     XCTAssertTrue(digest.matches(image))
     var changed = image
@@ -156,7 +156,7 @@ final class PNGPixelDigestTests: XCTestCase {
       width: 3, height: 2, palette: [red, blue], indices: indices)
     let image = try PNGDecoder().decode(plain)
     let png = try XCTUnwrap(
-      PNGPixelDigest.inserting(pixelSHA256: Self.sha256(image.pixels), of: image, into: plain))
+      PNGPixelDigest.inserting(pixelSHA256: SHA256Digest(of: image.pixels), of: image, into: plain))
     XCTAssertTrue(try XCTUnwrap(PNGPixelDigest.read(fromPNG: png)).matches(image))
     let recoloured = try encoder.encodeIndexed(
       width: 3, height: 2, palette: [red, .white], indices: indices)

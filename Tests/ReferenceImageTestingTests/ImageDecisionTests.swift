@@ -242,8 +242,8 @@ final class ImageDecisionTests: XCTestCase {
     XCTAssertNil(pixelHash.computed, "nor does comparing it")
     let (png, digest) = try PNGEncoder().encodeWithDigest(
       image, knownPixelSHA256: pixelHash.computed)
-    XCTAssertEqual(digest.pixelSHA256, SHA256.hex(image.pixels))
-    XCTAssertEqual(PNGPixelDigest.read(fromPNG: png)?.pixelSHA256, SHA256.hex(image.pixels))
+    XCTAssertEqual(digest.pixelSHA256.hex, SHA256.hex(image.pixels))
+    XCTAssertEqual(PNGPixelDigest.read(fromPNG: png)?.pixelSHA256.hex, SHA256.hex(image.pixels))
     XCTAssertEqual(try PNGDecoder().decode(png), image)
     // When a check did hash (a version 1 digest), the encoder takes the hash instead of
     // computing it again, and its digest chunk vouches for it.

@@ -19,7 +19,7 @@ final class PixelDigestManifestTests: XCTestCase {
     for record in records {
       let png = try XCTUnwrap(contents.files[record.path])
       let digest = try XCTUnwrap(PNGPixelDigest.read(fromPNG: png), record.path)
-      XCTAssertEqual(digest.pixelSHA256, record.pixelSHA256.hex, record.path)
+      XCTAssertEqual(digest.pixelSHA256, record.pixelSHA256, record.path)
       XCTAssertEqual([digest.width, digest.height], [record.width, record.height], record.path)
       XCTAssertEqual(try PNGDecoder().decode(png).pixelSHA256, record.pixelSHA256.hex, record.path)
     }

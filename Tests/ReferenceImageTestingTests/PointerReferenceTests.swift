@@ -139,7 +139,7 @@ final class PointerReferenceTests: FailureCapturingTestCase {
       unchanged,
       UnchangedReference(
         pngSHA256: setup.pointer.object.digest,
-        pixelSHA256: SHA256Digest(hex: setup.pointer.pixels.pixelSHA256)!))
+        pixelSHA256: setup.pointer.pixels.pixelSHA256))
     XCTAssertNil(UnchangedReference.read(at: setup.location, matching: try sampleImage(seed: 4)))
   }
 }

@@ -228,7 +228,7 @@ package final class Destination: @unchecked Sendable {
   private func computePNGSHA256(_ path: String) -> SHA256Digest? {
     if let digestCache {
       guard let status = try? status(path), status.kind == .regularFile else {
-        return pointer(path).flatMap { SHA256Digest(hex: $0.object.hex) }
+        return pointer(path).map(\.object.digest)
       }
       if let digest = digestCache.digest(path, status: status) { return digest }
       guard let (bytes, read) = read(path) else { return nil }
@@ -237,13 +237,13 @@ package final class Destination: @unchecked Sendable {
       return digest
     }
     return read(path).map { SHA256Digest(of: $0.bytes) }
-      ?? pointer(path).flatMap { SHA256Digest(hex: $0.object.hex) }
+      ?? pointer(path).map(\.object.digest)
   }
 
   /// What a destination file holds, as far as comparing pixels goes.
   package enum PixelIdentity: Sendable, Equatable {
     /// An image of this size whose RGBA8 pixels hash to `pixelSHA256`.
-    case image(width: Int, height: Int, pixelSHA256: String)
+    case image(width: Int, height: Int, pixelSHA256: SHA256Digest)
     /// A Git LFS pointer: the image was never fetched, so its pixels are unknown.
     case gitLFSPointer(GitLFSPointer)
     /// A file that is neither: it does not decode.
@@ -270,7 +270,7 @@ package final class Destination: @unchecked Sendable {
     let recycler = PNGDecoder.Recycler.shared
     guard let image = try? recycler.decode(bytes) else { return .undecodable }
     let identity = PixelIdentity.image(
-      width: image.width, height: image.height, pixelSHA256: SHA256.hex(image.pixels))
+      width: image.width, height: image.height, pixelSHA256: SHA256Digest(of: image.pixels))
     recycler.recycle(image)
     return identity
   }
