@@ -8,9 +8,10 @@ import ReferenceImageCore
 /// removed when the merge ends, and a merge killed before that leaves it to the next one.
 /// Sources are read concurrently, so staging is thread-safe.
 final class MergeStaging: @unchecked Sendable {
-  // An entry's file is named after its source's number and its path's key (`PathKey`), so
-  // finding it again needs nothing kept per entry: a list of every staged entry (32 bytes and
-  // a 4-byte size each) would be one of the largest parts of a fleet's first merge's peak.
+  // An entry's file is named after its path's key (`PathKey`), in its source's numbered
+  // folder, so finding it again needs nothing kept per entry: a list of every staged entry (32
+  // bytes and a 4-byte size each) would be one of the largest parts of a fleet's first
+  // merge's peak.
   // Two paths of one source that share a key are both left unfound (`collided`), so they are
   // read again from their source: a shared key costs time, never a wrong file.
 
@@ -79,15 +80,21 @@ final class MergeStaging: @unchecked Sendable {
     return true
   }
 
-  /// The source's number, given on first sight; the caller holds `lock`.
+  /// The source's number, given on first sight, and its folder made then; the caller holds
+  /// `lock`. A source's entries go in a folder of their own so that no folder grows with the
+  /// fleet: creating a file in a folder of hundreds of thousands costs the file system more
+  /// than in one of a source's few hundred. A folder that cannot be made fails the staging of
+  /// its first entry, which stops staging.
   private func number(of source: MergeSource) -> Int {
     if let known = sourceNumbers[source] { return known }
-    sourceNumbers[source] = sourceNumbers.count
-    return sourceNumbers.count - 1
+    let number = sourceNumbers.count
+    sourceNumbers[source] = number
+    _ = destination.calls.makeFolderAt(handle, String(number))
+    return number
   }
 
   private func fileName(_ source: Int, _ path: String) -> String {
-    "\(source)-\(String(PathKey.of(path), radix: 16))"
+    "\(source)/\(String(PathKey.of(path), radix: 16))"
   }
 
   /// Removes the folder and everything still in it.
